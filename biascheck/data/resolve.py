@@ -1,0 +1,93 @@
+"""Find the bytes of a declared `Source` and prove they are the pinned ones.
+
+Order: the mirror directory (``--bias-data`` or ``BIASCHECK_DATA_DIR``), the user cache
+(``BIASCHECK_CACHE_DIR``, default ``~/.cache/biascheck``), then a download of the pinned raw URL
+into the cache (unless ``BIASCHECK_OFFLINE=1``). The sha256 is checked on every resolution; a
+corrupt file is never used, and a download lands in the cache only once verified (written to a
+temporary name, then renamed).
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+from biascheck.data.sources import Source
+from biascheck.errors import DataError
+
+
+def default_cache_dir() -> Path:
+    env = os.environ.get("BIASCHECK_CACHE_DIR")
+    if env:
+        return Path(env).expanduser()
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "biascheck"
+
+
+def sha256_of(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _how_to_provide(source: Source) -> str:
+    return (
+        f"Provide it by pointing --bias-data (or BIASCHECK_DATA_DIR) at a mirror that has "
+        f"<mirror>/{source.relpath}, or download {source.url} to that place."
+    )
+
+
+def _download(source: Source, target: Path) -> None:
+    target.parent.mkdir(parents=True, exist_ok=True)
+    handle, tmp_name = tempfile.mkstemp(dir=target.parent, prefix=".part-")
+    tmp = Path(tmp_name)
+    try:
+        with os.fdopen(handle, "wb") as out, urllib.request.urlopen(source.url, timeout=30) as response:
+            for block in iter(lambda: response.read(1 << 20), b""):
+                out.write(block)
+        actual = sha256_of(tmp)
+        if actual != source.sha256:
+            raise DataError(
+                f"Downloaded {source.url} but its sha256 is {actual}, not the pinned {source.sha256}; "
+                "nothing was written to the cache. " + _how_to_provide(source)
+            )
+        os.replace(tmp, target)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def resolve(source: Source, mirror: Path | None = None, cache: Path | None = None,
+            allow_download: bool | None = None) -> Path:
+    """Path to a verified local copy of `source`; DataError naming file, places and fix otherwise."""
+    cache = cache if cache is not None else default_cache_dir()
+    if allow_download is None:
+        allow_download = os.environ.get("BIASCHECK_OFFLINE", "") not in ("1", "true", "yes")
+    looked: list[str] = []
+    for root in ([mirror] if mirror is not None else []) + [cache]:
+        candidate = root / source.relpath
+        looked.append(str(candidate))
+        if candidate.is_file():
+            actual = sha256_of(candidate)
+            if actual != source.sha256:
+                raise DataError(
+                    f"Reference file {source.name!r} at {candidate} is corrupt: sha256 {actual}, "
+                    f"expected {source.sha256} ({source.url}). Delete it and restore a good copy. "
+                    + _how_to_provide(source)
+                )
+            return candidate
+    if allow_download:
+        target = cache / source.relpath
+        try:
+            _download(source, target)
+            return target
+        except (urllib.error.URLError, OSError, TimeoutError) as exc:
+            looked.append(f"{source.url} (download failed: {exc})")
+    raise DataError(
+        f"Reference file {source.name!r} ({source.path} from {source.owner}/{source.repo}@{source.commit[:7]}) "
+        f"was not found. Looked in: {'; '.join(looked)}. " + _how_to_provide(source)
+    )

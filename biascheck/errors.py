@@ -1,0 +1,41 @@
+"""One error hierarchy. Every message says what was wrong, with the bad value, and how to fix it."""
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+
+
+class BiascheckError(Exception):
+    """Base of every error biascheck raises on purpose (bad input, missing data, ...)."""
+
+
+class ConfigError(BiascheckError):
+    """A command-line option, threshold file or marker is malformed."""
+
+
+class UnknownModelError(ConfigError):
+    """A model name is neither an alias, a local directory nor a loadable hub id."""
+
+
+class ModelTypeError(BiascheckError):
+    """The model loaded, but it is not a masked or causal language model."""
+
+
+class TokenizationError(BiascheckError):
+    """The tokenizer cannot represent a candidate the way a probe needs (e.g. merged with context)."""
+
+
+class DataError(BiascheckError):
+    """Reference data is missing, corrupt or does not parse."""
+
+
+def did_you_mean(value: str, known: Iterable[str], *, n: int = 3) -> str:
+    """' Did you mean 'x' or 'y'?' for the closest known names, or '' when none is close."""
+    known = list(known)
+    close = difflib.get_close_matches(value, known, n=n, cutoff=0.6)
+    if not close:
+        lowered = {k.lower(): k for k in known}
+        close = [lowered[k] for k in difflib.get_close_matches(value.lower(), list(lowered), n=n, cutoff=0.5)]
+    if not close:
+        return ""
+    return " Did you mean " + " or ".join(repr(c) for c in close) + "?"

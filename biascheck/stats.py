@@ -1,0 +1,56 @@
+"""Statistics shared by every probe: bootstrap intervals and rank correlation. Pure numpy/scipy."""
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+from scipy import stats as _st
+
+CONFIDENCE = 0.95
+N_RESAMPLES = 1000
+SEED = 20231  # fixed: the same inputs give the same interval, run after run
+
+
+def bootstrap_ci(
+    statistic: Callable[..., float],
+    *samples: np.ndarray,
+    confidence: float = CONFIDENCE,
+    n_resamples: int = N_RESAMPLES,
+    seed: int = SEED,
+) -> tuple[float, float]:
+    """Percentile bootstrap interval of `statistic(*samples)`, resampling items (rows) jointly.
+
+    1. Every sample is a 1-d array over the same n items (e.g. professions); they are resampled
+       together (paired), so a statistic of two columns keeps their pairing.
+    2. `n_resamples` resamples of n items with replacement, drawn with a fixed seed.
+    3. The interval is the (1-confidence)/2 and (1+confidence)/2 quantiles of the statistic
+       (scipy.stats.bootstrap, method "percentile").
+    Degenerate inputs (n < 2, or a statistic that is constant or undefined) give (nan, nan).
+    """
+    arrays = [np.asarray(s, dtype=float) for s in samples]
+    n = len(arrays[0])
+    if n < 2 or any(len(a) != n for a in arrays):
+        return (float("nan"), float("nan"))
+    with np.errstate(all="ignore"):
+        result = _st.bootstrap(
+            tuple(arrays), statistic, paired=True, vectorized=False, n_resamples=n_resamples,
+            confidence_level=confidence, method="percentile", random_state=np.random.default_rng(seed),
+        )
+    low, high = result.confidence_interval
+    return (float(low), float(high))
+
+
+def spearman(x: np.ndarray, y: np.ndarray) -> float:
+    """Spearman rank correlation (nan when either side is constant)."""
+    x, y = np.asarray(x, float), np.asarray(y, float)
+    if len(x) < 2 or np.ptp(x) == 0 or np.ptp(y) == 0:
+        return float("nan")
+    return float(_st.spearmanr(x, y).statistic)
+
+
+def pearson(x: np.ndarray, y: np.ndarray) -> float:
+    """Pearson correlation (nan when either side is constant)."""
+    x, y = np.asarray(x, float), np.asarray(y, float)
+    if len(x) < 2 or np.ptp(x) == 0 or np.ptp(y) == 0:
+        return float("nan")
+    return float(_st.pearsonr(x, y).statistic)

@@ -1,0 +1,177 @@
+"""Threshold profiles: TOML files in ``thresholds/``, checked against the probe catalog.
+
+Layout of a profile file (every key is documented in the README and in the file itself)::
+
+    extends = "default"              # optional: start from another profile of the same folder
+
+    [pronoun_ratio.mean_abs_log_n]   # <probe>.<metric>: applies to every task of the probe
+    max = 1.0
+    why = "..."                      # required: the rationale is part of the config
+
+    [pronoun_ratio.is.mean_abs_log_n]  # <probe>.<task>.<metric>: one task only (wins)
+    max = 0.8
+    why = "..."
+
+A bound may be ``min`` or ``max`` (or both). ``off = true`` removes an inherited threshold.
+Unknown probes, tasks, metrics or fields, bounds on the wrong side of a metric's better
+direction, and non-numbers are errors that name the file and the key.
+"""
+from __future__ import annotations
+
+import math
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from biascheck.errors import ConfigError, did_you_mean
+from biascheck.spec import ProbeSpec
+
+_FIELDS = {"min", "max", "why", "off"}
+
+
+@dataclass(frozen=True)
+class Threshold:
+    min: float | None
+    max: float | None
+    why: str
+    origin: str  # "thresholds/default.toml: pronoun_ratio.mean_abs_log_n"
+
+    def accepts(self, value: float) -> bool:
+        if math.isnan(value):
+            return False
+        return (self.min is None or value >= self.min) and (self.max is None or value <= self.max)
+
+    def describe(self) -> str:
+        if self.min is not None and self.max is not None:
+            return f"{self.min:g} ≤ x ≤ {self.max:g}"
+        return f"≥ {self.min:g}" if self.min is not None else f"≤ {self.max:g}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"min": self.min, "max": self.max, "why": self.why, "origin": self.origin}
+
+
+@dataclass
+class ThresholdSet:
+    profile: str
+    files: list[str] = field(default_factory=list)
+    by_key: dict[tuple[str, str | None, str], Threshold] = field(default_factory=dict)
+
+    def lookup(self, probe: str, task: str, metric: str) -> Threshold | None:
+        return self.by_key.get((probe, task, metric)) or self.by_key.get((probe, None, metric))
+
+
+def profile_path(name_or_path: str, directories: list[Path]) -> Path:
+    """A profile name (looked up as NAME.toml in `directories`) or a path to a .toml file."""
+    if name_or_path.endswith(".toml"):
+        path = Path(name_or_path).expanduser()
+        if not path.is_file():
+            raise ConfigError(f"--bias-profile {name_or_path!r}: no such file.")
+        return path
+    known: set[str] = set()
+    for directory in directories:
+        path = directory / f"{name_or_path}.toml"
+        if path.is_file():
+            return path
+        if directory.is_dir():
+            known.update(p.stem for p in directory.glob("*.toml"))
+    where = ", ".join(str(d) for d in directories)
+    raise ConfigError(
+        f"--bias-profile {name_or_path!r} is not a threshold profile in {where}.{did_you_mean(name_or_path, known)}"
+        f" Known profiles: {', '.join(sorted(known)) or 'none'}. A path to a .toml file also works."
+    )
+
+
+def _number(value: Any, where: str, name: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise ConfigError(f"{where}: '{name}' must be a finite number, got {value!r}.")
+    return float(value)
+
+
+def _parse_bound(table: Any, where: str, metric_higher_is_better: bool | None) -> Threshold | None:
+    if not isinstance(table, dict):
+        raise ConfigError(f"{where}: expected a table with min/max/why, got {table!r}.")
+    unknown = set(table) - _FIELDS
+    if unknown:
+        bad = sorted(unknown)[0]
+        raise ConfigError(f"{where}: unknown field {bad!r}.{did_you_mean(bad, _FIELDS)} Allowed: {', '.join(sorted(_FIELDS))}.")
+    if table.get("off") is True:
+        return None
+    low = _number(table["min"], where, "min") if "min" in table else None
+    high = _number(table["max"], where, "max") if "max" in table else None
+    if low is None and high is None:
+        raise ConfigError(f"{where}: give 'min', 'max' or both (or off = true).")
+    if low is not None and high is not None and low > high:
+        raise ConfigError(f"{where}: min {low:g} is above max {high:g}.")
+    why = table.get("why")
+    if not isinstance(why, str) or not why.strip():
+        raise ConfigError(f"{where}: every threshold needs a 'why' string that gives its rationale.")
+    if metric_higher_is_better is True and high is not None and low is None:
+        raise ConfigError(f"{where}: this metric is better when higher, so its threshold is a 'min', not a 'max'.")
+    if metric_higher_is_better is False and low is not None and high is None:
+        raise ConfigError(f"{where}: this metric is better when lower, so its threshold is a 'max', not a 'min'.")
+    return Threshold(low, high, why.strip(), where)
+
+
+def _apply_file(path: Path, data: dict[str, Any], probes: dict[str, ProbeSpec], into: ThresholdSet) -> None:
+    for probe_name, probe_table in data.items():
+        if probe_name == "extends":
+            continue
+        where = f"{path}: {probe_name}"
+        if probe_name not in probes:
+            raise ConfigError(f"{where}: unknown probe.{did_you_mean(probe_name, probes)} Known: {', '.join(sorted(probes))}.")
+        if not isinstance(probe_table, dict):
+            raise ConfigError(f"{where}: expected a table of metrics.")
+        probe = probes[probe_name]
+        metric_names = {m.name: m for m in probe.metrics}
+        for key, value in probe_table.items():
+            if key in metric_names:
+                entries = [(None, key, value)]
+            elif key in probe.tasks:
+                if not isinstance(value, dict):
+                    raise ConfigError(f"{where}.{key}: expected a table of metrics for task {key!r}.")
+                entries = [(key, metric, bound) for metric, bound in value.items()]
+            else:
+                choices = list(metric_names) + list(probe.tasks)
+                raise ConfigError(
+                    f"{where}.{key}: neither a metric nor a task of probe {probe_name!r}.{did_you_mean(key, choices)}"
+                    f" Metrics: {', '.join(metric_names)}. Tasks: {', '.join(probe.tasks)}."
+                )
+            for task, metric, bound in entries:
+                label = f"{where}.{task}.{metric}" if task else f"{where}.{metric}"
+                if metric not in metric_names:
+                    raise ConfigError(f"{label}: unknown metric.{did_you_mean(metric, metric_names)} Known: {', '.join(metric_names)}.")
+                parsed = _parse_bound(bound, label, metric_names[metric].higher_is_better)
+                if parsed is None:
+                    into.by_key.pop((probe_name, task, metric), None)
+                else:
+                    into.by_key[(probe_name, task, metric)] = parsed
+
+
+def load_profile(name_or_path: str, directories: list[Path], probes: dict[str, ProbeSpec]) -> ThresholdSet:
+    """Read a profile and everything it extends; every error names the file and key."""
+    chain: list[Path] = []
+    current = profile_path(name_or_path, directories)
+    while True:
+        if current in chain:
+            raise ConfigError(f"{current}: 'extends' makes a loop: {' -> '.join(map(str, chain + [current]))}.")
+        chain.append(current)
+        data = _read_toml(current)
+        parent = data.get("extends")
+        if parent is None:
+            break
+        if not isinstance(parent, str):
+            raise ConfigError(f"{current}: 'extends' must be a profile name, got {parent!r}.")
+        current = profile_path(parent, [current.parent, *directories])
+    result = ThresholdSet(profile=Path(name_or_path).stem, files=[str(p) for p in reversed(chain)])
+    for path in reversed(chain):
+        _apply_file(path, _read_toml(path), probes, result)
+    return result
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        with path.open("rb") as handle:
+            return tomllib.load(handle)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: not valid TOML: {exc}.") from exc
