@@ -1,6 +1,7 @@
 """Statistics shared by every probe: bootstrap intervals and rank correlation. Pure numpy/scipy."""
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable
 
 import numpy as np
@@ -31,7 +32,8 @@ def bootstrap_ci(
     n = len(arrays[0])
     if n < 2 or any(len(a) != n for a in arrays):
         return (float("nan"), float("nan"))
-    with np.errstate(all="ignore"):
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", _st.DegenerateDataWarning)
         result = _st.bootstrap(
             tuple(arrays), statistic, paired=True, vectorized=False, n_resamples=n_resamples,
             confidence_level=confidence, method="percentile", random_state=np.random.default_rng(seed),

@@ -1,0 +1,116 @@
+"""Summary tables (terminal and Markdown) and the report directory. Knows result records only.
+
+Files are written whole or not at all: each goes to a temporary name in the target directory
+and is renamed into place, so an interrupted run never leaves a half-written results file.
+"""
+from __future__ import annotations
+
+import json
+import math
+import os
+import tempfile
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from tabulate import tabulate
+
+from biascheck.results import Result
+
+HEADERS = ["task", "metric", "ref", "value", "95% CI", "n", "threshold", "result", "paper"]
+
+
+@dataclass(frozen=True)
+class Table:
+    title: str
+    rows: list[list[str]]
+    notes: list[str]
+
+
+def _num(value: float | None) -> str:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "—"
+    return f"{value:.3f}" if abs(value) < 1000 else f"{value:.4g}"
+
+
+def _verdict(result: Result) -> str:
+    if result.passed is None:
+        return "report"
+    return "pass" if result.passed else "FAIL"
+
+
+def build_tables(results: Iterable[Result]) -> list[Table]:
+    """One table per (model, probe), rows in recording order."""
+    groups: dict[tuple[str, str], list[Result]] = {}
+    for result in results:
+        groups.setdefault((result.model, result.probe), []).append(result)
+    tables = []
+    for (model, probe), members in groups.items():
+        rows, notes = [], []
+        estimators = sorted({r.estimator for r in members if r.estimator})
+        for r in members:
+            ci = "—" if r.ci_low is None else f"[{_num(r.ci_low)}, {_num(r.ci_high)}]"
+            rows.append([
+                r.task, r.metric, r.reference, _num(r.value), ci, "—" if r.n is None else str(r.n),
+                r.threshold.describe() if r.threshold else "—", _verdict(r), _num(r.paper_value),
+            ])
+            if r.note and r.note not in notes:
+                notes.append(r.note)
+        failed = sum(r.passed is False for r in members)
+        status = f"{failed} FAIL" if failed else "all within thresholds"
+        title = f"{probe} · {model} · estimator {', '.join(estimators) or '—'} · {status}"
+        tables.append(Table(title, rows, notes))
+    return tables
+
+
+def render(tables: list[Table], fmt: str) -> str:
+    """fmt 'simple' for the terminal, 'github' for Markdown."""
+    out = []
+    for table in tables:
+        heading = f"### {table.title}" if fmt == "github" else table.title
+        out.append(heading)
+        out.append(tabulate(table.rows, headers=HEADERS, tablefmt=fmt, disable_numparse=True))
+        for note in table.notes:
+            out.append(f"> {note}" if fmt == "github" else f"  note: {note}")
+        out.append("")
+    return "\n".join(out)
+
+
+def atomic_write(path: Path, text: str) -> None:
+    """Write `text` to `path` so that readers see the old file or the new one, never a part."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, tmp_name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            out.write(text)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(tmp_name, path)
+    except BaseException:
+        Path(tmp_name).unlink(missing_ok=True)
+        raise
+
+
+def results_payload(results: list[Result], meta: dict[str, Any]) -> dict[str, Any]:
+    return {**meta, "results": [r.to_json() for r in results]}
+
+
+def write_report(directory: Path, results: list[Result], meta: dict[str, Any]) -> list[Path]:
+    """results.json (everything, per-item scores included) and summary.md in `directory`."""
+    payload = results_payload(results, meta)
+    json_path, md_path = directory / "results.json", directory / "summary.md"
+    atomic_write(json_path, json.dumps(payload, indent=1, ensure_ascii=False, allow_nan=False) + "\n")
+    atomic_write(md_path, markdown_summary(results, meta))
+    return [json_path, md_path]
+
+
+def markdown_summary(results: list[Result], meta: dict[str, Any]) -> str:
+    head = [
+        "## biascheck summary",
+        "",
+        f"profile `{meta.get('profile', {}).get('name', '?')}` · biascheck {meta.get('biascheck_version', '?')} · "
+        f"models: {', '.join(f'`{m}`' for m in meta.get('models', {}))}",
+        "",
+    ]
+    return "\n".join(head) + render(build_tables(results), "github") + "\n"

@@ -1,0 +1,147 @@
+"""One validated object per pytest run: the options, read once, and the run's collected results.
+
+Option values are checked where they enter (`parse_*`, used as argparse ``type=``), so a bad
+value is reported with the option name before anything is loaded. Heavy work (thresholds, data,
+models) happens on first use, so that installing biascheck costs nothing to unrelated test runs.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from biascheck.data import ReferenceData
+from biascheck.errors import BiascheckError, did_you_mean
+from biascheck.registry import DEFAULT_MODEL, resolve_model_name
+from biascheck.results import Result
+from biascheck.thresholds import ThresholdSet, load_profile
+
+if TYPE_CHECKING:
+    from biascheck.models.base import LanguageModel
+
+DTYPES = ("auto", "float32", "bfloat16", "float16")
+
+
+def parse_model(value: str) -> str:
+    try:
+        resolve_model_name(value)
+    except BiascheckError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return value
+
+
+def parse_device(value: str) -> str:
+    if value in ("auto", "cpu", "cuda", "mps") or re.fullmatch(r"cuda:\d+", value):
+        return value
+    raise argparse.ArgumentTypeError(
+        f"{value!r} is not a device.{did_you_mean(value, ['auto', 'cpu', 'cuda', 'mps'])} Use auto, cpu, cuda, cuda:N or mps."
+    )
+
+
+def parse_dtype(value: str) -> str:
+    if value in DTYPES:
+        return value
+    raise argparse.ArgumentTypeError(f"{value!r} is not a dtype.{did_you_mean(value, DTYPES)} Use one of: {', '.join(DTYPES)}.")
+
+
+def parse_batch_size(value: str) -> int | None:
+    if value == "auto":
+        return None
+    try:
+        number = int(value)
+    except ValueError:
+        number = 0
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a batch size: use 'auto' or a positive integer.")
+    return number
+
+
+def parse_dir(value: str) -> Path:
+    path = Path(value).expanduser()
+    if not path.is_dir():
+        raise argparse.ArgumentTypeError(f"{value!r} is not a directory.")
+    return path
+
+
+@dataclass(frozen=True)
+class RunConfig:
+    models: tuple[str, ...]
+    device: str
+    dtype: str
+    batch_size: int | None
+    profile: str
+    report_dir: Path | None
+    data_dir: Path | None
+    any_language: bool
+    rootdir: Path
+
+    @classmethod
+    def from_pytest(cls, config: Any) -> RunConfig:
+        option = config.option
+        data_dir = option.bias_data
+        if data_dir is None and os.environ.get("BIASCHECK_DATA_DIR"):
+            data_dir = Path(os.environ["BIASCHECK_DATA_DIR"]).expanduser()
+        report = option.bias_report
+        return cls(
+            models=tuple(dict.fromkeys(option.bias_models or [DEFAULT_MODEL])),
+            device=option.bias_device,
+            dtype=option.bias_dtype,
+            batch_size=option.bias_batch_size,
+            profile=option.bias_profile,
+            report_dir=None if report in (None, "none", "") else Path(report).expanduser(),
+            data_dir=data_dir,
+            any_language=option.bias_any_language,
+            rootdir=Path(str(config.rootpath)),
+        )
+
+    def threshold_dirs(self) -> list[Path]:
+        """Where profile names are looked up: the run's rootdir, the installed share dir, the source checkout."""
+        return [
+            self.rootdir / "thresholds",
+            Path(sys.prefix) / "share" / "biascheck" / "thresholds",
+            Path(__file__).resolve().parent.parent / "thresholds",
+        ]
+
+
+@dataclass
+class BiasSession:
+    config: RunConfig
+    results: list[Result] = field(default_factory=list)
+    models: dict[str, LanguageModel] = field(default_factory=dict)
+    load_errors: dict[str, str] = field(default_factory=dict)
+    _thresholds: ThresholdSet | None = None
+    _refdata: ReferenceData | None = None
+
+    @property
+    def thresholds(self) -> ThresholdSet:
+        if self._thresholds is None:
+            from biascheck.catalog import PROBES
+
+            self._thresholds = load_profile(self.config.profile, self.config.threshold_dirs(), PROBES)
+        return self._thresholds
+
+    @property
+    def refdata(self) -> ReferenceData:
+        if self._refdata is None:
+            self._refdata = ReferenceData(mirror=self.config.data_dir)
+        return self._refdata
+
+    def model(self, name: str) -> LanguageModel:
+        """Load `name` once per run; a failure is remembered and re-raised, not retried per test."""
+        if name in self.load_errors:
+            raise BiascheckError(self.load_errors[name])
+        if name not in self.models:
+            from biascheck.models import load_model
+
+            try:
+                self.models[name] = load_model(
+                    name, device=self.config.device, dtype=self.config.dtype, batch_size=self.config.batch_size
+                )
+            except BiascheckError as exc:
+                self.load_errors[name] = str(exc)
+                raise
+        return self.models[name]

@@ -1,0 +1,33 @@
+"""Shared helpers for biascheck's own tests."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def mirror_dir() -> Path | None:
+    """The offline reference-data mirror: $BIASCHECK_DATA_DIR, else ../shared/data beside the repo."""
+    env = os.environ.get("BIASCHECK_DATA_DIR")
+    for candidate in ([Path(env)] if env else []) + [REPO.parent / "shared" / "data"]:
+        if candidate.is_dir():
+            return candidate
+    return None
+
+
+@pytest.fixture(scope="session")
+def mirror() -> Path:
+    found = mirror_dir()
+    if found is None:
+        pytest.skip("no reference-data mirror: set BIASCHECK_DATA_DIR (CI uses ../shared/data)")
+    return found
+
+
+@pytest.fixture(scope="session")
+def real_refdata(mirror, tmp_path_factory):
+    from biascheck.data import ReferenceData
+
+    return ReferenceData(mirror=mirror, cache=tmp_path_factory.mktemp("cache"))

@@ -1,0 +1,35 @@
+"""Each option's validation, through a real pytest run (pytester), as a user would see it."""
+import pytest
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--model", "nb-bert-larg"], "Did you mean 'nb-bert-large'"),
+        (["--device", "gpu"], "'gpu' is not a device"),
+        (["--device", "cuda:x"], "Use auto, cpu, cuda, cuda:N or mps"),
+        (["--dtype", "fp16"], "'fp16' is not a dtype"),
+        (["--batch-size", "0"], "use 'auto' or a positive integer"),
+        (["--bias-data", "/no/such/dir"], "is not a directory"),
+    ],
+)
+def test_bad_option_values_are_usage_errors(pytester, args, message):
+    result = pytester.runpytest(*args)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines([f"*{message}*"])
+
+
+def test_help_lists_every_option(pytester):
+    result = pytester.runpytest("--help")
+    for option in ("--model", "--device", "--dtype", "--batch-size", "--bias-profile", "--bias-report", "--bias-data", "--bias-any-language"):
+        result.stdout.fnmatch_lines([f"*{option}*"])
+
+
+def test_importing_the_plugin_does_not_import_torch(pytester):
+    pytester.makepyfile(test_x="""
+import sys
+def test_no_torch():
+    import biascheck.plugin, biascheck.catalog, biascheck.session
+    assert "torch" not in sys.modules and "transformers" not in sys.modules
+""")
+    pytester.runpytest_subprocess("-p", "no:cacheprovider").assert_outcomes(passed=1)

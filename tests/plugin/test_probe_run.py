@@ -1,0 +1,74 @@
+"""A probe run through the plugin with a fake model: recording, thresholds, summary, report files."""
+import json
+
+import pytest
+
+from fake_probe import CONFTEST, PROBE, PROFILE
+
+
+@pytest.fixture
+def project(pytester):
+    pytester.makeconftest(CONFTEST)
+    pytester.makepyfile(test_probe=PROBE)
+    (pytester.path / "thresholds").mkdir()
+    (pytester.path / "thresholds" / "default.toml").write_text(PROFILE)
+    return pytester
+
+
+def test_threshold_failure_fails_the_test_and_the_summary_says_so(project):
+    result = project.runpytest("--model", "a/model")
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines([
+        "*pronoun_ratio.is.mean_abs_log_n = 2 (n=10), needs ≤ 1*default.toml*",
+        "*biascheck summary*",
+        "pronoun_ratio · a/model · estimator mlm-slot · 1 FAIL",
+        "*is*mean_abs_log_n*model*0.500*[0.400, 0.600]*10*≤ 1*pass*",
+        "*is*mean_abs_log_n*model*2.000*FAIL*",
+        "*is*median_log_r*report*",
+    ])
+
+
+def test_report_files_and_github_step_summary(project, monkeypatch):
+    summary = project.path / "step_summary.md"
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
+    project.runpytest("--model", "a/model", "--bias-report", "out")
+    data = json.loads((project.path / "out" / "results.json").read_text())
+    assert data["profile"]["name"] == "default" and data["profile"]["files"][0].endswith("default.toml")
+    assert [r["value"] for r in data["results"] if r["metric"] == "mean_abs_log_n"] == [0.5, 2.0]
+    assert data["results"][0]["items"] == [{"profession": "nurse", "log_n": -0.5}]
+    assert "| task" in summary.read_text() and (project.path / "out" / "summary.md").is_file()
+
+
+def test_several_models_run_every_probe_once_each(project):
+    result = project.runpytest("--model", "a/one", "--model", "b/two", "--bias-report", "none", "-v")
+    result.assert_outcomes(passed=2, failed=2)
+    result.stdout.fnmatch_lines(["*pronoun_ratio · a/one*", "*pronoun_ratio · b/two*"])
+
+
+def test_language_mismatch_skips_with_reason_and_can_be_overridden(project):
+    # norbert's registry entry covers Norwegian only: the English probe is skipped there.
+    result = project.runpytest("--model", "norbert", "-rs", "--bias-report", "none")
+    result.assert_outcomes(skipped=2)
+    result.stdout.fnmatch_lines(["*'en' probe and norbert covers no, nb, nn; pass --bias-any-language*"])
+    project.runpytest("--model", "norbert", "--bias-any-language", "--bias-report", "none").assert_outcomes(passed=1, failed=1)
+
+
+def test_malformed_profile_stops_the_run_before_any_model_loads(project):
+    (project.path / "thresholds" / "default.toml").write_text("[pronoun_ratio.mean_abs]\nmax = 1\nwhy = 'x'\n")
+    result = project.runpytest("--model", "a/model")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*default.toml: pronoun_ratio.mean_abs: neither a metric nor a task*"])
+
+
+def test_unknown_probe_in_marker_is_a_usage_error(project):
+    project.makepyfile(test_probe=PROBE.replace('probe="pronoun_ratio"', 'probe="pronoun"'))
+    result = project.runpytest("--model", "a/model")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*names unknown probe 'pronoun'*"])
+
+
+def test_interrupted_run_writes_no_report(project):
+    project.makepyfile(test_probe=PROBE + "\ndef test_stop(lm, bias):\n    raise KeyboardInterrupt\n")
+    result = project.runpytest("--model", "a/model", "--bias-report", "out")
+    assert result.ret == pytest.ExitCode.INTERRUPTED
+    assert not (project.path / "out").exists()

@@ -1,0 +1,35 @@
+import pytest
+
+from biascheck.errors import UnknownModelError
+from biascheck.registry import ALIASES, DEFAULT_MODEL, resolve_model_name
+
+
+def test_default_alias_is_a_causal_english_model():
+    spec = resolve_model_name(DEFAULT_MODEL)
+    assert (spec.family, spec.languages, spec.gguf_file) == ("causal", ("en",), "SmolLM2-135M-Instruct.Q4_1.gguf")
+
+
+@pytest.mark.parametrize("name", ["NB-BERT-LARGE", "NbAiLab/nb-bert-large"])
+def test_alias_by_case_or_hub_id(name):
+    assert resolve_model_name(name).alias == "nb-bert-large"
+
+
+def test_typo_suggests_close_aliases():
+    with pytest.raises(UnknownModelError, match=r"Did you mean 'nb-bert-large'"):
+        resolve_model_name("nb-bert-larg")
+
+
+def test_hub_id_and_directory_pass_through(tmp_path):
+    assert resolve_model_name("someone/new-model").hub_id == "someone/new-model"
+    spec = resolve_model_name(str(tmp_path))
+    assert spec.hub_id == str(tmp_path) and spec.family is None and spec.languages == ()
+
+
+def test_missing_directory_is_reported_as_such():
+    with pytest.raises(UnknownModelError, match="is not a directory"):
+        resolve_model_name("./no-such-checkpoint/")
+
+
+def test_every_alias_declares_family_and_languages():
+    for spec in ALIASES.values():
+        assert spec.family in ("masked", "causal") and spec.languages

@@ -1,0 +1,47 @@
+import json
+
+import pytest
+
+from biascheck import report
+from biascheck.results import Result
+from biascheck.thresholds import Threshold
+
+
+def result(metric="mean_abs_log_n", value=0.5, passed=True, **kw):
+    base = dict(model="m", probe="pronoun_ratio", task="is", metric=metric, value=value, ci_low=0.4, ci_high=0.6, n=923,
+                estimator="mlm-slot", reference="model", higher_is_better=False,
+                threshold=Threshold(None, 1.0, "why", "default.toml: pronoun_ratio.mean_abs_log_n"), passed=passed)
+    base.update(kw)
+    return Result(**base)
+
+
+def test_table_shows_value_interval_threshold_verdict_and_n():
+    rows = report.build_tables([result(), result("median_log_r", 2.0, None, threshold=None)])[0].rows
+    assert rows[0] == ["is", "mean_abs_log_n", "model", "0.500", "[0.400, 0.600]", "923", "≤ 1", "pass", "—"]
+    assert rows[1][6:8] == ["—", "report"]
+
+
+def test_failed_metric_is_counted_in_the_title():
+    table = report.build_tables([result(value=2.0, passed=False)])[0]
+    assert "1 FAIL" in table.title and table.rows[0][7] == "FAIL"
+
+
+def test_markdown_is_a_github_table():
+    text = report.markdown_summary([result()], {"profile": {"name": "default"}, "models": {"m": {}}})
+    assert "| task" in text and "|---" in text.replace(" ", "").replace(":", "")
+
+
+def test_report_files_are_complete_json_with_no_nan(tmp_path):
+    written = report.write_report(tmp_path, [result(value=float("nan"), passed=False)], {"biascheck_version": "x"})
+    data = json.loads(written[0].read_text())
+    assert data["results"][0]["value"] is None and data["biascheck_version"] == "x"
+    assert not list(tmp_path.glob(".*.tmp"))
+
+
+def test_atomic_write_keeps_the_old_file_when_writing_fails(tmp_path):
+    target = tmp_path / "results.json"
+    target.write_text("old")
+
+    with pytest.raises(TypeError):
+        report.atomic_write(target, object())  # type: ignore[arg-type]
+    assert target.read_text() == "old" and not list(tmp_path.glob(".*.tmp"))

@@ -1,0 +1,78 @@
+"""Threshold profiles: the shipped ones load, and every malformed file names the file and key."""
+from pathlib import Path
+
+import pytest
+
+from biascheck.catalog import PROBES
+from biascheck.errors import ConfigError
+from biascheck.thresholds import load_profile
+
+SHIPPED = Path(__file__).resolve().parents[1] / "thresholds"
+
+
+@pytest.mark.parametrize("profile", sorted(p.stem for p in SHIPPED.glob("*.toml")))
+def test_every_shipped_profile_loads_and_explains_itself(profile):
+    loaded = load_profile(profile, [SHIPPED], PROBES)
+    assert all(t.why for t in loaded.by_key.values())
+
+
+def write(tmp_path, text, name="p.toml"):
+    (tmp_path / name).write_text(text)
+    return tmp_path
+
+
+def test_task_key_overrides_probe_key_and_direction_is_checked(tmp_path):
+    write(tmp_path, """
+[pronoun_ratio.mean_abs_log_n]
+max = 1.0
+why = "all tasks"
+[pronoun_ratio.is.mean_abs_log_n]
+max = 0.5
+why = "is only"
+""")
+    t = load_profile("p", [tmp_path], PROBES)
+    assert t.lookup("pronoun_ratio", "is", "mean_abs_log_n").max == 0.5
+    assert t.lookup("pronoun_ratio", "works_as", "mean_abs_log_n").max == 1.0
+    assert t.lookup("pronoun_ratio", "is", "median_log_r") is None
+    assert t.lookup("pronoun_ratio", "is", "mean_abs_log_n").accepts(0.5)
+    assert not t.lookup("pronoun_ratio", "is", "mean_abs_log_n").accepts(float("nan"))
+
+
+def test_extends_inherits_and_off_removes(tmp_path):
+    write(tmp_path, '[pronoun_ratio.mean_abs_log_n]\nmax = 1.0\nwhy = "base"\n', "base.toml")
+    write(tmp_path, 'extends = "base"\n[pronoun_ratio.template_spearman]\nmin = 0.3\nwhy = "child"\n', "child.toml")
+    write(tmp_path, 'extends = "base"\n[pronoun_ratio.mean_abs_log_n]\noff = true\n', "off.toml")
+    child = load_profile("child", [tmp_path], PROBES)
+    assert {k[2] for k in child.by_key} == {"mean_abs_log_n", "template_spearman"}
+    assert child.files[0].endswith("base.toml")
+    assert load_profile("off", [tmp_path], PROBES).by_key == {}
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("[pronoun_ratoi.mean_abs_log_n]\nmax = 1\nwhy = 'x'\n", r"p\.toml: pronoun_ratoi: unknown probe\. Did you mean 'pronoun_ratio'"),
+        ("[pronoun_ratio.mean_abs_log]\nmax = 1\nwhy = 'x'\n", r"pronoun_ratio\.mean_abs_log: neither a metric nor a task.*Did you mean 'mean_abs_log_n'"),
+        ("[pronoun_ratio.is.nope]\nmax = 1\nwhy = 'x'\n", r"pronoun_ratio\.is\.nope: unknown metric"),
+        ("[pronoun_ratio.mean_abs_log_n]\nmax = 1\nwhy = 'x'\nmaxx = 2\n", r"unknown field 'maxx'"),
+        ("[pronoun_ratio.mean_abs_log_n]\nmax = 'high'\nwhy = 'x'\n", r"'max' must be a finite number, got 'high'"),
+        ("[pronoun_ratio.mean_abs_log_n]\nmax = 1\n", r"needs a 'why'"),
+        ("[pronoun_ratio.mean_abs_log_n]\nmin = 1\nwhy = 'x'\n", r"better when lower, so its threshold is a 'max'"),
+        ("[pronoun_ratio.template_spearman]\nmax = 1\nwhy = 'x'\n", r"better when higher, so its threshold is a 'min'"),
+        ("[pronoun_ratio.mean_abs_log_n]\nmin = 2\nmax = 1\nwhy = 'x'\n", r"min 2 is above max 1"),
+        ("[pronoun_ratio.mean_abs_log_n]\nwhy = 'x'\n", r"give 'min', 'max' or both"),
+        ("[pronoun_ratio\n", r"not valid TOML"),
+        ('extends = "p"\n', r"'extends' makes a loop"),
+    ],
+)
+def test_malformed_profiles_name_file_and_key(tmp_path, text, message):
+    write(tmp_path, text)
+    with pytest.raises(ConfigError, match=message) as info:
+        load_profile("p", [tmp_path], PROBES)
+    assert str(tmp_path / "p.toml") in str(info.value)
+
+
+def test_unknown_profile_lists_the_known_ones(tmp_path):
+    write(tmp_path, "", "release.toml")
+    with pytest.raises(ConfigError, match=r"Did you mean 'release'.*Known profiles: release"):
+        load_profile("relase", [tmp_path], PROBES)
