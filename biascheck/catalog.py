@@ -1,12 +1,13 @@
 """Every probe biascheck ships, by name. Importing this is cheap (no torch, no data)."""
 from __future__ import annotations
 
-from biascheck.methods import pronoun_ratio
+from biascheck.methods import natural_prompts, pronoun_ratio
 from biascheck.spec import ProbeSpec
 
 PROBES: dict[str, ProbeSpec] = {
     spec.name: spec
     for spec in (
         pronoun_ratio.PROBE,
+        natural_prompts.PROBE,
     )
 }
