@@ -85,6 +85,9 @@ class RunConfig:
         data_dir = option.bias_data
         if data_dir is None and os.environ.get("BIASCHECK_DATA_DIR"):
             data_dir = Path(os.environ["BIASCHECK_DATA_DIR"]).expanduser()
+        sibling = Path(str(config.rootpath)).parent / "shared" / "data"
+        if data_dir is None and (sibling / "MANIFEST.json").is_file():
+            data_dir = sibling  # a mirror checked out beside the repository, as in our CI
         report = option.bias_report
         return cls(
             models=tuple(dict.fromkeys(option.bias_models or [DEFAULT_MODEL])),

