@@ -412,7 +412,10 @@ def _set_metrics(scored: Scored, which: str) -> list[Metric]:
             ci = bootstrap_ci(np.mean, np.abs(ph - ps)[0])
             note = f"profession-free prompts: bootstrap over the {ph.shape[1]} templates"
         items = None
-        if pert != "orig" and ph.shape[0] == 1:
+        if pert == "orig":
+            items = [{"key": k, "profession": w, "p_he": float(a), "p_she": float(b), "bias": float(c)}
+                     for k, w, a, b, c in zip(s.keys, s.professions, ph.mean(axis=1), ps.mean(axis=1), np.abs(ph - ps).mean(axis=1))]
+        elif ph.shape[0] == 1:
             items = [{"prompt": p, "p_he": float(a), "p_she": float(b)} for p, a, b in zip(s.prompts[pert][0], ph[0], ps[0])]
         out.append(Metric(f"bias_{pert}", stereotypical_bias(ph, ps), ci, int(ph.size), items=items, note=note,
                           paper_value=paper.get(f"bias_{pert}")))

@@ -13,7 +13,7 @@ from scipy import stats
 
 from biascheck.data.natural_prompts import parse_prompts
 from biascheck.methods import natural_prompts as m
-from biascheck.models.base import CAUSAL_NEXT, LanguageModel, ModelInfo, SlotScores
+from biascheck.models.base import CAUSAL_NEXT, MLM_SLOT, LanguageModel, ModelInfo, SlotScores
 
 # ---------------------------------------------------------------------------------------------
 # 3. distances: hand examples
@@ -262,3 +262,25 @@ def test_probe_spec_is_consistent():
     from biascheck.catalog import PROBES
 
     assert PROBES["natural_prompts"] is m.PROBE
+
+
+class FakeMasked(FakeCausal):
+    """The same numbers from a 'masked' model: the probe runs and records the mlm-slot estimator."""
+
+    info = ModelInfo("fake-mlm", "fake", "0", "masked", "FakeMLM", "cpu", "float32")
+
+    def next_token(self, prompts, candidates):
+        s = super().next_token(prompts, candidates)
+        return SlotScores(s.logprob, s.n_pieces, MLM_SLOT)
+
+
+def test_masked_models_record_their_estimator():
+    got = m.score_all(FakeMasked(), parse_prompts(RAW), gold=GOLD, templates=m.TEMPLATES[:2])
+    assert got.estimator == MLM_SLOT and got.default_estimator == MLM_SLOT and got.family == "masked"
+    assert {x.name: x for x in m.metrics_for("compare", got)}["excess_bias"].value == pytest.approx(0.05)
+
+
+def test_limit_scores_the_first_professions():
+    got = m.score_all(FakeCausal(), parse_prompts(RAW), limit=2, templates=m.TEMPLATES[:2])
+    assert got.ns.keys == ["nurse", "engineer"] and got.template.probs["orig"].shape == (2, 2, 9)
+    assert got.gold is None and all(x.name not in ("gold_spearman", "gold_pearson") for x in m.metrics_for("ns", got))
