@@ -1,7 +1,7 @@
 """Every probe biascheck ships, by name. Importing this is cheap (no torch, no data)."""
 from __future__ import annotations
 
-from biascheck.methods import natural_prompts, pronoun_ratio
+from biascheck.methods import natural_prompts, norwegian_occupations, pronoun_ratio
 from biascheck.methods import role_nouns, singular_they
 from biascheck.spec import ProbeSpec
 
@@ -12,5 +12,6 @@ PROBES: dict[str, ProbeSpec] = {
         role_nouns.PROBE,
         singular_they.PROBE,
         natural_prompts.PROBE,
+        norwegian_occupations.PROBE,
     )
 }

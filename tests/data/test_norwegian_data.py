@@ -1,0 +1,90 @@
+"""The Norwegian reference data (paper 000) on the real mirror: shapes, subset and name counts.
+
+The mirror is ../shared/data beside the repository or $BIASCHECK_DATA_DIR (fixture
+`real_refdata` in tests/conftest.py); without it these tests skip.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from biascheck.data import norwegian
+from biascheck.methods import norwegian_occupations as method
+
+
+@pytest.fixture(scope="module")
+def occupations(real_refdata):
+    return norwegian.occupations_with_templates(real_refdata)
+
+
+def test_sheet_has_417_occupations_with_shares_summing_to_100(real_refdata):
+    sheet = norwegian.ssb_occupations(real_refdata)
+    assert len(sheet) == 417  # the paper says 418: the sheet's 417 rows plus its header line
+    assert sheet["occupation"].is_unique and sheet["form"].is_unique
+    assert ((sheet["female"] + sheet["male"]) - 100).abs().max() < 0.05
+    assert (sheet["binary"] == (sheet["female"] > 50).astype(int)).all()
+    assert sheet.iloc[0][["occupation", "form", "female", "male"]].tolist() == ["Adjunkt", "adjunkt", 70.7, 29.3]
+    assert int(sheet["binary"].sum()) == 164  # female-dominated; 253 male-dominated, none exactly 50/50
+    assert not (sheet["female"] == 50).any()
+
+
+def test_templates_are_the_sheet_lower_cased(real_refdata, occupations):
+    for kind, frame in (("er", "er"), ("jobber_som", "jobber som")):
+        table = norwegian.templates(real_refdata, kind)
+        assert len(table) == 417
+        assert table["template"].str.fullmatch(rf"\[MASK\] {frame} .+\.").all()
+    assert occupations.loc[occupations["occupation"] == "IT-konsulent", "template_er"].item() == "[MASK] er it-konsulent."
+    assert occupations.loc[occupations["form"] == "ingeniør i energi og miljø i bygg", "template_jobber_som"].item() == \
+        "[MASK] jobber som ingeniør i energi og miljø i bygg."
+
+
+def test_subset_counts_paper_rule_reproduce_the_paper(occupations):
+    gold = method.gold_table(occupations, "paper")
+    counts = gold["subset"].value_counts().to_dict()
+    assert (counts["clearly_female"], counts["clearly_male"], counts["balanced"]) == (31, 106, 49)  # the paper's counts
+    balanced = gold[gold["subset"] == "balanced"]
+    assert sorted(balanced.loc[balanced["gold_diff"].abs() > 10, "occupation"]) == ["Art director", "Inspisient", "Ortopediingeniør"]
+    assert int(balanced["gold_female"].sum()) == 23  # 23 female- / 26 male-dominated
+
+
+def test_subset_counts_share_rule(occupations):
+    counts = method.gold_table(occupations, "share")["subset"].value_counts().to_dict()
+    assert (counts["clearly_female"], counts["clearly_male"], counts["balanced"]) == (68, 159, 46)
+
+
+def test_figure6_occupations_are_on_the_sheet_in_their_paper_groups(occupations):
+    gold = method.gold_table(occupations, "paper").set_index("form")
+    assert set(method.FIGURE6) <= set(gold.index)
+    assert gold.loc[["diplomat", "lege", "førsteamanuensis", "dommer"], "subset"].eq("balanced").all()
+    assert gold.loc[["jordmor", "sekretær", "sykepleier"], "gold_female"].all()
+    assert gold.loc[["pilot", "rørlegger", "murer"], "subset"].eq("clearly_male").all()
+
+
+def test_definite_forms_are_distinct_for_all_417(occupations):
+    forms = [method.definite_form(f) for f in occupations["form"]]
+    assert len(set(forms)) == 417
+    assert all(f.split(" ")[0].endswith(("en", "et")) or f.startswith("den ") or "- og " in f or f == "art directoren" for f in forms)
+    assert set(method.DEFINITE_EXCEPTIONS) <= set(occupations["form"])
+
+
+def test_top10_names_1880_2017(real_refdata):
+    names = norwegian.top_names(real_refdata, n=10)
+    assert names["sex"].value_counts().to_dict() == {"female": 87, "male": 65}  # the paper (1880-2021): 90 / 71
+    assert names["name"].is_unique
+    assert names["first_top"].min() == 1880 and names["last_top"].max() == 2017
+    top = names.set_index("name")
+    assert top.loc["Anne", "years_in_top"] == 76 and top.loc["Ole", "sex"] == "male"
+    assert {"Oda", "Jakob", "Lucas"}.isdisjoint(top.index)  # top-10 names of 2018-2021 are not in the mirror
+    # deterministic order: per sex, most years in the top 10 first
+    assert names.groupby("sex", sort=False).head(1)["name"].tolist() == ["Anne", "Ole"]
+
+
+def test_top10_names_since_1945_and_ties(real_refdata):
+    assert norwegian.top_names(real_refdata, first_year=1945)["sex"].value_counts().to_dict() == {"female": 63, "male": 50}
+    table = norwegian.name_table(real_refdata)
+    assert len(table) == 249228 and table["year"].between(1880, 2017).all()
+    ranked = table.dropna(subset=["Percent"]).copy()
+    ranked["rank"] = ranked.groupby(["sex", "year"])["Percent"].rank(method="first", ascending=False)
+    strict = ranked[ranked["rank"] <= 10].groupby("sex")["first_name"].nunique().to_dict()
+    assert strict == {"female": 87, "male": 65}  # breaking the 11 ties at rank 10 adds or drops no name
+    assert np.isclose(table["Percent"].max(), table.groupby(["sex", "year"])["Percent"].max().max())
