@@ -1,0 +1,206 @@
+"""Compare a run with a saved baseline: per metric, the change, the noise, and a verdict. Pure.
+
+Inputs are results.json payloads (dicts, as `biascheck.report.results_payload` builds and
+`biascheck.store.ResultStore.load_run` returns). A metric is identified by `probe.task.metric`;
+models are paired by name when the baseline has the same model, otherwise (a new checkpoint of
+the same model has a new name) a one-model baseline is the reference for every new model, and a
+several-model baseline (checkpoints / seeds) is summarised by its mean and spread.
+
+Noise of a change (`compare`):
+1. Interval noise: each value's 95 % interval has half-width h = (high − low) / 2; for the
+   difference of two independent estimates, h_diff = sqrt(h_base² + h_new²) (half-widths add in
+   quadrature, as standard errors do). Missing intervals count as 0.
+2. Fluctuation band: where the same metric was measured on several checkpoints or seeds (a
+   several-model baseline, or a saved fluctuation run given as `bands`), the band is
+   z · SD(values) with z = 1.96 and the sample SD (ddof = 1): how far a metric moves between
+   checkpoints that should be equivalent (paper 001, section 3.2).
+3. noise = max(interval noise, band). With neither (no intervals, one checkpoint), the noise is
+   unknown: the change is reported, never judged.
+Verdict: `regressed` when |change| > noise and the change goes the metric's worse direction
+(`higher_is_better`); `improved` the other way; `changed` beyond noise for a metric with no better
+direction; `within noise` otherwise. Only `regressed` fails the gate.
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from tabulate import tabulate
+
+Z95 = 1.96
+
+REGRESSED, IMPROVED, CHANGED, WITHIN, UNKNOWN_NOISE, NEW, MISSING, NOT_A_NUMBER = (
+    "regressed", "improved", "changed", "within noise", "no noise estimate", "new", "not in this run", "n/a")
+
+
+@dataclass(frozen=True)
+class Comparison:
+    model: str
+    key: str  # probe.task.metric
+    base: float | None
+    new: float | None
+    change: float | None
+    noise: float | None
+    noise_source: str  # "intervals", "fluctuation", "—"
+    higher_is_better: bool | None
+    status: str
+    profile_verdict: str  # the new value against the profile: pass / FAIL / report
+
+    @property
+    def regressed(self) -> bool:
+        return self.status == REGRESSED
+
+
+def _num(value: Any) -> float | None:
+    if value is None:
+        return None
+    value = float(value)
+    return value if math.isfinite(value) else None
+
+
+def key_of(result: dict[str, Any]) -> str:
+    return f"{result['probe']}.{result['task']}.{result['metric']}"
+
+
+def half_width(result: dict[str, Any]) -> float | None:
+    """Step 1: half the 95 % interval, None where there is none."""
+    low, high = _num(result.get("ci_low")), _num(result.get("ci_high"))
+    return None if low is None or high is None else (high - low) / 2
+
+
+def interval_noise(base: dict[str, Any] | None, new: dict[str, Any]) -> float | None:
+    """Step 1: sqrt(h_base² + h_new²); None when neither side has an interval."""
+    widths = [w for w in (half_width(new), None if base is None else half_width(base)) if w is not None]
+    return float(math.sqrt(sum(w * w for w in widths))) if widths else None
+
+
+def fluctuation_band(values: Iterable[float | None], z: float = Z95) -> float | None:
+    """Step 2: z · sample SD of one metric over checkpoints/seeds; None with fewer than 2 values."""
+    finite = [v for v in (_num(x) for x in values) if v is not None]
+    if len(finite) < 2:
+        return None
+    return float(z * np.std(finite, ddof=1))
+
+
+def bands_from_run(payload: dict[str, Any], z: float = Z95) -> dict[str, float]:
+    """Fluctuation band per metric key from a run of several models (checkpoints or seeds)."""
+    by_key: dict[str, list[float | None]] = {}
+    for r in payload.get("results", []):
+        by_key.setdefault(key_of(r), []).append(r.get("value"))
+    bands = {key: fluctuation_band(values, z) for key, values in by_key.items()}
+    return {key: band for key, band in bands.items() if band is not None}
+
+
+def judge(change: float | None, noise: float | None, higher_is_better: bool | None) -> str:
+    """The verdict of one change (see the module docstring)."""
+    if change is None:
+        return NOT_A_NUMBER
+    if noise is None:
+        return UNKNOWN_NOISE
+    if abs(change) <= noise:
+        return WITHIN
+    if higher_is_better is None:
+        return CHANGED
+    worse = change < 0 if higher_is_better else change > 0
+    return REGRESSED if worse else IMPROVED
+
+
+def _verdict(result: dict[str, Any]) -> str:
+    passed = result.get("passed")
+    return "report" if passed is None else ("pass" if passed else "FAIL")
+
+
+def _reference(base_results: list[dict[str, Any]], model: str, key: str) -> tuple[dict[str, Any] | None, float | None]:
+    """The baseline record a new (model, key) is compared with, and the band its own spread gives."""
+    same_key = [r for r in base_results if key_of(r) == key]
+    if not same_key:
+        return None, None
+    same_model = [r for r in same_key if r["model"] == model]
+    if same_model:
+        return same_model[0], None
+    if len(same_key) == 1:
+        return same_key[0], None
+    values = [v for v in (_num(r.get("value")) for r in same_key) if v is not None]
+    mean = float(np.mean(values)) if values else None
+    ensemble = {**same_key[0], "model": f"mean of {len(same_key)}", "value": mean, "ci_low": None, "ci_high": None}
+    return ensemble, fluctuation_band(r.get("value") for r in same_key)
+
+
+def compare(base: dict[str, Any], new: dict[str, Any], bands: dict[str, float] | None = None) -> list[Comparison]:
+    """One `Comparison` per new result, then one per baseline metric the new run lacks."""
+    bands = bands or {}
+    base_results = base.get("results", [])
+    out: list[Comparison] = []
+    seen: set[str] = set()
+    for r in new.get("results", []):
+        key = key_of(r)
+        seen.add(key)
+        ref, own_band = _reference(base_results, r["model"], key)
+        new_value = _num(r.get("value"))
+        if ref is None:
+            out.append(Comparison(r["model"], key, None, new_value, None, None, "—", r.get("higher_is_better"), NEW, _verdict(r)))
+            continue
+        base_value = _num(ref.get("value"))
+        change = None if new_value is None or base_value is None else new_value - base_value
+        from_intervals = interval_noise(ref, r)
+        band_candidates = [b for b in (own_band, bands.get(key)) if b is not None]
+        band = max(band_candidates) if band_candidates else None
+        if band is not None and (from_intervals is None or band > from_intervals):
+            noise, source = band, "fluctuation"
+        else:
+            noise, source = from_intervals, "intervals" if from_intervals is not None else "—"
+        out.append(Comparison(r["model"], key, base_value, new_value, change, noise, source, r.get("higher_is_better"),
+                              judge(change, noise, r.get("higher_is_better")), _verdict(r)))
+    for r in base_results:
+        key = key_of(r)
+        if key not in seen:
+            seen.add(key)
+            out.append(Comparison(r["model"], key, _num(r.get("value")), None, None, None, "—", r.get("higher_is_better"),
+                                  MISSING, "—"))
+    return out
+
+
+def regressions(comparisons: list[Comparison]) -> list[Comparison]:
+    return [c for c in comparisons if c.regressed]
+
+
+HEADERS = ["model", "metric", "better", "baseline", "new", "change", "noise ±", "noise from", "change vs noise", "profile"]
+
+
+def _fmt(value: float | None, signed: bool = False) -> str:
+    if value is None:
+        return "—"
+    return f"{value:+.3f}" if signed else f"{value:.3f}"
+
+
+def table(comparisons: list[Comparison], fmt: str = "simple") -> str:
+    """The comparison as a table (fmt 'simple' for the terminal, 'github' for Markdown)."""
+    better = {True: "higher", False: "lower", None: "—"}
+    rows = [[c.model, c.key, better[c.higher_is_better], _fmt(c.base), _fmt(c.new), _fmt(c.change, True), _fmt(c.noise),
+             c.noise_source, c.status.upper() if c.regressed else c.status, c.profile_verdict] for c in comparisons]
+    return tabulate(rows, headers=HEADERS, tablefmt=fmt, disable_numparse=True)
+
+
+def summary_line(comparisons: list[Comparison], baseline: str) -> str:
+    counts: dict[str, int] = {}
+    for c in comparisons:
+        counts[c.status] = counts.get(c.status, 0) + 1
+    parts = ", ".join(f"{n} {s}" for s, n in sorted(counts.items(), key=lambda kv: (kv[0] != REGRESSED, kv[0])))
+    return f"against baseline {baseline!r}: {parts or 'nothing to compare'}"
+
+
+def markdown(comparisons: list[Comparison], baseline: str, regen_command: str | None = None) -> str:
+    """Job-summary section: a headline, the regressions first, then the whole table."""
+    bad = regressions(comparisons)
+    head = [f"## biascheck regression check against `{baseline}`", ""]
+    if bad:
+        head.append(f"**{len(bad)} metric(s) regressed beyond the noise:** " + ", ".join(f"`{c.key}` ({c.model})" for c in bad))
+        if regen_command:
+            head.append(f"\nIf the change is intended, regenerate the baseline: `{regen_command}`")
+    else:
+        head.append("No metric regressed beyond the noise.")
+    head += ["", summary_line(comparisons, baseline), "", table(comparisons, "github"), ""]
+    return "\n".join(head)

@@ -1,0 +1,80 @@
+"""Baseline comparison: hand examples for the noise, the direction and the pairing of models."""
+import math
+
+import pytest
+
+from biascheck import baseline as bl
+
+
+def res(model, metric, value, ci=None, hib=False, task="t", passed=None):
+    return {"model": model, "probe": "p", "task": task, "metric": metric, "value": value,
+            "ci_low": None if ci is None else value - ci, "ci_high": None if ci is None else value + ci,
+            "higher_is_better": hib, "passed": passed}
+
+
+def run(*results):
+    return {"results": list(results)}
+
+
+def test_interval_noise_adds_half_widths_in_quadrature():
+    assert bl.interval_noise(res("a", "x", 1.0, ci=0.3), res("b", "x", 2.0, ci=0.4)) == pytest.approx(0.5)
+    assert bl.interval_noise(None, res("b", "x", 2.0, ci=0.4)) == pytest.approx(0.4)
+    assert bl.interval_noise(res("a", "x", 1.0), res("b", "x", 2.0)) is None
+
+
+def test_fluctuation_band_is_z_times_sample_sd():
+    assert bl.fluctuation_band([1.0, 2.0, 3.0]) == pytest.approx(1.96 * 1.0)
+    assert bl.fluctuation_band([1.0, None]) is None
+
+
+@pytest.mark.parametrize(("change", "noise", "hib", "status"), [
+    (0.6, 0.5, False, bl.REGRESSED), (-0.6, 0.5, False, bl.IMPROVED), (-0.6, 0.5, True, bl.REGRESSED),
+    (0.6, 0.5, True, bl.IMPROVED), (0.4, 0.5, False, bl.WITHIN), (0.6, 0.5, None, bl.CHANGED),
+    (0.6, None, False, bl.UNKNOWN_NOISE), (None, 0.5, False, bl.NOT_A_NUMBER),
+])
+def test_judge(change, noise, hib, status):
+    assert bl.judge(change, noise, hib) == status
+
+
+def test_compare_one_model_runs_pairs_by_key_even_when_names_differ():
+    base = run(res("ckpt-1", "x", 1.0, ci=0.3), res("ckpt-1", "y", 0.5, ci=0.1, hib=True), res("ckpt-1", "gone", 1.0))
+    new = run(res("ckpt-2", "x", 1.6, ci=0.4, passed=False), res("ckpt-2", "y", 0.45, ci=0.1, hib=True), res("ckpt-2", "fresh", 2.0))
+    out = {c.key: c for c in bl.compare(base, new)}
+    x = out["p.t.x"]
+    assert (x.base, x.new, x.change, x.noise, x.status, x.profile_verdict) == (1.0, 1.6, pytest.approx(0.6), pytest.approx(0.5), bl.REGRESSED, "FAIL")
+    assert out["p.t.y"].status == bl.WITHIN and out["p.t.y"].noise == pytest.approx(math.sqrt(0.02))
+    assert out["p.t.fresh"].status == bl.NEW and out["p.t.gone"].status == bl.MISSING
+    assert [c.key for c in bl.regressions(bl.compare(base, new))] == ["p.t.x"]
+
+
+def test_same_model_names_pair_with_each_other():
+    base = run(res("a", "x", 1.0, ci=0.1), res("b", "x", 5.0, ci=0.1))
+    new = run(res("a", "x", 1.05, ci=0.1), res("b", "x", 4.0, ci=0.1))
+    by_model = {c.model: c for c in bl.compare(base, new)}
+    assert by_model["a"].status == bl.WITHIN and by_model["b"].status == bl.IMPROVED
+
+
+def test_several_checkpoint_baseline_gives_mean_and_fluctuation_band():
+    base = run(res("s0", "x", 1.0, ci=0.01), res("s1", "x", 2.0, ci=0.01), res("s2", "x", 3.0, ci=0.01))
+    within = bl.compare(base, run(res("new", "x", 3.5, ci=0.01)))[0]
+    assert within.base == pytest.approx(2.0) and within.noise == pytest.approx(1.96) and within.noise_source == "fluctuation"
+    assert within.status == bl.WITHIN
+    assert bl.compare(base, run(res("new", "x", 4.5, ci=0.01)))[0].status == bl.REGRESSED
+
+
+def test_external_band_widens_the_noise_only_when_larger():
+    base, new = run(res("a", "x", 1.0, ci=0.1)), run(res("b", "x", 1.5, ci=0.1))
+    assert bl.compare(base, new)[0].status == bl.REGRESSED
+    assert bl.compare(base, new, bands={"p.t.x": 0.6})[0].status == bl.WITHIN
+    assert bl.compare(base, new, bands={"p.t.x": 0.01})[0].noise_source == "intervals"
+    sweep = run(res("c0", "x", 1.0), res("c1", "x", 1.2), res("c2", "x", 1.4))
+    assert bl.bands_from_run(sweep) == {"p.t.x": pytest.approx(1.96 * 0.2)}
+
+
+def test_tables_and_markdown_name_the_regression_and_the_fix():
+    comps = bl.compare(run(res("a", "x", 1.0, ci=0.1)), run(res("a", "x", 2.0, ci=0.1)))
+    text = bl.table(comps)
+    assert "REGRESSED" in text and "+1.000" in text
+    md = bl.markdown(comps, "v1", regen_command="pytest --bias-save v1 --bias-baseline-regen")
+    assert "1 metric(s) regressed" in md and "`p.t.x` (a)" in md and "--bias-baseline-regen" in md and "|" in md
+    assert bl.summary_line(comps, "v1") == "against baseline 'v1': 1 regressed"
