@@ -4,5 +4,3 @@ import numpy  # noqa: F401
 import pandas  # noqa: F401
 import scipy.stats  # noqa: F401
 import tabulate  # noqa: F401
-
-pytest_plugins = ["pytester"]

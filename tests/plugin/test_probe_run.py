@@ -69,6 +69,7 @@ def test_unknown_probe_in_marker_is_a_usage_error(project):
 
 def test_interrupted_run_writes_no_report(project):
     project.makepyfile(test_probe=PROBE + "\ndef test_stop(lm, bias):\n    raise KeyboardInterrupt\n")
-    result = project.runpytest("--model", "a/model", "--bias-report", "out")
+    # In a subprocess: an in-process run would pass the interrupt on to this test session.
+    result = project.runpytest_subprocess("--model", "a/model", "--bias-report", "out", "-p", "no:cacheprovider")
     assert result.ret == pytest.ExitCode.INTERRUPTED
     assert not (project.path / "out").exists()
