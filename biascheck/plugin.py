@@ -27,6 +27,8 @@ from biascheck.session import (
     parse_dir,
     parse_dtype,
     parse_model,
+    parse_model_list,
+    parse_run_name,
 )
 
 SESSION_KEY = pytest.StashKey[BiasSession]()
@@ -51,11 +53,26 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="reference-data mirror directory (default: $BIASCHECK_DATA_DIR, then cache, then download)")
     group.addoption("--bias-any-language", dest="bias_any_language", action="store_true",
                     help="run probes even where the model's registry entry does not list the probe's language")
+    group.addoption("--model-list", dest="bias_model_list", default=None, type=parse_model_list, metavar="FILE",
+                    help="CSV (model,step,seed) or TOML ([[checkpoint]]) list of checkpoints to probe, added to --model")
+    group.addoption("--bias-store", dest="bias_store", default=None, metavar="PATH",
+                    help="results store, an SQLite file (default: .biascheck/results.sqlite)")
+    group.addoption("--bias-save", dest="bias_save", default=None, type=parse_run_name, metavar="NAME",
+                    help="save this run in the store under NAME (a release tag, commit, checkpoint step)")
+    group.addoption("--bias-baseline", dest="bias_baseline", default=None, type=parse_run_name, metavar="NAME",
+                    help="compare with the saved run NAME; a regression beyond the noise fails the session")
+    group.addoption("--bias-baseline-regen", dest="bias_baseline_regen", action="store_true",
+                    help="save this run as the --bias-baseline (or --bias-save) run, replacing it; nothing is judged")
+    group.addoption("--bias-noise", dest="bias_noise", default=None, type=parse_run_name, metavar="NAME",
+                    help="a saved run of several checkpoints/seeds whose spread per metric is the noise band")
 
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", f"{MARKER}(probe): the biascheck probe a test module implements")
     config.stash[SESSION_KEY] = BiasSession(RunConfig.from_pytest(config))
+    from biascheck import tracking
+
+    tracking.register(config)  # results store, baseline gate, xdist result shipping
 
 
 def _probe_of(item: pytest.Item) -> Any:
@@ -145,15 +162,15 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
     from biascheck import report
 
     session = config.stash[SESSION_KEY]
-    if not session.results:
-        return
+    if not session.results or hasattr(config, "workerinput"):
+        return  # under pytest-xdist the controller writes the summary and the report, from every worker's results
     tables = report.build_tables(session.results)
     terminalreporter.section("biascheck summary")
     terminalreporter.write_line(report.render(tables, "simple"))
     if exitstatus == pytest.ExitCode.INTERRUPTED:
         terminalreporter.write_line("run interrupted: no report files written (the previous ones are untouched)")
         return
-    meta = run_metadata(session, exitstatus)
+    meta = config.pluginmanager.get_plugin("biascheck-tracking").metadata(exitstatus)
     step_summary = os.environ.get("GITHUB_STEP_SUMMARY")
     if step_summary:
         with Path(step_summary).open("a", encoding="utf-8") as out:

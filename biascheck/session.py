@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from biascheck.checkpoints import Checkpoint, read_model_list
 from biascheck.data import ReferenceData
 from biascheck.errors import BiascheckError, did_you_mean
 from biascheck.registry import DEFAULT_MODEL, resolve_model_name
@@ -60,6 +61,19 @@ def parse_batch_size(value: str) -> int | None:
     return number
 
 
+def parse_model_list(value: str) -> tuple[Checkpoint, ...]:
+    try:
+        return tuple(read_model_list(value))
+    except BiascheckError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def parse_run_name(value: str) -> str:
+    if not value or value != value.strip():
+        raise argparse.ArgumentTypeError(f"{value!r} is not a run name: use a non-empty name without surrounding spaces.")
+    return value
+
+
 def parse_dir(value: str) -> Path:
     path = Path(value).expanduser()
     if not path.is_dir():
@@ -78,6 +92,13 @@ class RunConfig:
     data_dir: Path | None
     any_language: bool
     rootdir: Path
+    # regression tracking (biascheck.tracking): the sweep's checkpoints, the results store, the baseline
+    checkpoints: tuple[Checkpoint, ...] = ()
+    store_path: Path = Path(".biascheck") / "results.sqlite"
+    save_name: str | None = None
+    baseline: str | None = None
+    baseline_regen: bool = False
+    noise_run: str | None = None
 
     @classmethod
     def from_pytest(cls, config: Any) -> RunConfig:
@@ -89,8 +110,10 @@ class RunConfig:
         if data_dir is None and (sibling / "MANIFEST.json").is_file():
             data_dir = sibling  # a mirror checked out beside the repository, as in our CI
         report = option.bias_report
+        checkpoints = tuple(getattr(option, "bias_model_list", None) or ())
+        listed = [c.model for c in checkpoints]
         return cls(
-            models=tuple(dict.fromkeys(option.bias_models or [DEFAULT_MODEL])),
+            models=tuple(dict.fromkeys((option.bias_models or ([] if listed else [DEFAULT_MODEL])) + listed)),
             device=option.bias_device,
             dtype=option.bias_dtype,
             batch_size=option.bias_batch_size,
@@ -99,6 +122,12 @@ class RunConfig:
             data_dir=data_dir,
             any_language=option.bias_any_language,
             rootdir=Path(str(config.rootpath)),
+            checkpoints=checkpoints,
+            store_path=Path(getattr(option, "bias_store", None) or Path(".biascheck") / "results.sqlite").expanduser(),
+            save_name=getattr(option, "bias_save", None),
+            baseline=getattr(option, "bias_baseline", None),
+            baseline_regen=bool(getattr(option, "bias_baseline_regen", False)),
+            noise_run=getattr(option, "bias_noise", None),
         )
 
     def threshold_dirs(self) -> list[Path]:

@@ -1,0 +1,229 @@
+"""Regression tracking inside a pytest run: results from xdist workers, the results store, the baseline gate.
+
+Registered by `biascheck.plugin` (a second plugin object, so the main plugin stays small):
+
+1. Workers (pytest-xdist): every test report carries the results recorded since the previous report
+   (and the workers' model and data provenance) as the attribute ``biascheck``; xdist serialises a
+   report's attributes, so they reach the controller, which rebuilds the `Result` records. The
+   controller alone writes the summary, the report files and the store.
+2. End of the run (``pytest_sessionfinish``, controller or plain run, not on interrupt): build the
+   results.json payload; compare it with ``--bias-baseline NAME`` from the store (noise from the
+   intervals, the baseline's own spread when it holds several checkpoints, and ``--bias-noise RUN``);
+   save it under ``--bias-save NAME`` (or under the baseline name with ``--bias-baseline-regen``).
+   A regression beyond the noise sets the exit status to 1 (tests failed).
+3. Terminal summary: the comparison table and, on a regression, the command that regenerates the
+   baseline; the same as Markdown in the report directory (``baseline.md``) and the job summary.
+"""
+from __future__ import annotations
+
+import os
+import shlex
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from biascheck.errors import BiascheckError
+from biascheck.results import Result
+from biascheck.thresholds import Threshold
+
+_BASELINE_OPTIONS = ("--bias-save", "--bias-baseline", "--bias-baseline-regen", "--bias-noise")
+_FLAGS = ("--bias-baseline-regen",)
+
+
+def is_worker(config: pytest.Config) -> bool:
+    return hasattr(config, "workerinput")
+
+
+def result_from_json(data: dict[str, Any]) -> Result:
+    """The inverse of `Result.to_json` (null numbers come back as nan)."""
+    data = dict(data)
+    threshold = data.pop("threshold", None)
+    if data.get("value") is None:
+        data["value"] = float("nan")
+    return Result(**data, threshold=None if threshold is None else Threshold(**threshold))
+
+
+def regen_command(config: pytest.Config, baseline: str) -> str:
+    """This run's command line with the baseline options replaced by the ones that regenerate `baseline`."""
+    args = list(config.invocation_params.args)
+    kept: list[str] = []
+    skip = False
+    for arg in args:
+        if skip:
+            skip = False
+            continue
+        name = arg.split("=", 1)[0]
+        if name in _BASELINE_OPTIONS:
+            skip = "=" not in arg and name not in _FLAGS
+            continue
+        kept.append(arg)
+    return shlex.join(["pytest", *kept, "--bias-baseline", baseline, "--bias-baseline-regen"])
+
+
+@dataclass(eq=False)  # a plugin object must be hashable
+class Tracking:
+    """The tracking state of one run (one per process; the controller's is the one that counts)."""
+
+    config: pytest.Config
+    shipped: int = 0
+    remote_models: dict[str, dict[str, Any]] = field(default_factory=dict)
+    remote_data: dict[str, dict[str, Any]] = field(default_factory=dict)
+    comparison: list[Any] | None = None
+    messages: list[str] = field(default_factory=list)
+    markdown: str = ""
+    regressed: bool = False
+
+    @property
+    def session(self) -> Any:
+        from biascheck.plugin import SESSION_KEY
+
+        return self.config.stash[SESSION_KEY]
+
+    # -- 0. before the run: refuse a save that would silently overwrite ---------------------------
+    def check_save_name(self) -> None:
+        cfg = self.session.config
+        if is_worker(self.config) or cfg.save_name is None or cfg.baseline_regen:
+            return
+        from biascheck.store import ResultStore
+
+        try:
+            taken = ResultStore(cfg.store_path).has_run(cfg.save_name)
+        except BiascheckError as exc:
+            raise pytest.UsageError(str(exc)) from None
+        if taken:
+            raise pytest.UsageError(
+                f"--bias-save {cfg.save_name}: a run with that name is already in {cfg.store_path}. Use another name, "
+                f"or replace it on purpose: --bias-baseline {cfg.save_name} --bias-baseline-regen")
+
+    # -- 1. xdist: ship results from the workers, rebuild them on the controller -----------------
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_makereport(self, item: pytest.Item, call: Any) -> Any:
+        outcome = yield
+        if not is_worker(self.config):
+            return
+        session = self.session
+        fresh = session.results[self.shipped:]
+        self.shipped = len(session.results)
+        if not fresh and not session.models:
+            return
+        report = outcome.get_result()
+        report.biascheck = {
+            "results": [r.to_json() for r in fresh],
+            "models": {n: {**vars(m.info), "languages": list(m.info.languages)} for n, m in session.models.items()},
+            "data": session.refdata.provenance() if session._refdata is not None else [],
+        }
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        shipped = getattr(report, "biascheck", None)
+        if is_worker(self.config) or not shipped:
+            return
+        self.session.results.extend(result_from_json(r) for r in shipped["results"])
+        self.remote_models.update(shipped["models"])
+        self.remote_data.update({d["name"]: d for d in shipped["data"]})
+
+    def metadata(self, exitstatus: int) -> dict[str, Any]:
+        """run_metadata of the plugin, completed with what the workers reported and the sweep's checkpoints."""
+        from biascheck.plugin import run_metadata
+
+        session = self.session
+        try:
+            session.thresholds  # noqa: B018 - the controller of an xdist run has not loaded the profile yet
+        except BiascheckError:
+            pass
+        meta = run_metadata(session, exitstatus)
+        meta["models"] = {**self.remote_models, **meta["models"]}
+        data = {d["name"]: d for d in meta["data"]}
+        meta["data"] = [v for _, v in sorted({**self.remote_data, **data}.items())]
+        if session.config.checkpoints:
+            meta["checkpoints"] = [c.to_json() for c in session.config.checkpoints]
+        return meta
+
+    # -- 2. end of the run: compare, save, set the exit status ------------------------------------
+    def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
+        cfg = self.session.config
+        if is_worker(self.config) or exitstatus == pytest.ExitCode.INTERRUPTED or not self.session.results:
+            return
+        if cfg.save_name is None and cfg.baseline is None:
+            return
+        from biascheck.report import results_payload
+        from biascheck.store import ResultStore
+
+        try:
+            store = ResultStore(cfg.store_path)
+            payload = results_payload(self.session.results, self.metadata(int(exitstatus)))
+            if cfg.baseline is not None:
+                self._compare(store, payload, cfg)
+            target = cfg.save_name or (cfg.baseline if cfg.baseline_regen else None)
+            if target is not None:
+                if self.regressed and not cfg.baseline_regen:
+                    payload["exit_status"] = int(pytest.ExitCode.TESTS_FAILED)
+                store.save_run(target, payload, replace=cfg.baseline_regen and target == cfg.baseline)
+                self.messages.append(f"saved this run as {target!r} in {cfg.store_path}")
+        except BiascheckError as exc:
+            self.messages.append(f"biascheck store error: {exc}")
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED
+            return
+        if self.regressed and not cfg.baseline_regen:
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+    def _compare(self, store: Any, payload: dict[str, Any], cfg: Any) -> None:
+        from biascheck import baseline as bl
+
+        name = cfg.baseline
+        command = regen_command(self.config, name)
+        if not store.has_run(name):
+            if not cfg.baseline_regen:
+                self.messages.append(
+                    f"baseline {name!r} is not in the store {cfg.store_path}: nothing compared. Create it from this run with:\n"
+                    f"  {command}")
+            return
+        bands: dict[str, float] = {}
+        if cfg.noise_run:
+            bands = bl.bands_from_run(store.load_run(cfg.noise_run))
+        self.comparison = bl.compare(store.load_run(name), payload, bands)
+        bad = bl.regressions(self.comparison)
+        self.regressed = bool(bad)
+        self.markdown = bl.markdown(self.comparison, name, None if cfg.baseline_regen else command)
+        if cfg.baseline_regen:
+            self.messages.append(f"--bias-baseline-regen: baseline {name!r} replaced by this run (comparison above, not judged)")
+        elif bad:
+            self.messages.append(
+                f"{len(bad)} metric(s) regressed beyond the noise against baseline {name!r}: "
+                + ", ".join(f"{c.key} ({c.model}: {c.base:.4g} → {c.new:.4g}, noise ±{c.noise:.3g})" for c in bad)
+                + f"\nIf the change is intended, regenerate the baseline:\n  {command}")
+
+    # -- 3. terminal summary, baseline.md, job summary ---------------------------------------------
+    @pytest.hookimpl(trylast=True)
+    def pytest_terminal_summary(self, terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
+        if is_worker(config) or (self.comparison is None and not self.messages):
+            return
+        from biascheck import baseline as bl
+
+        terminalreporter.section("biascheck baseline")
+        if self.comparison is not None:
+            terminalreporter.write_line(bl.table(self.comparison))
+            terminalreporter.write_line(bl.summary_line(self.comparison, self.session.config.baseline))
+        for message in self.messages:
+            terminalreporter.write_line(message, red=self.regressed, bold=self.regressed)
+        if not self.markdown:
+            return
+        step_summary = os.environ.get("GITHUB_STEP_SUMMARY")
+        if step_summary:
+            with Path(step_summary).open("a", encoding="utf-8") as out:
+                out.write(self.markdown + "\n")
+        report_dir = self.session.config.report_dir
+        if report_dir is not None:
+            from biascheck.report import atomic_write
+
+            atomic_write(report_dir / "baseline.md", self.markdown)
+
+
+def register(config: pytest.Config) -> None:
+    """Called from the plugin's pytest_configure, after the BiasSession is in the stash."""
+    if config.pluginmanager.has_plugin("biascheck-tracking"):
+        return
+    tracking = Tracking(config)
+    tracking.check_save_name()
+    config.pluginmanager.register(tracking, "biascheck-tracking")

@@ -1,0 +1,128 @@
+"""Regression tracking through the plugin with a fake model: save, compare, regen, model lists, xdist."""
+import json
+import sqlite3
+
+import pytest
+
+from fake_probe import CONFTEST
+
+# The metric value is read from the model name ("org/v-1.5" records 1.5), so a "new release" is a new name.
+PROBE = '''
+import pytest
+pytestmark = pytest.mark.biascheck(probe="pronoun_ratio")
+
+@pytest.mark.parametrize("task", ["is", "works_as"])
+def test_probe(lm, bias, task):
+    value = float(lm.info.name.rsplit("-", 1)[1])
+    bias.record(task, "mean_abs_log_n", value, ci=(value - 0.1, value + 0.1), n=10, estimator="mlm-slot",
+                items=[{"profession": "nurse", "log_n": -value}])
+    bias.record(task, "median_log_r", 1.0, n=10, estimator="mlm-slot")
+    bias.check()
+'''
+
+
+@pytest.fixture
+def project(pytester):
+    pytester.makeconftest(CONFTEST)
+    pytester.makepyfile(test_probe=PROBE)
+    (pytester.path / "thresholds").mkdir()
+    (pytester.path / "thresholds" / "default.toml").write_text("")
+    return pytester
+
+
+def saved(project, name="v1"):
+    from biascheck.store import ResultStore
+
+    return ResultStore(project.path / "store.sqlite").load_run(name)
+
+
+def test_save_compare_flag_regression_and_regenerate(project, monkeypatch):
+    store = ["--bias-store", "store.sqlite", "--bias-report", "out"]
+    first = project.runpytest("--model", "org/v-1.0", "--bias-save", "v1", *store)
+    assert first.ret == 0
+    first.stdout.fnmatch_lines(["*saved this run as 'v1' in store.sqlite*"])
+    payload = saved(project)
+    assert payload["profile"]["name"] == "default" and len(payload["results"]) == 4
+    assert payload["results"][0]["items"] == [{"profession": "nurse", "log_n": -1.0}]
+
+    same = project.runpytest("--model", "org/v-1.05", "--bias-baseline", "v1", *store)
+    assert same.ret == 0
+    same.stdout.fnmatch_lines(["*biascheck baseline*", "*is.mean_abs_log_n*lower*1.000*1.050*+0.050*0.141*intervals*within noise*"])
+
+    summary = project.path / "summary.md"
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
+    worse = project.runpytest("--model", "org/v-2.0", "--bias-baseline", "v1", *store)
+    assert worse.ret == pytest.ExitCode.TESTS_FAILED  # every test passed: the gate alone fails the run
+    worse.assert_outcomes(passed=2)
+    worse.stdout.fnmatch_lines([
+        "*is.mean_abs_log_n*lower*1.000*2.000*+1.000*0.141*intervals*REGRESSED*",
+        "*2 metric(s) regressed beyond the noise against baseline 'v1'*",
+        "If the change is intended, regenerate the baseline:",
+        "  pytest --model org/v-2.0 --bias-store store.sqlite --bias-report out * --bias-baseline v1 --bias-baseline-regen",
+    ])
+    md = summary.read_text()
+    assert "## biascheck regression check against `v1`" in md and "2 metric(s) regressed" in md
+    assert "| org/v-2.0 " in md and (project.path / "out" / "baseline.md").read_text().startswith("## biascheck regression")
+
+    regen = project.runpytest("--model", "org/v-2.0", "--bias-baseline", "v1", "--bias-baseline-regen", *store)
+    assert regen.ret == 0
+    regen.stdout.fnmatch_lines(["*baseline 'v1' replaced by this run*"])
+    assert saved(project)["results"][0]["value"] == 2.0
+    assert project.runpytest("--model", "org/v-2.0", "--bias-baseline", "v1", *store).ret == 0
+
+
+def test_missing_baseline_says_how_to_create_it(project):
+    result = project.runpytest("--model", "org/v-1.0", "--bias-baseline", "release-1", "--bias-store", "store.sqlite",
+                               "--bias-report", "none")
+    assert result.ret == 0
+    result.stdout.fnmatch_lines([
+        "*baseline 'release-1' is not in the store store.sqlite: nothing compared. Create it from this run with:",
+        "  pytest --model org/v-1.0 --bias-store store.sqlite --bias-report none * --bias-baseline release-1 --bias-baseline-regen",
+    ])
+    project.runpytest("--model", "org/v-1.0", "--bias-baseline", "release-1", "--bias-baseline-regen",
+                      "--bias-store", "store.sqlite", "--bias-report", "none")
+    assert saved(project, "release-1")["results"][0]["value"] == 1.0
+
+
+def test_saving_over_an_existing_name_is_refused_before_the_run(project):
+    args = ["--model", "org/v-1.0", "--bias-save", "v1", "--bias-store", "store.sqlite", "--bias-report", "none"]
+    assert project.runpytest(*args).ret == 0
+    again = project.runpytest(*args)
+    assert again.ret == pytest.ExitCode.USAGE_ERROR
+    again.stderr.fnmatch_lines(["*--bias-save v1: a run with that name is already in store.sqlite*--bias-baseline-regen*"])
+
+
+def test_model_list_sweep_is_saved_with_steps_and_seeds_and_gives_a_noise_band(project):
+    (project.path / "sweep.csv").write_text("model,step,seed\norg/a-1.0,100,0\norg/b-1.4,200,0\norg/c-1.2,100,1\n")
+    store = ["--bias-store", "store.sqlite", "--bias-report", "none"]
+    sweep = project.runpytest("--model-list", "sweep.csv", "--bias-save", "sweep", *store, "-v")
+    assert sweep.ret == 0
+    sweep.stdout.fnmatch_lines(["*test_probe[[]org/a-1.0-is[]]*", "*test_probe[[]org/c-1.2-works_as[]]*"])
+    payload = saved(project, "sweep")
+    assert payload["checkpoints"] == [{"model": "org/a-1.0", "step": 100, "seed": "0"}, {"model": "org/b-1.4", "step": 200, "seed": "0"},
+                                      {"model": "org/c-1.2", "step": 100, "seed": "1"}]
+    # against the sweep, a new checkpoint is judged by the sweep's mean (1.2) and spread (1.96 * SD = 0.392)
+    new = project.runpytest("--model", "org/new-1.55", "--bias-baseline", "sweep", *store)
+    assert new.ret == 0
+    new.stdout.fnmatch_lines(["*is.mean_abs_log_n*1.200*1.550*+0.350*0.392*fluctuation*within noise*"])
+    project.runpytest("--model", "org/v-1.0", "--bias-save", "v1", *store)
+    banded = project.runpytest("--model", "org/w-1.3", "--bias-baseline", "v1", "--bias-noise", "sweep", *store)
+    assert banded.ret == 0
+    banded.stdout.fnmatch_lines(["*is.mean_abs_log_n*1.000*1.300*0.392*fluctuation*within noise*"])
+    assert project.runpytest("--model", "org/w-1.3", "--bias-baseline", "v1", *store).ret == pytest.ExitCode.TESTS_FAILED
+
+
+def test_xdist_workers_results_reach_the_controller_and_the_store(project):
+    pytest.importorskip("xdist")
+    result = project.runpytest_subprocess("-n", "2", "-p", "no:cacheprovider", "--model", "org/a-1.0", "--model", "org/b-2.0",
+                                          "--bias-save", "par", "--bias-store", "store.sqlite", "--bias-report", "out")
+    assert result.ret == 0
+    result.stdout.fnmatch_lines(["*biascheck summary*", "*saved this run as 'par'*"])
+    assert result.stdout.str().count("pronoun_ratio · org/") == 2
+    data = json.loads((project.path / "out" / "results.json").read_text())
+    assert sorted({(r["model"], r["task"]) for r in data["results"]}) == [
+        ("org/a-1.0", "is"), ("org/a-1.0", "works_as"), ("org/b-2.0", "is"), ("org/b-2.0", "works_as")]
+    assert len(data["results"]) == 8 and data["profile"]["files"]
+    assert len(saved(project, "par")["results"]) == 8
+    with sqlite3.connect(project.path / "store.sqlite") as con:
+        assert con.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
