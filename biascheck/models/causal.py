@@ -1,0 +1,174 @@
+"""Causal LMs (GPT-2, Llama/SmolLM2, ...): chain-rule scores given a context prefix.
+
+Context prefix: every sentence and prompt is scored *after* a short context so that its first
+piece gets a real probability (a document start) instead of none. The prefix is, in order:
+
+1. ``context_prefix`` when given (the registry's ``ModelSpec.context_prefix``; SmolLM2:
+   ``"<|endoftext|>"``);
+2. else the tokenizer's ``bos_token``. Texts are always tokenized with
+   ``add_special_tokens=False``, so a tokenizer that adds its own BOS (Llama) gets exactly that one
+   BOS here, never two;
+3. else its ``eos_token`` (GPT-2 style document separator, as lm-evaluation-harness does);
+4. else nothing, and the first piece of a text is left unscored (NaN in `word_logprobs`, left out
+   of sums; `next_token` / `top_next` on an empty prompt is then an error).
+
+The prefix is tokenized on its own and its ids put before the text's ids.
+
+fill_slot (estimator `CAUSAL_SENTENCE`): log P(filled text cut at the first BLANK | prefix).
+next_token (`CAUSAL_NEXT`): log P(" " + candidate | prefix + prompt): prompt + " " + candidate is
+tokenized as one text, and the pieces covering " candidate" are scored by the chain rule.
+sentence_logprob / word_logprobs: the chain-rule log-probabilities of each piece given all before.
+
+Only the hidden states at read positions go through the output embedding (``lm_head``); inputs
+that are prefixes of others share the longer input's forward pass.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from biascheck.errors import TokenizationError
+from biascheck.models.base import CAUSAL_NEXT, CAUSAL_SENTENCE, SlotScores
+from biascheck.models.common import EngineModel, Encoded
+from biascheck.models.text import (
+    check_candidates,
+    check_templates,
+    check_texts,
+    covering_pieces,
+    fill,
+    word_of_piece,
+    words_of,
+)
+
+
+def default_context_prefix(tokenizer: Any) -> str:
+    """The prefix rule above, steps 2-4 (bos_token, else eos_token, else "")."""
+    for tok in (tokenizer.bos_token, tokenizer.eos_token):
+        if tok:
+            return str(tok)
+    return ""
+
+
+class CausalLM(EngineModel):
+    family_name = "causal"
+
+    def __init__(self, model: Any, tokenizer: Any, *, context_prefix: str | None = None, **kwargs: Any) -> None:
+        super().__init__(model, tokenizer, **kwargs)
+        self.context_prefix = default_context_prefix(tokenizer) if context_prefix is None else context_prefix
+        self.prefix_ids: tuple[int, ...] = (
+            tuple(int(i) for i in tokenizer(self.context_prefix, add_special_tokens=False)["input_ids"])
+            if self.context_prefix
+            else ()
+        )
+
+    def _head_module(self) -> Any:
+        cfg = self.model.config
+        for attr in ("final_logit_softcapping", "logit_scale", "output_mult", "logits_scaling"):
+            if getattr(cfg, attr, None) not in (None, 1, 1.0):
+                return None  # logits are post-processed after the projection: use the model's own
+        return self.model.get_output_embeddings()
+
+    def _body_kwargs(self) -> dict[str, Any]:
+        return {"use_cache": False}
+
+    # ------------------------------------------------------------------ reads
+    def _piece_reads(self, e_: Encoded, pieces: Sequence[int]) -> list[tuple[tuple[int, ...], int, int]]:
+        """log P(piece q | prefix + earlier pieces) reads; pieces without context are left out."""
+        seq = self.prefix_ids + e_.ids
+        p0 = len(self.prefix_ids)
+        return [(seq, p0 + q - 1, e_.ids[q]) for q in pieces if p0 + q >= 1]
+
+    def _terms(self, texts: Sequence[str]) -> dict[str, tuple[Encoded, np.ndarray]]:
+        enc = self._encode(texts, add_special_tokens=False)
+        reads, owner = [], []
+        for text, e_ in enc.items():
+            for r in self._piece_reads(e_, range(len(e_.ids))):
+                reads.append(r)
+                owner.append((text, r[1] + 1 - len(self.prefix_ids)))
+        vals, _, _ = self.engine.run(reads)
+        terms = {text: np.full(len(e_.ids), np.nan) for text, e_ in enc.items()}
+        for (text, q), v in zip(owner, vals):
+            terms[text][q] = v
+        return {text: (enc[text], terms[text]) for text in enc}
+
+    # ------------------------------------------------------------------ interface
+    def fill_slot(self, templates: Sequence[str], candidates: Sequence[str]) -> SlotScores:
+        check_templates(templates)
+        check_candidates(candidates)
+        filled = {(i, j): fill(t, c, None) for i, t in enumerate(templates) for j, c in enumerate(candidates)}
+        terms = self._terms([f[0] for f in filled.values()])
+        logprob = np.zeros((len(templates), len(candidates)), dtype=np.float64)
+        n_pieces = np.zeros((len(templates), len(candidates)), dtype=np.int64)
+        for (i, j), (text, s, e) in filled.items():
+            e_, t = terms[text]
+            what = f"template {templates[i]!r} with candidate {candidates[j]!r}"
+            n_pieces[i, j] = len(covering_pieces(text, e_.offsets, e_.special, s, e, what=what, tokens=e_.tokens))
+            logprob[i, j] = float(np.nansum(t))
+        return SlotScores(logprob, n_pieces, CAUSAL_SENTENCE)
+
+    def next_token(self, prompts: Sequence[str], candidates: Sequence[str]) -> SlotScores:
+        check_texts(prompts, "prompts")
+        check_candidates(candidates)
+        nc = len(candidates)
+        pairs = {(i, j): p + " " + c for i, p in enumerate(prompts) for j, c in enumerate(candidates)}
+        enc = self._encode(list(pairs.values()), add_special_tokens=False)
+        reads, owner = [], []
+        n_pieces = np.zeros((len(prompts), nc), dtype=np.int64)
+        for (i, j), text in pairs.items():
+            e_ = enc[text]
+            what = f"prompt {prompts[i]!r} with candidate {candidates[j]!r}"
+            pieces = covering_pieces(text, e_.offsets, e_.special, len(prompts[i]), len(text), what=what, tokens=e_.tokens)
+            if not self.prefix_ids and pieces[0] == 0:
+                raise TokenizationError(
+                    f"{what}: nothing comes before the candidate and the tokenizer has no BOS/EOS token to use as a "
+                    "context prefix; give a non-empty prompt or a context prefix."
+                )
+            for r in self._piece_reads(e_, pieces):
+                reads.append(r)
+                owner.append(i * nc + j)
+            n_pieces[i, j] = len(pieces)
+        vals, _, _ = self.engine.run(reads)
+        logprob = np.zeros(len(prompts) * nc, dtype=np.float64)
+        np.add.at(logprob, np.asarray(owner, dtype=np.int64), vals)
+        return SlotScores(logprob.reshape(len(prompts), nc), n_pieces, CAUSAL_NEXT)
+
+    def top_next(self, prompts: Sequence[str], k: int) -> tuple[np.ndarray, list[list[str]]]:
+        check_texts(prompts, "prompts")
+        enc = self._encode(prompts, add_special_tokens=False)
+        reads = []
+        for p in prompts:
+            seq = self.prefix_ids + enc[p].ids
+            if not seq:
+                raise TokenizationError(
+                    "top_next with an empty prompt needs a context prefix (the tokenizer has no BOS/EOS token)."
+                )
+            reads.append((seq, len(seq) - 1))
+        _, vals, ids = self.engine.run([], reads, k)
+        return vals, self._decode_ids(ids)
+
+    def sentence_logprob(self, sentences: Sequence[str]) -> tuple[np.ndarray, str]:
+        check_texts(sentences, "sentences")
+        terms = self._terms(sentences)
+        return np.array([float(np.nansum(terms[s][1])) for s in sentences], dtype=np.float64), CAUSAL_SENTENCE
+
+    def word_logprobs(self, sentences: Sequence[str]) -> list[list[tuple[str, int, int, float]]]:
+        check_texts(sentences, "sentences")
+        terms = self._terms(sentences)
+        out = []
+        for s in sentences:
+            e_, t = terms[s]
+            words = words_of(s)
+            sums = [0.0] * len(words)
+            seen = [False] * len(words)
+            for q, (a, b) in enumerate(e_.offsets):
+                if a >= b:
+                    continue
+                w = word_of_piece(s, a, b, words)
+                if w is None:
+                    continue
+                sums[w] += float(t[q])  # NaN (unscored first piece) propagates on purpose
+                seen[w] = True
+            out.append([(w.text, w.start, w.end, sums[n] if seen[n] else float("nan")) for n, w in enumerate(words)])
+        return out

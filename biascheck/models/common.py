@@ -1,0 +1,170 @@
+"""What the masked and causal engines share: tokenizer access, the fast head path, the engine."""
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from biascheck.errors import TokenizationError
+from biascheck.models.base import LanguageModel, ModelInfo
+from biascheck.models.batching import ForwardEngine
+
+
+@dataclass(frozen=True)
+class Encoded:
+    ids: tuple[int, ...]
+    offsets: tuple[tuple[int, int], ...]
+    special: tuple[int, ...]
+    tokens: tuple[str, ...]
+
+
+def torch_dtype_name(dtype: Any) -> str:
+    return str(dtype).removeprefix("torch.")
+
+
+def model_device(model: Any) -> str:
+    try:
+        return str(next(model.parameters()).device)
+    except StopIteration:  # pragma: no cover
+        return "cpu"
+
+
+class EngineModel(LanguageModel):
+    """A transformers model + fast tokenizer behind the `LanguageModel` interface.
+
+    Construct directly from objects (``MaskedLM(model, tokenizer)``) or through
+    `biascheck.models.load_model`. ``batch_size``: sequences per forward pass (None: adaptive,
+    by a token budget, ``token_budget`` tokens per batch; see `biascheck.models.batching`).
+    """
+
+    family_name: str = ""
+
+    def __init__(
+        self,
+        model: Any,
+        tokenizer: Any,
+        *,
+        info: ModelInfo | None = None,
+        batch_size: int | None = None,
+        token_budget: int | None = None,
+    ) -> None:
+        if not getattr(tokenizer, "is_fast", False):
+            raise TokenizationError(
+                f"biascheck needs a fast (Rust 'tokenizers') tokenizer with offset mappings; "
+                f"{type(tokenizer).__name__} is not one. Install 'tokenizers' / provide tokenizer.json."
+            )
+        self.model = model.eval()
+        self.tokenizer = tokenizer
+        device = model_device(model)
+        self.info = info or ModelInfo(
+            name=getattr(model.config, "name_or_path", "") or type(model).__name__,
+            source=getattr(model.config, "name_or_path", "") or "in-memory",
+            revision=getattr(model.config, "_commit_hash", None) or "unknown",
+            family=self.family_name,  # type: ignore[arg-type]
+            architecture=type(model).__name__,
+            device=device,
+            dtype=torch_dtype_name(getattr(model, "dtype", "float32")),
+        )
+        body, head, self.fast_head = self._build_paths()
+        vocab = int(self.model.config.vocab_size)
+        out_emb = self.model.get_output_embeddings() if hasattr(self.model, "get_output_embeddings") else None
+        if out_emb is not None and getattr(out_emb, "weight", None) is not None:
+            vocab = int(out_emb.weight.shape[0])
+        self.vocab_size = vocab
+        pad = tokenizer.pad_token_id
+        if pad is None:
+            pad = tokenizer.eos_token_id if tokenizer.eos_token_id is not None else 0
+        self.engine = ForwardEngine(
+            body,
+            head,
+            device=device,
+            pad_id=pad,
+            causal=self.family_name == "causal",
+            vocab_size=vocab,
+            batch_size=batch_size,
+            token_budget=token_budget,
+        )
+
+    # ------------------------------------------------------------------ paths
+    def _head_module(self) -> Any:
+        raise NotImplementedError
+
+    def _body_kwargs(self) -> dict[str, Any]:
+        return {}
+
+    def _check_ids(self) -> list[int]:
+        v = int(self.model.config.vocab_size)
+        return [min(i, v - 1) for i in (5, 17, 42, 99, 7, 300)]
+
+    def _build_paths(self) -> tuple[Callable, Callable, bool]:
+        """(body, head, fast): the body+head-at-read-positions path if it reproduces the model's own
+        logits on a small input, else the full-logits fallback."""
+        import torch
+
+        model = self.model
+        extra = self._body_kwargs()
+
+        def full_body(ids, mask):
+            return model(input_ids=ids, attention_mask=mask, **extra).logits
+
+        def identity(x):
+            return x
+
+        head = self._head_module()
+        base = getattr(model, "base_model", None)
+        if head is None or base is None or base is model:
+            return full_body, identity, False
+
+        def body(ids, mask):
+            return base(input_ids=ids, attention_mask=mask, **extra).last_hidden_state
+
+        try:
+            with torch.inference_mode():
+                ids = torch.tensor([self._check_ids()], dtype=torch.long, device=model_device(model))
+                mask = torch.ones_like(ids)
+                want = full_body(ids, mask).float()
+                got = head(body(ids, mask)[0]).float()[None]
+            if got.shape != want.shape:
+                raise ValueError(f"shape {tuple(got.shape)} != {tuple(want.shape)}")
+            tol = 1e-3 if model.dtype == torch.float32 else 5e-2
+            scale = float(want.abs().max()) + 1.0
+            err = float((got - want).abs().max())
+            if err > tol * scale:
+                raise ValueError(f"max difference {err:.3g}")
+        except Exception as exc:  # noqa: BLE001 - any failure means: use the safe path
+            warnings.warn(
+                f"biascheck: the fast LM-head path does not reproduce {type(model).__name__}'s logits ({exc}); "
+                "using full logits (slower, same results).",
+                RuntimeWarning,
+                stacklevel=3,
+            )
+            return full_body, identity, False
+        return body, head, True
+
+    # ------------------------------------------------------------------ tokenizing
+    def _encode(self, texts: Sequence[str], *, add_special_tokens: bool) -> dict[str, Encoded]:
+        unique = sorted(set(texts))
+        if not unique:
+            return {}
+        enc = self.tokenizer(
+            unique,
+            add_special_tokens=add_special_tokens,
+            return_offsets_mapping=True,
+            return_special_tokens_mask=True,
+            return_attention_mask=False,
+            return_token_type_ids=False,
+        )
+        out: dict[str, Encoded] = {}
+        for n, text in enumerate(unique):
+            ids = tuple(int(i) for i in enc["input_ids"][n])
+            out[text] = Encoded(
+                ids=ids,
+                offsets=tuple((int(a), int(b)) for a, b in enc["offset_mapping"][n]),
+                special=tuple(int(s) for s in enc["special_tokens_mask"][n]),
+                tokens=tuple(self.tokenizer.convert_ids_to_tokens(list(ids))),
+            )
+        return out
+
+    def _decode_ids(self, ids: Any) -> list[list[str]]:
+        return [[self.tokenizer.decode([int(i)]) for i in row] for row in ids]

@@ -1,0 +1,183 @@
+"""Name → loaded `LanguageModel`: alias / local directory / hub id, family detection, device, dtype."""
+from __future__ import annotations
+
+import importlib.metadata
+import re
+from typing import Any
+
+from biascheck.errors import ConfigError, ModelTypeError, UnknownModelError, did_you_mean
+from biascheck.models.base import LanguageModel, ModelInfo
+from biascheck.registry import ALIASES, ModelSpec, embedded_dir, resolve_model_name
+
+_DEVICE = re.compile(r"^(auto|cpu|mps|cuda(:\d+)?)$")
+_DTYPES = {
+    "auto": "auto",
+    "float32": "float32", "fp32": "float32", "float": "float32",
+    "float16": "float16", "fp16": "float16", "half": "float16",
+    "bfloat16": "bfloat16", "bf16": "bfloat16",
+}
+
+
+# Pre-training heads that contain the MLM head (their checkpoints load into *ForMaskedLM).
+_PRETRAINING_WITH_MLM = {"BertForPreTraining", "AlbertForPreTraining", "MegatronBertForPreTraining"}
+
+
+def resolve_device(device: str) -> str:
+    """"auto" → "cuda" if available, else "mps" if available, else "cpu"; validates cpu/cuda/cuda:N/mps."""
+    dev = str(device).strip().lower()
+    if not _DEVICE.match(dev):
+        raise ConfigError(f"device {device!r} is not one of auto, cpu, cuda, cuda:N, mps.")
+    import torch
+
+    if dev == "auto":
+        if torch.cuda.is_available():
+            return "cuda"
+        mps = getattr(torch.backends, "mps", None)
+        if mps is not None and mps.is_available():
+            return "mps"
+        return "cpu"
+    if dev.startswith("cuda"):
+        if not torch.cuda.is_available():
+            raise ConfigError(f"device {device!r} was asked for but CUDA is not available here; use 'cpu' or 'auto'.")
+        if ":" in dev and int(dev.split(":")[1]) >= torch.cuda.device_count():
+            raise ConfigError(
+                f"device {device!r}: only {torch.cuda.device_count()} CUDA device(s) are visible (cuda:0..)."
+            )
+    if dev == "mps":
+        mps = getattr(torch.backends, "mps", None)
+        if mps is None or not mps.is_available():
+            raise ConfigError("device 'mps' was asked for but Apple MPS is not available here; use 'cpu' or 'auto'.")
+    return dev
+
+
+def resolve_dtype(dtype: str, device: str) -> str:
+    """"auto" → bfloat16 on CUDA when supported, else float16; float32 on cpu/mps. Returns a canonical name."""
+    key = str(dtype).strip().lower().removeprefix("torch.")
+    if key not in _DTYPES:
+        raise ConfigError(f"dtype {dtype!r} is not one of auto, float32, float16, bfloat16.")
+    canon = _DTYPES[key]
+    if canon != "auto":
+        return canon
+    if str(device).startswith("cuda"):
+        import torch
+
+        return "bfloat16" if torch.cuda.is_bf16_supported() else "float16"
+    return "float32"
+
+
+def _family_from_config(config: Any) -> str:
+    """masked / causal from the config's architectures, else from transformers' auto mappings.
+
+    A config that names architectures, none of them with an LM head (e.g. only
+    ``BertForSequenceClassification``), is rejected: its checkpoint has no trained LM head.
+    """
+    archs = list(getattr(config, "architectures", None) or [])
+    for a in archs:
+        if "ForMaskedLM" in a or a in _PRETRAINING_WITH_MLM:
+            return "masked"
+    for a in archs:
+        if "ForCausalLM" in a or "LMHeadModel" in a:
+            return "causal"
+    if not archs:
+        from transformers.models.auto.modeling_auto import MODEL_FOR_CAUSAL_LM_MAPPING, MODEL_FOR_MASKED_LM_MAPPING
+
+        if type(config) in MODEL_FOR_MASKED_LM_MAPPING:
+            return "masked"
+        if type(config) in MODEL_FOR_CAUSAL_LM_MAPPING:
+            return "causal"
+    raise ModelTypeError(
+        f"the model's architecture {archs or [type(config).__name__]} (model_type {getattr(config, 'model_type', '?')!r}) "
+        "has no masked-LM or causal-LM head; biascheck needs a masked LM (e.g. BertForMaskedLM) or a causal LM "
+        "(e.g. GPT2LMHeadModel, LlamaForCausalLM). Choose such a checkpoint."
+    )
+
+
+def _unknown(name: str, spec: ModelSpec, exc: BaseException) -> UnknownModelError:
+    where = "local directory" if spec.is_local_dir else "hub id"
+    reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    return UnknownModelError(
+        f"--model {name!r}: could not load {where} {spec.hub_id!r} ({type(exc).__name__}: {reason}). "
+        "Check the name, the network (or set HF_HUB_OFFLINE=1 with a filled cache), or pass a local directory."
+        f"{did_you_mean(name, ALIASES)}"
+    )
+
+
+def load_model(
+    name: str, *, device: str = "auto", dtype: str = "auto", batch_size: int | None = None
+) -> LanguageModel:
+    """Load `name` (alias, local directory or hub id) as a ready-to-score `LanguageModel`."""
+    spec = resolve_model_name(name)
+    dev = resolve_device(device)
+    dt = resolve_dtype(dtype, dev)
+    if batch_size is not None and (not isinstance(batch_size, int) or batch_size < 1):
+        raise ConfigError(f"batch_size must be a positive integer or None (adaptive), got {batch_size!r}.")
+
+    import torch
+    import transformers
+    from transformers import AutoConfig, AutoModelForCausalLM, AutoModelForMaskedLM, AutoTokenizer
+
+    torch_dtype = getattr(torch, dt)
+    extra: dict[str, str] = {}
+    gdir = embedded_dir(spec)
+    if gdir is not None:
+        family = spec.family or "causal"
+        try:
+            tokenizer = AutoTokenizer.from_pretrained(gdir, gguf_file=spec.gguf_file)
+            model = AutoModelForCausalLM.from_pretrained(gdir, gguf_file=spec.gguf_file, dtype=torch_dtype)
+        except Exception as exc:  # noqa: BLE001
+            raise UnknownModelError(
+                f"--model {name!r}: the embedded GGUF {gdir / str(spec.gguf_file)} did not load "
+                f"({type(exc).__name__}: {exc}). Reinstall the package {spec.embedded_package!r} or pass a hub id."
+            ) from exc
+        source = f"gguf:{spec.embedded_package}/{spec.gguf_file}"
+        try:
+            revision = importlib.metadata.version(str(spec.embedded_package).replace("_", "-"))
+        except importlib.metadata.PackageNotFoundError:
+            revision = "unknown"
+        quant = str(spec.gguf_file).rsplit(".", 2)[-2] if str(spec.gguf_file).count(".") >= 2 else "?"
+        extra["weights"] = f"GGUF {quant} dequantised to {dt}"
+        extra["hub_id"] = spec.hub_id
+    else:
+        source = spec.hub_id
+        try:
+            config = AutoConfig.from_pretrained(spec.hub_id)
+        except Exception as exc:  # noqa: BLE001
+            raise _unknown(name, spec, exc) from exc
+        family = spec.family or _family_from_config(config)
+        auto = AutoModelForMaskedLM if family == "masked" else AutoModelForCausalLM
+        try:
+            tokenizer = AutoTokenizer.from_pretrained(spec.hub_id)
+        except Exception as exc:  # noqa: BLE001
+            raise _unknown(name, spec, exc) from exc
+        try:
+            model = auto.from_pretrained(spec.hub_id, dtype=torch_dtype)
+        except ValueError as exc:
+            if "Unrecognized configuration class" in str(exc):
+                raise ModelTypeError(
+                    f"--model {name!r}: {getattr(config, 'architectures', None)} cannot be loaded as a {family} LM "
+                    f"({exc}). biascheck needs a masked or causal LM head."
+                ) from exc
+            raise _unknown(name, spec, exc) from exc
+        except Exception as exc:  # noqa: BLE001
+            raise _unknown(name, spec, exc) from exc
+        revision = getattr(config, "_commit_hash", None) or getattr(model.config, "_commit_hash", None) or "unknown"
+    model = model.to(dev)
+    extra["transformers"] = transformers.__version__
+    info = ModelInfo(
+        name=name,
+        source=source,
+        revision=str(revision),
+        family=family,  # type: ignore[arg-type]
+        architecture=type(model).__name__,
+        device=dev,
+        dtype=dt,
+        languages=tuple(spec.languages),
+        extra=extra,
+    )
+    if family == "masked":
+        from biascheck.models.masked import MaskedLM
+
+        return MaskedLM(model, tokenizer, info=info, batch_size=batch_size)
+    from biascheck.models.causal import CausalLM
+
+    return CausalLM(model, tokenizer, info=info, batch_size=batch_size, context_prefix=spec.context_prefix)

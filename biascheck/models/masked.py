@@ -1,0 +1,171 @@
+"""Masked LMs (BERT, RoBERTa, XLM-R, ...): the masked-slot and pseudo-log-likelihood estimators.
+
+fill_slot (estimator `MLM_SLOT`): the template is filled with the candidate and tokenized; the
+candidate's k pieces (found by character offsets) are replaced by k mask tokens; each BLANK is one
+mask token. k = 1: log-softmax at the mask, so all single-piece candidates of a template share one
+forward pass. k > 1: left to right, mask all k and read piece 1, reveal piece 1 and read piece 2,
+..., summing the log-probabilities.
+
+sentence_logprob / word_logprobs (estimator `MLM_PLL`, Salazar et al. 2020): every non-special
+piece is masked in turn (the rest visible) and its log-probability read; a sentence is the sum, a
+word the sum over its pieces.
+
+The vocabulary projection runs only at the read positions: the encoder (``model.base_model``) runs
+on the batch, and the model's own MLM head module (BERT ``cls``, RoBERTa/XLM-R ``lm_head``, ALBERT
+``predictions``) is applied to the hidden states at the masks. An unknown head is detected at load
+time (its output must reproduce the model's logits) and falls back to the full logits.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from biascheck.errors import TokenizationError
+from biascheck.models.base import BLANK, MLM_PLL, MLM_SLOT, SLOT, SlotScores
+from biascheck.models.common import EngineModel, Encoded
+from biascheck.models.text import (
+    check_candidates,
+    check_templates,
+    check_texts,
+    covering_pieces,
+    fill,
+    word_of_piece,
+    words_of,
+)
+
+_HEAD_ATTRS = ("cls", "lm_head", "predictions")
+
+
+class MaskedLM(EngineModel):
+    family_name = "masked"
+
+    def __init__(self, model: Any, tokenizer: Any, **kwargs: Any) -> None:
+        if tokenizer.mask_token is None or tokenizer.mask_token_id is None:
+            raise TokenizationError(
+                f"the tokenizer of {type(model).__name__} has no mask token, so it cannot be used as a masked LM."
+            )
+        super().__init__(model, tokenizer, **kwargs)
+        self.mask_id = int(tokenizer.mask_token_id)
+
+    def _head_module(self) -> Any:
+        import torch
+
+        for attr in _HEAD_ATTRS:
+            m = getattr(self.model, attr, None)
+            if isinstance(m, torch.nn.Module):
+                return m
+        return None
+
+    def _check_ids(self) -> list[int]:
+        ids = super()._check_ids()
+        ids[3] = int(self.tokenizer.mask_token_id)
+        return ids
+
+    # ------------------------------------------------------------------ slot
+    def _slot_reads(
+        self, templates: Sequence[str], candidates: Sequence[str]
+    ) -> tuple[list[tuple[tuple[int, ...], int, int]], list[int], np.ndarray]:
+        nc = len(candidates)
+        mask_text = self.tokenizer.mask_token
+        filled = {(i, j): fill(t, c, mask_text) for i, t in enumerate(templates) for j, c in enumerate(candidates)}
+        enc = self._encode([f[0] for f in filled.values()], add_special_tokens=True)
+        reads: list[tuple[tuple[int, ...], int, int]] = []
+        owner: list[int] = []
+        n_pieces = np.zeros((len(templates), nc), dtype=np.int64)
+        for (i, j), (text, s, e) in filled.items():
+            e_ = enc[text]
+            what = f"template {templates[i]!r} with candidate {candidates[j]!r}"
+            pieces = covering_pieces(text, e_.offsets, e_.special, s, e, what=what, tokens=e_.tokens)
+            n_blank = templates[i].count(BLANK)
+            n_mask = sum(1 for q, t in enumerate(e_.ids) if t == self.mask_id and q not in pieces)
+            if n_mask != n_blank:
+                raise TokenizationError(
+                    f"{what}: expected {n_blank} mask token(s) for {BLANK} but the tokenizer produced {n_mask} "
+                    f"in {e_.tokens}."
+                )
+            base = list(e_.ids)
+            for q in pieces:
+                base[q] = self.mask_id
+            for step, q in enumerate(pieces):
+                seq = list(base)
+                for r in pieces[:step]:
+                    seq[r] = e_.ids[r]
+                reads.append((tuple(seq), q, e_.ids[q]))
+                owner.append(i * nc + j)
+            n_pieces[i, j] = len(pieces)
+        return reads, owner, n_pieces
+
+    def fill_slot(self, templates: Sequence[str], candidates: Sequence[str]) -> SlotScores:
+        check_templates(templates)
+        check_candidates(candidates)
+        reads, owner, n_pieces = self._slot_reads(templates, candidates)
+        vals, _, _ = self.engine.run(reads)
+        logprob = np.zeros(len(templates) * len(candidates), dtype=np.float64)
+        np.add.at(logprob, np.asarray(owner, dtype=np.int64), vals)
+        return SlotScores(logprob.reshape(len(templates), len(candidates)), n_pieces, MLM_SLOT)
+
+    def next_token(self, prompts: Sequence[str], candidates: Sequence[str]) -> SlotScores:
+        check_texts(prompts, "prompts")
+        return self.fill_slot([p + " " + SLOT for p in prompts], candidates)
+
+    def top_next(self, prompts: Sequence[str], k: int) -> tuple[np.ndarray, list[list[str]]]:
+        check_texts(prompts, "prompts")
+        mask_text = self.tokenizer.mask_token
+        filled = [fill(p + " " + SLOT, mask_text, mask_text) for p in prompts]
+        enc = self._encode([f[0] for f in filled], add_special_tokens=True)
+        reads = []
+        for p, (text, s, e) in zip(prompts, filled):
+            e_ = enc[text]
+            pieces = covering_pieces(text, e_.offsets, e_.special, s, e, what=f"prompt {p!r}", tokens=e_.tokens)
+            slot = [q for q in pieces if e_.ids[q] == self.mask_id]
+            if len(slot) != 1:
+                raise TokenizationError(f"prompt {p!r}: the mask token after it did not tokenize as one mask: {e_.tokens}.")
+            reads.append((e_.ids, slot[0]))
+        _, vals, ids = self.engine.run([], reads, k)
+        return vals, self._decode_ids(ids)
+
+    # ------------------------------------------------------------------ PLL
+    def _pll(self, sentences: Sequence[str]) -> dict[str, tuple[Encoded, np.ndarray]]:
+        enc = self._encode(sentences, add_special_tokens=True)
+        reads, owner = [], []
+        for text, e_ in enc.items():
+            for q, (t, sp) in enumerate(zip(e_.ids, e_.special)):
+                if sp:
+                    continue
+                seq = list(e_.ids)
+                seq[q] = self.mask_id
+                reads.append((tuple(seq), q, t))
+                owner.append((text, q))
+        vals, _, _ = self.engine.run(reads)
+        terms = {text: np.full(len(e_.ids), np.nan) for text, e_ in enc.items()}
+        for (text, q), v in zip(owner, vals):
+            terms[text][q] = v
+        return {text: (enc[text], terms[text]) for text in enc}
+
+    def sentence_logprob(self, sentences: Sequence[str]) -> tuple[np.ndarray, str]:
+        check_texts(sentences, "sentences")
+        pll = self._pll(sentences)
+        out = np.array([float(np.nansum(pll[s][1])) for s in sentences], dtype=np.float64)
+        return out, MLM_PLL
+
+    def word_logprobs(self, sentences: Sequence[str]) -> list[list[tuple[str, int, int, float]]]:
+        check_texts(sentences, "sentences")
+        pll = self._pll(sentences)
+        return [_words(s, *pll[s]) for s in sentences]
+
+
+def _words(text: str, e_: Encoded, terms: np.ndarray) -> list[tuple[str, int, int, float]]:
+    words = words_of(text)
+    sums = [0.0] * len(words)
+    seen = [False] * len(words)
+    for q, ((a, b), sp) in enumerate(zip(e_.offsets, e_.special)):
+        if sp or a >= b:
+            continue
+        w = word_of_piece(text, a, b, words)
+        if w is None:
+            continue
+        sums[w] += float(terms[q])
+        seen[w] = True
+    return [(w.text, w.start, w.end, sums[n] if seen[n] else float("nan")) for n, w in enumerate(words)]

@@ -1,0 +1,141 @@
+"""Masked engine against transformers' own fill-mask pipeline and naive per-input loops."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+from biascheck.errors import TokenizationError
+from biascheck.models import MLM_PLL, MLM_SLOT, SLOT
+from biascheck.models.masked import MaskedLM
+from helpers import mlm_pll, mlm_sequential, span_pieces
+
+TEMPLATES = [
+    "[SLOT] is a nurse.",
+    "The nurse said that [SLOT] would come.",
+    "It was a long day at the hospital, but [SLOT] helped.",
+]
+WORDS = ["he", "she", "He", "She", "the", "nurse", "doctor", "a", "engineer"]
+MODELS = ["bert_real", "bert_tiny", "roberta_tiny", "xlmr_tiny"]
+
+
+def _pipeline_logprob(model, tok, template: str, word: str) -> float | None:
+    """log score of `word` from pipeline('fill-mask', targets=[piece]); None if it is not one piece."""
+    from transformers import pipeline
+
+    s = template.index(SLOT)
+    text = template.replace(SLOT, word)
+    ids, idx = span_pieces(tok, text, s, s + len(word))
+    if len(idx) != 1:
+        return None
+    piece = tok.convert_ids_to_tokens(ids[idx[0]])
+    fm = pipeline("fill-mask", model=model, tokenizer=tok, device=-1)
+    masked = template.replace(SLOT, tok.mask_token)
+    out = fm(masked, targets=[piece])
+    return float(np.log(out[0]["score"]))
+
+
+@pytest.mark.parametrize("fixture", MODELS)
+def test_single_piece_equals_fill_mask_pipeline(fixture, request):
+    model, tok = request.getfixturevalue(fixture)
+    lm = MaskedLM(model, tok)
+    assert lm.fast_head, "the MLM head should be applied only at the mask positions"
+    res = lm.fill_slot(TEMPLATES, WORDS)
+    assert res.estimator == MLM_SLOT and res.logprob.dtype == np.float64 and res.logprob.shape == (3, len(WORDS))
+    checked = 0
+    for i, t in enumerate(TEMPLATES):
+        for j, w in enumerate(WORDS):
+            want = _pipeline_logprob(model, tok, t, w)
+            if want is None:
+                assert res.n_pieces[i, j] > 1
+                continue
+            assert res.n_pieces[i, j] == 1
+            assert res.logprob[i, j] == pytest.approx(want, abs=1e-5)
+            checked += 1
+    assert checked >= 3
+
+
+@pytest.mark.parametrize("fixture", MODELS)
+def test_multi_piece_equals_sequential_loop(fixture, request):
+    model, tok = request.getfixturevalue(fixture)
+    lm = MaskedLM(model, tok)
+    words = ["firefighter", "phlebologist", "she", "Xylophonist"]
+    res = lm.fill_slot(TEMPLATES, words)
+    assert res.multi_piece
+    for i, t in enumerate(TEMPLATES):
+        for j, w in enumerate(words):
+            assert res.logprob[i, j] == pytest.approx(mlm_sequential(model, tok, t, w), abs=1e-5)
+            s = t.index(SLOT)
+            assert res.n_pieces[i, j] == len(span_pieces(tok, t.replace(SLOT, w), s, s + len(w))[1])
+
+
+def test_one_forward_per_template_for_single_piece(bert_real):
+    lm = MaskedLM(*bert_real, batch_size=1)
+    lm.fill_slot(TEMPLATES, ["he", "she", "they", "it", "nurse"])
+    assert lm.engine.forward_calls == len(TEMPLATES)
+
+
+def test_blank_is_one_mask(bert_real):
+    from transformers import pipeline
+
+    model, tok = bert_real
+    lm = MaskedLM(model, tok)
+    res = lm.fill_slot(["[SLOT] is a [BLANK].", "The [BLANK] said that [SLOT] would come."], ["he", "she"])
+    fm = pipeline("fill-mask", model=model, tokenizer=tok, device=-1)
+    out = fm("[MASK] is a [MASK].", targets=["he", "she"])[0]  # first mask
+    want = {d["token_str"]: np.log(d["score"]) for d in out}
+    assert res.logprob[0, 0] == pytest.approx(want["he"], abs=1e-5)
+    assert res.logprob[0, 1] == pytest.approx(want["she"], abs=1e-5)
+    out = fm("The [MASK] said that [MASK] would come.", targets=["he", "she"])[1]  # second mask
+    want = {d["token_str"]: np.log(d["score"]) for d in out}
+    assert res.logprob[1, 0] == pytest.approx(want["he"], abs=1e-5)
+
+
+@pytest.mark.parametrize("fixture", ["bert_real", "roberta_tiny"])
+def test_pll_equals_loop(fixture, request):
+    model, tok = request.getfixturevalue(fixture)
+    lm = MaskedLM(model, tok)
+    sents = ["He is a nurse.", "The farmer's daughter became a pilot.", "He is a nurse."]
+    vals, est = lm.sentence_logprob(sents)
+    assert est == MLM_PLL
+    for v, s in zip(vals, sents):
+        assert v == pytest.approx(mlm_pll(model, tok, s), abs=1e-4)
+    words = lm.word_logprobs(sents)
+    for v, ws, s in zip(vals, words, sents):
+        assert [w[0] for w in ws] == s.split()
+        assert all(s[a:b] == w for w, a, b, _ in ws)
+        assert sum(w[3] for w in ws) == pytest.approx(v, abs=1e-4)
+
+
+def test_top_next_and_next_token(bert_real):
+    model, tok = bert_real
+    lm = MaskedLM(model, tok)
+    vals, toks = lm.top_next(["The nurse said that"], 5)
+    with torch.inference_mode():
+        ids = tok("The nurse said that [MASK]", return_tensors="pt")["input_ids"]
+        q = int((ids[0] == tok.mask_token_id).nonzero()[0, 0])
+        lp = model(input_ids=ids).logits[0, q].log_softmax(-1)
+    v, i = torch.topk(lp, 5)
+    np.testing.assert_allclose(vals[0], v.double().numpy(), atol=1e-5)
+    assert toks[0] == [tok.decode([int(x)]) for x in i]
+    nt = lm.next_token(["The nurse said that"], [toks[0][0].strip(), "she"])
+    assert nt.estimator == MLM_SLOT
+    assert nt.logprob[0, 0] == pytest.approx(vals[0][0], abs=1e-5)
+    assert nt.logprob[0, 1] == pytest.approx(float(lp[tok.convert_tokens_to_ids("she")]), abs=1e-5)
+
+
+def test_fast_head_equals_full_logits(roberta_tiny, monkeypatch):
+    fast = MaskedLM(*roberta_tiny)
+    monkeypatch.setattr(MaskedLM, "_head_module", lambda self: None)
+    slow = MaskedLM(*roberta_tiny)
+    assert fast.fast_head and not slow.fast_head
+    a = fast.fill_slot(TEMPLATES, WORDS).logprob
+    b = slow.fill_slot(TEMPLATES, WORDS).logprob
+    np.testing.assert_allclose(a, b, atol=1e-5)
+
+
+def test_straddling_candidate_is_an_error(bert_real):
+    lm = MaskedLM(*bert_real)
+    with pytest.raises(TokenizationError, match="unable"):
+        lm.fill_slot(["It is un[SLOT] to come."], ["able"])
+
