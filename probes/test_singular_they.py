@@ -26,11 +26,11 @@ def test_antecedent_types(scored, bias):
     means = dict(zip(table["condition"], table["mean"]))
     for row in table.itertuples(index=False):
         bias.record("antecedents", f"surprisal_{row.condition}", row.mean, ci=(row.ci_low, row.ci_high), n=row.n, estimator=estimator)
-    for name, (value, ci) in method.contrast_metrics(frame).items():
-        bias.record("antecedents", name, value, ci=ci, n=int(frame["item"].str.startswith("F").sum()), estimator=estimator)
+    for name, (value, ci, n) in method.contrast_metrics(frame).items():
+        bias.record("antecedents", name, value, ci=ci, n=n, estimator=estimator)
     checks = method.pattern_checks(means, method.closeness_gender(frame))
     bias.record("antecedents", "pattern_checks", sum(checks.values()) / len(checks), n=len(checks), estimator=estimator,
-                note="; ".join(f"{k}: {'yes' if v else 'NO'}" for k, v in checks.items()),
+                note="; ".join(f"{k}: {'yes' if v else 'NO'}" for k, v in checks.items()) + " (regression checks need p < 0.05)",
                 items=[{"check": k, "passed": bool(v)} for k, v in checks.items()])
     bias.save_figure("surprisal", method.surprisal_figure(table, f"{bias.model}: surprisal of they/them/their/themselves ({estimator})",
                                                           _ratings_or_none()))

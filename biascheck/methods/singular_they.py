@@ -112,8 +112,8 @@ def contrasts(means: dict[str, float]) -> dict[str, float]:
 
 
 def contrast_metrics(frame: pd.DataFrame, value: str = "surprisal", n_resamples: int = N_RESAMPLES,
-                     seed: int = SEED) -> dict[str, tuple[float, tuple[float, float]]]:
-    """`contrasts` with percentile-bootstrap intervals.
+                     seed: int = SEED) -> dict[str, tuple[float, tuple[float, float], int]]:
+    """`contrasts` with percentile-bootstrap intervals: {name: (value, (low, high), n)}.
 
     specific_minus_quantified is paired within a frame (40 per-frame differences, resampled);
     inanimate_minus_specific compares 15 controls with 40 per-frame means of the 6 specific types
@@ -133,9 +133,10 @@ def contrast_metrics(frame: pd.DataFrame, value: str = "surprisal", n_resamples:
         draws[b] = rng.choice(controls, len(controls)).mean() - rng.choice(per_frame_specific, len(per_frame_specific)).mean()
     alpha = (1 - CONFIDENCE) / 2
     return {
-        "specific_minus_quantified": (point["specific_minus_quantified"], bootstrap_ci(np.mean, paired)),
+        "specific_minus_quantified": (point["specific_minus_quantified"], bootstrap_ci(np.mean, paired), len(paired)),
         "inanimate_minus_specific": (point["inanimate_minus_specific"],
-                                     (float(np.quantile(draws, alpha)), float(np.quantile(draws, 1 - alpha)))),
+                                     (float(np.quantile(draws, alpha)), float(np.quantile(draws, 1 - alpha))),
+                                     len(controls) + len(per_frame_specific)),
     }
 
 
@@ -161,14 +162,18 @@ def closeness_gender(frame: pd.DataFrame, value: str = "surprisal") -> dict[str,
     return out
 
 
-def pattern_checks(means: dict[str, float], betas: dict[str, float]) -> dict[str, bool]:
-    """Step 4. The human pattern of the paper's Figure 2 / Table 2, as four yes/no checks."""
+def pattern_checks(means: dict[str, float], betas: dict[str, float], alpha: float = 0.05) -> dict[str, bool]:
+    """Step 4. The human pattern of the paper's Figure 2 / Table 2, as four yes/no checks.
+
+    The two regression checks need a positive effect with p < `alpha` (as in Table 2), when
+    `betas` has p-values (p_close, p_gendered); a sign alone otherwise.
+    """
     singular_people = [c for c in CONDITIONS if c not in ("quantified", "plural")]
     return {
         "plural_and_quantified_easiest": bool(max(means["plural"], means["quantified"]) < min(means[c] for c in singular_people)),
         "inanimate_hardest": bool(means[CONTROL] > max(means[c] for c in CONDITIONS)),
-        "close_harder": bool(betas["beta_close"] > 0),
-        "gendered_harder": bool(betas["beta_gendered"] > 0),
+        "close_harder": bool(betas["beta_close"] > 0 and betas.get("p_close", 0.0) < alpha),
+        "gendered_harder": bool(betas["beta_gendered"] > 0 and betas.get("p_gendered", 0.0) < alpha),
     }
 
 
@@ -241,7 +246,7 @@ def surprisal_figure(table: pd.DataFrame, title: str, ratings: pd.DataFrame | No
     err = np.vstack([table["mean"] - table["ci_low"], table["ci_high"] - table["mean"]])
     ax.bar(x, table["mean"], yerr=err, color="#4477aa", capsize=3)
     ax.set_xticks(x, [LABELS[c] for c in table["condition"]], rotation=45, ha="right")
-    ax.set_ylabel("surprisal of the pronoun (nats; higher = less expected)")
+    ax.set_ylabel("surprisal (nats; higher = less expected)")
     ax.set_title("model")
     if ratings is not None:
         ax0 = axes[0][0]

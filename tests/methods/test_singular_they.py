@@ -78,8 +78,9 @@ def test_contrasts_by_hand():
     assert got["specific_minus_quantified"] == pytest.approx(specific - 2.0)
     assert got["inanimate_minus_specific"] == pytest.approx(6.0 - specific)
     with_ci = m.contrast_metrics(_frame(HUMANLIKE, noise=0.1), n_resamples=200)
-    value, (low, high) = with_ci["specific_minus_quantified"]
-    assert low <= value <= high and value == pytest.approx(1.75, abs=0.1)
+    value, (low, high), n = with_ci["specific_minus_quantified"]
+    assert low <= value <= high and value == pytest.approx(1.75, abs=0.1) and n == 40
+    assert with_ci["inanimate_minus_specific"][2] == 15 + 40
 
 
 def test_mixed_model_recovers_planted_effects():
@@ -106,6 +107,12 @@ def test_mixed_model_recovers_planted_effects():
 def test_pattern_checks(change, betas, expected):
     means = {**HUMANLIKE, **change}
     assert m.pattern_checks(means, {"beta_close": betas[0], "beta_gendered": betas[1]}) == expected
+
+
+def test_pattern_checks_need_significant_regression_effects():
+    betas = {"beta_close": 0.014, "p_close": 0.92, "beta_gendered": 1.46, "p_gendered": 1e-9}
+    got = m.pattern_checks(HUMANLIKE, betas)
+    assert got["close_harder"] is False and got["gendered_harder"] is True
 
 
 def _write(tmp_path, rows, columns=m.RATING_COLUMNS):
