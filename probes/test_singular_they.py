@@ -64,7 +64,7 @@ def test_human_ratings(scored, bias):
         return
     table = method.group_correlations(frame, ratings)
     for row in table.itertuples(index=False):
-        bias.record("human_ratings", f"r_{row.group}", row.r, n=row.n, estimator=estimator,
+        bias.record("human_ratings", f"r_{row.group}", row.r, ci=(row.ci_low, row.ci_high), n=row.n, estimator=estimator,
                     paper_value=method.PAPER_GROUPS.get(row.group), note=f"p = {row.p:.2g}; ratings: {os.environ[method.RATINGS_ENV]}")
     bias.check()
 

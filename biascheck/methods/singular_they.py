@@ -214,7 +214,8 @@ def group_correlations(scores: pd.DataFrame, ratings: pd.DataFrame, value: str =
     """Step 5. Per group (and 'all'): Pearson r (and p) of the model value with the group's mean
     rating per stimulus (item, condition), over the stimuli the group rated.
 
-    Returns columns group, r, p, n (stimuli). Stimuli in the ratings but not in `scores` are an error.
+    Returns columns group, r, p, n (stimuli), ci_low, ci_high (95 %, Fisher z). Stimuli in the
+    ratings but not in `scores` are an error.
     """
     keys = ["item", "condition"]
     known = set(map(tuple, scores[keys].to_numpy()))
@@ -224,12 +225,15 @@ def group_correlations(scores: pd.DataFrame, ratings: pd.DataFrame, value: str =
     rows = []
     for group, part in [*ratings.groupby("group", sort=False), ("all", ratings)]:
         means = part.groupby(keys, as_index=False)["rating"].mean().merge(scores[[*keys, value]], on=keys)
-        if len(means) >= 3 and np.ptp(means["rating"]) > 0 and np.ptp(means[value]) > 0:
+        if len(means) >= 4 and np.ptp(means["rating"]) > 0 and np.ptp(means[value]) > 0:
             result = st.pearsonr(means[value], means["rating"])
-            rows.append((group, float(result.statistic), float(result.pvalue), len(means)))
+            r = float(result.statistic)
+            half = 1.959963984540054 / math.sqrt(len(means) - 3)  # Fisher z interval, 95 %
+            z = math.atanh(max(min(r, 1 - 1e-15), -1 + 1e-15))
+            rows.append((group, r, float(result.pvalue), len(means), math.tanh(z - half), math.tanh(z + half)))
         else:
-            rows.append((group, math.nan, math.nan, len(means)))
-    return pd.DataFrame(rows, columns=["group", "r", "p", "n"])
+            rows.append((group, math.nan, math.nan, len(means), math.nan, math.nan))
+    return pd.DataFrame(rows, columns=["group", "r", "p", "n", "ci_low", "ci_high"])
 
 
 def surprisal_figure(table: pd.DataFrame, title: str, ratings: pd.DataFrame | None = None):  # noqa: ANN201

@@ -157,6 +157,8 @@ def test_group_correlations_by_hand():
     assert table.loc["non_innovators", "n"] == 335
     expected = np.corrcoef(scores["surprisal"], [5 - 3 * (c == "inanimate") for c in scores["condition"]])[0, 1]
     assert table.loc["super_innovators", "r"] == pytest.approx(expected)
+    z, half = np.arctanh(expected), 1.959963984540054 / np.sqrt(335 - 3)
+    assert table.loc["super_innovators", ["ci_low", "ci_high"]].tolist() == pytest.approx([np.tanh(z - half), np.tanh(z + half)])
     assert "all" in table.index
 
 
