@@ -12,6 +12,7 @@ Sources (declared in `biascheck.data.sources`):
 * ``papineau_prod_all``, ``papineau_prod_dems_men``, ``papineau_prod_reps_men``: participant trials
   plus their Social Roles Questionnaire answers and party alignment.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -66,7 +67,9 @@ def role_noun_sets(refdata: ReferenceData) -> pd.DataFrame:
 def corpus_counts(refdata: ReferenceData) -> pd.DataFrame:
     """Columns: variant, wiki, bookcorpus, count (= wiki + bookcorpus), one row per counted term."""
     wiki = pd.read_csv(refdata.path("watson_wiki_counts")).rename(columns={"term": "variant", "count": "wiki"})
-    books = pd.read_csv(refdata.path("watson_bookcorpus_counts")).rename(columns={"term": "variant", "count": "bookcorpus"})
+    books = pd.read_csv(refdata.path("watson_bookcorpus_counts")).rename(
+        columns={"term": "variant", "count": "bookcorpus"}
+    )
     merged = wiki.merge(books, on="variant", how="outer")
     if merged[["wiki", "bookcorpus"]].isna().any().any():
         missing = merged.loc[merged[["wiki", "bookcorpus"]].isna().any(axis=1), "variant"].tolist()
@@ -139,7 +142,9 @@ def attitude_thirds(scores: pd.Series, cutpoints: tuple[float, float] | None = N
 def party_group(alignment: pd.Series) -> pd.Series:
     """Party alignment 1-2 Republican, 3 Non-Partisan, 4-5 Democrat."""
     values = alignment.astype(float)
-    out = pd.Series(np.where(values <= 2, "Republican", np.where(values >= 4, "Democrat", "Non-Partisan")), index=alignment.index)
+    out = pd.Series(
+        np.where(values <= 2, "Republican", np.where(values >= 4, "Democrat", "Non-Partisan")), index=alignment.index
+    )
     return out.rename("party")
 
 
@@ -158,13 +163,15 @@ def participants(refdata: ReferenceData, min_attention: float = 0.8) -> pd.DataF
     critical = rows[rows["participant"].isin(keep) & (rows["type"] == "critical")]
     critical = critical.dropna(subset=["subject_information.age", "subject_information.party_alignment"])
     first = critical.groupby("participant", sort=True).first()
-    out = pd.DataFrame({
-        "participant": first.index,
-        "source": first["source"].to_numpy(),
-        "workerid": first["workerid"].to_numpy(),
-        "age": first["subject_information.age"].to_numpy(),
-        "party_alignment": first["subject_information.party_alignment"].astype(float).to_numpy(),
-    })
+    out = pd.DataFrame(
+        {
+            "participant": first.index,
+            "source": first["source"].to_numpy(),
+            "workerid": first["workerid"].to_numpy(),
+            "age": first["subject_information.age"].to_numpy(),
+            "party_alignment": first["subject_information.party_alignment"].astype(float).to_numpy(),
+        }
+    )
     out["party"] = party_group(out["party_alignment"]).to_numpy()
     answers = first[_SRQ_TRANSCENDENCE + _SRQ_LINKING]
     if answers.isna().any().any():
@@ -185,14 +192,21 @@ def production_trials(refdata: ReferenceData) -> pd.DataFrame:
     rows = _production_rows(refdata)
     critical = rows[(rows["type"] == "critical") & rows["participant"].isin(people["participant"])]
     sets = role_noun_sets(refdata)
-    trials = pd.DataFrame({
-        "participant": critical["participant"].to_numpy(),
-        "name": critical["name"].to_numpy(),
-        "name_gender": critical["gender"].to_numpy(),
-        "set": critical["lexeme"].to_numpy(),
-        "response": critical["response"].to_numpy(),
-    })
-    merged = trials.merge(sets[["set", "variant", "category", "split"]], left_on=["set", "response"], right_on=["set", "variant"], how="left")
+    trials = pd.DataFrame(
+        {
+            "participant": critical["participant"].to_numpy(),
+            "name": critical["name"].to_numpy(),
+            "name_gender": critical["gender"].to_numpy(),
+            "set": critical["lexeme"].to_numpy(),
+            "response": critical["response"].to_numpy(),
+        }
+    )
+    merged = trials.merge(
+        sets[["set", "variant", "category", "split"]],
+        left_on=["set", "response"],
+        right_on=["set", "variant"],
+        how="left",
+    )
     if merged["category"].isna().any():
         bad = merged.loc[merged["category"].isna(), ["set", "response"]].drop_duplicates().values.tolist()
         raise DataError(f"papineau production: responses that are not variants of their set: {bad[:5]}.")

@@ -27,6 +27,7 @@ Fit to people (paper Tables 1 and 5)
 7. Gaps between groups, e.g. conservative − progressive (positive: the model fits conservatives
    better), with bootstrap intervals; the best-fitting group.
 """
+
 from __future__ import annotations
 
 import math
@@ -45,8 +46,14 @@ ESTIMATOR_MASKED = "mlm-pll+corpus-prior"
 ESTIMATOR_CAUSAL = "causal-sentence-posterior"
 ESTIMATOR_PRIOR = "corpus-prior"
 ATTITUDE = ("progressive", "moderate", "conservative")
-GROUP_ABBREV = {"progressive": "prog", "moderate": "mod", "conservative": "cons",
-                "Democrat": "dem", "Non-Partisan": "np", "Republican": "rep"}
+GROUP_ABBREV = {
+    "progressive": "prog",
+    "moderate": "mod",
+    "conservative": "cons",
+    "Democrat": "dem",
+    "Non-Partisan": "np",
+    "Republican": "rep",
+}
 NAME_GENDERS = ("female", "male")
 STATES_ENV = "BIASCHECK_ROLE_NOUN_STATES"
 DEFAULT_STATES = 5  # of Watson's 50; see `states_from_env` and the README for why
@@ -70,30 +77,83 @@ def _metrics() -> tuple[MetricSpec, ...]:
     for source, label in (("", "model"), ("prior_", "frequency prior alone")):
         for group in ("prog", "mod", "cons", "dem", "np", "rep"):
             for names in ("women", "men", "all"):
-                out.append(MetricSpec(
-                    f"{source}loglik_{group}_{names}",
-                    f"mean log-likelihood of the {group} group's choices ({_NAMES_TEXT[names]}) under the {label}",
-                    None, "human"))
+                out.append(
+                    MetricSpec(
+                        f"{source}loglik_{group}_{names}",
+                        f"mean log-likelihood of the {group} group's choices ({_NAMES_TEXT[names]}) under the {label}",
+                        None,
+                        "human",
+                    )
+                )
     out += [
-        MetricSpec("gap_cons_prog", "loglik(conservative) − loglik(progressive), all names: >0 = the model fits conservatives better", False, "human"),
+        MetricSpec(
+            "gap_cons_prog",
+            "loglik(conservative) − loglik(progressive), all names: >0 = the model fits conservatives better",
+            False,
+            "human",
+        ),
         MetricSpec("gap_mod_prog", "loglik(moderate) − loglik(progressive), all names", None, "human"),
         MetricSpec("gap_rep_dem", "loglik(Republican) − loglik(Democrat), all names", None, "human"),
         MetricSpec("prior_gap_cons_prog", "the same gap under the frequency prior alone (baseline)", None, "human"),
-        MetricSpec("gap_cons_prog_excess", "gap_cons_prog minus the prior's gap: attitude lean the model adds beyond corpus frequency", None, "human"),
-        MetricSpec("best_group", "attitude group the model fits best, all names (0 progressive, 1 moderate, 2 conservative)", None, "human"),
-        MetricSpec("loglik_gain_over_prior", "loglik(all participants) − prior loglik(all participants): >0 = the model predicts people better than frequency", True, "human"),
-        MetricSpec("fem_name_shift", "mean P(FEM) for women's names − for men's names: does the model use the name's gender at all", True, "human"),
-        MetricSpec("masc_for_women_excess", "P(MASC) for women's names, model − all participants (paper 3.3.1: BERT over-uses MASC)", False, "human"),
-        MetricSpec("fem_for_men_excess", "P(FEM) for men's names, model − all participants (paper A.5: over-uses FEM on 2-way sets)", False, "human"),
-        MetricSpec("neut_share_women", "P(G-NEUT) for women's names under the model (3-way; participants: 0.30-0.61 by group)", None, "human"),
-        MetricSpec("neut_share_men", "P(G-NEUT) for men's names under the model (3-way; participants: 0.30-0.50 by group)", None, "human"),
+        MetricSpec(
+            "gap_cons_prog_excess",
+            "gap_cons_prog minus the prior's gap: attitude lean the model adds beyond corpus frequency",
+            None,
+            "human",
+        ),
+        MetricSpec(
+            "best_group",
+            "attitude group the model fits best, all names (0 progressive, 1 moderate, 2 conservative)",
+            None,
+            "human",
+        ),
+        MetricSpec(
+            "loglik_gain_over_prior",
+            "loglik(all participants) − prior loglik(all participants): >0 = the model "
+            "predicts people better than frequency",
+            True,
+            "human",
+        ),
+        MetricSpec(
+            "fem_name_shift",
+            "mean P(FEM) for women's names − for men's names: does the model use the name's gender at all",
+            True,
+            "human",
+        ),
+        MetricSpec(
+            "masc_for_women_excess",
+            "P(MASC) for women's names, model − all participants (paper 3.3.1: BERT over-uses MASC)",
+            False,
+            "human",
+        ),
+        MetricSpec(
+            "fem_for_men_excess",
+            "P(FEM) for men's names, model − all participants (paper A.5: over-uses FEM on 2-way sets)",
+            False,
+            "human",
+        ),
+        MetricSpec(
+            "neut_share_women",
+            "P(G-NEUT) for women's names under the model (3-way; participants: 0.30-0.61 by group)",
+            None,
+            "human",
+        ),
+        MetricSpec(
+            "neut_share_men",
+            "P(G-NEUT) for men's names under the model (3-way; participants: 0.30-0.50 by group)",
+            None,
+            "human",
+        ),
     ]
     return tuple(out)
 
 
 PROBE = ProbeSpec(
     name="role_nouns",
-    title="Role nouns (firewoman/fireman/firefighter) vs. participants grouped by gender attitude (Watson et al. 2023; Papineau et al. 2022)",
+    title=(
+        "Role nouns (firewoman/fireman/firefighter) vs. participants grouped by gender "
+        "attitude (Watson et al. 2023; Papineau et al. 2022)"
+    ),
     paper="004",
     language="en",
     tasks=TASKS,
@@ -102,6 +162,7 @@ PROBE = ProbeSpec(
 
 
 # ---------------------------------------------------------------- stimuli and model scores
+
 
 def select_states(states: Sequence[str], k: int | None) -> list[str]:
     """k states spread evenly over the alphabetical list (indices round(linspace(0, 49, k))); None = all.
@@ -130,10 +191,24 @@ def build_stimuli(sets: pd.DataFrame, names: pd.DataFrame, states: Sequence[str]
             for state in states:
                 prefix = f"{n.name} is {s.article} "
                 sentence = f"{prefix}{s.variant} from {state}."
-                rows.append((s.set, s.split, s.category, s.variant, n.name, n.name_gender, state, sentence,
-                             len(prefix), len(prefix) + len(s.variant)))
-    return pd.DataFrame(rows, columns=["set", "split", "category", "variant", "name", "name_gender", "state",
-                                       "sentence", "v_start", "v_end"])
+                rows.append(
+                    (
+                        s.set,
+                        s.split,
+                        s.category,
+                        s.variant,
+                        n.name,
+                        n.name_gender,
+                        state,
+                        sentence,
+                        len(prefix),
+                        len(prefix) + len(s.variant),
+                    )
+                )
+    return pd.DataFrame(
+        rows,
+        columns=["set", "split", "category", "variant", "name", "name_gender", "state", "sentence", "v_start", "v_end"],
+    )
 
 
 def context_scores(
@@ -147,7 +222,7 @@ def context_scores(
     (start, end) characters. A word is part of the variant if its span overlaps the variant's.
     """
     out = np.empty(len(word_scores))
-    for i, (words, (start, end)) in enumerate(zip(word_scores, spans)):
+    for i, (words, (start, end)) in enumerate(zip(word_scores, spans, strict=False)):
         total = 0.0
         for _word, w_start, w_end, logprob in words:
             inside = w_start < end and w_end > start
@@ -180,6 +255,7 @@ def prior_predictions(prior: pd.DataFrame, names: pd.DataFrame) -> pd.DataFrame:
 
 # ---------------------------------------------------------------- fit to participants
 
+
 def trial_loglik(trials: pd.DataFrame, predictions: pd.DataFrame) -> np.ndarray:
     """Step 5. log P(chosen category | set, name) for every trial (trials: set, name, category)."""
     table = predictions.set_index(["set", "name", "category"])["p"]
@@ -202,11 +278,21 @@ def group_loglik(trials: pd.DataFrame, loglik: np.ndarray, by: str) -> pd.DataFr
     rows = []
     for group, part in frame.groupby(by, sort=False):
         for names, sub in [*((g, part[part["name_gender"] == g]) for g in NAME_GENDERS), ("all", part)]:
-            rows.append((group, names, float(sub["_ll"].mean()) if len(sub) else float("nan"), len(sub), sub["participant"].nunique()))
+            rows.append(
+                (
+                    group,
+                    names,
+                    float(sub["_ll"].mean()) if len(sub) else float("nan"),
+                    len(sub),
+                    sub["participant"].nunique(),
+                )
+            )
     return pd.DataFrame(rows, columns=["group", "names", "loglik", "n", "participants"])
 
 
-def _participant_sums(trials: pd.DataFrame, loglik: np.ndarray, by: str, names: str) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+def _participant_sums(
+    trials: pd.DataFrame, loglik: np.ndarray, by: str, names: str
+) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     frame = trials.assign(_ll=loglik)
     if names != "all":
         frame = frame[frame["name_gender"] == names]
@@ -266,6 +352,7 @@ def bootstrap_group_stats(
 
 # ---------------------------------------------------------------- descriptive shares (RQ1, figure)
 
+
 def category_shares(predictions: pd.DataFrame) -> pd.DataFrame:
     """Mean P(category) per (split, name_gender) over sets and names. Columns split, name_gender, fem, masc, neut."""
     table = predictions.groupby(["split", "name_gender", "category"])["p"].sum().unstack("category").fillna(0.0)
@@ -275,7 +362,7 @@ def category_shares(predictions: pd.DataFrame) -> pd.DataFrame:
 
 def human_shares(trials: pd.DataFrame, by: str | None = "attitude") -> pd.DataFrame:
     """Share of responses per category, per (split, [group], name_gender)."""
-    keys = ["split", *( [by] if by else [] ), "name_gender"]
+    keys = ["split", *([by] if by else []), "name_gender"]
     table = trials.groupby(keys)["category"].value_counts(normalize=True).unstack("category").fillna(0.0)
     return table.reset_index()
 
@@ -299,11 +386,17 @@ def shares_figure(human: pd.DataFrame, model: pd.DataFrame, prior: pd.DataFrame,
     panels.append(("frequency prior", prior[prior["split"] == split]))
     fig, axes = plt.subplots(1, len(panels), figsize=(3.0 * len(panels), 3.2), sharey=True)
     width = 0.8 / len(cats)
-    for ax, (label, frame) in zip(axes, panels):
+    for ax, (label, frame) in zip(axes, panels, strict=False):
         for j, cat in enumerate(cats):
-            values = [float(frame.loc[frame["name_gender"] == g, cat].iloc[0]) if cat in frame and (frame["name_gender"] == g).any() else 0.0
-                      for g in NAME_GENDERS]
-            ax.bar(np.arange(2) + (j - (len(cats) - 1) / 2) * width, values, width, color=colors[cat], label=labels[cat])
+            values = [
+                float(frame.loc[frame["name_gender"] == g, cat].iloc[0])
+                if cat in frame and (frame["name_gender"] == g).any()
+                else 0.0
+                for g in NAME_GENDERS
+            ]
+            ax.bar(
+                np.arange(2) + (j - (len(cats) - 1) / 2) * width, values, width, color=colors[cat], label=labels[cat]
+            )
         ax.set_xticks([0, 1], ["women's names", "men's names"])
         ax.set_title(label)
         ax.set_ylim(0, 1)
@@ -315,6 +408,7 @@ def shares_figure(human: pd.DataFrame, model: pd.DataFrame, prior: pd.DataFrame,
 
 
 # ---------------------------------------------------------------- probe driver
+
 
 @dataclass(frozen=True)
 class Metric:
@@ -345,8 +439,9 @@ def states_from_env(states: Sequence[str], environ: dict[str, str] | None = None
     return select_states(states, int(raw))
 
 
-def score_model(lm: Any, sets: pd.DataFrame, prior: pd.DataFrame, names: pd.DataFrame,
-                states: Sequence[str]) -> tuple[pd.DataFrame, str]:
+def score_model(
+    lm: Any, sets: pd.DataFrame, prior: pd.DataFrame, names: pd.DataFrame, states: Sequence[str]
+) -> tuple[pd.DataFrame, str]:
     """Steps 1-4 with one `word_logprobs` call. Returns (per (set, name) predictions, estimator).
 
     An unscored word (NaN: a causal model without a context prefix cannot score the first word,
@@ -356,7 +451,7 @@ def score_model(lm: Any, sets: pd.DataFrame, prior: pd.DataFrame, names: pd.Data
     words = lm.word_logprobs(stimuli["sentence"].tolist())
     words = [[(w, a, b, 0.0 if math.isnan(lp) else lp) for (w, a, b, lp) in sentence] for sentence in words]
     masked = lm.family == "masked"
-    spans = list(zip(stimuli["v_start"], stimuli["v_end"]))
+    spans = list(zip(stimuli["v_start"], stimuli["v_end"], strict=False))
     stimuli["score"] = context_scores(words, spans, include_variant=not masked)
     stimuli = stimuli.merge(prior[["set", "variant", "prior"]], on=["set", "variant"], how="left")
     stimuli["log_prior"] = np.log(stimuli["prior"]) if masked else 0.0
@@ -364,10 +459,22 @@ def score_model(lm: Any, sets: pd.DataFrame, prior: pd.DataFrame, names: pd.Data
     return average_over_states(stimuli), ESTIMATOR_MASKED if masked else ESTIMATOR_CAUSAL
 
 
-def _per_set_excess(predictions: pd.DataFrame, trials: pd.DataFrame, category: str, name_gender: str) -> tuple[np.ndarray, list[dict[str, Any]]]:
+def _per_set_excess(
+    predictions: pd.DataFrame, trials: pd.DataFrame, category: str, name_gender: str
+) -> tuple[np.ndarray, list[dict[str, Any]]]:
     """Per set: model mean P(category | names of that gender) − participants' share of that category."""
-    model = predictions[predictions["name_gender"] == name_gender].groupby(["set", "category"])["p"].mean().unstack("category")
-    human = trials[trials["name_gender"] == name_gender].groupby("set")["category"].value_counts(normalize=True).unstack("category")
+    model = (
+        predictions[predictions["name_gender"] == name_gender]
+        .groupby(["set", "category"])["p"]
+        .mean()
+        .unstack("category")
+    )
+    human = (
+        trials[trials["name_gender"] == name_gender]
+        .groupby("set")["category"]
+        .value_counts(normalize=True)
+        .unstack("category")
+    )
     model, human = model.fillna(0.0), human.reindex(model.index).fillna(0.0)
     m = model[category] if category in model else pd.Series(0.0, index=model.index)
     h = human[category] if category in human else pd.Series(0.0, index=model.index)
@@ -379,8 +486,9 @@ def _ci(values: np.ndarray) -> tuple[float, float]:
     return bootstrap_ci(np.mean, values)
 
 
-def task_metrics(task: str, predictions: pd.DataFrame, prior_pred: pd.DataFrame, trials: pd.DataFrame,
-                 n_resamples: int = N_RESAMPLES) -> list[Metric]:
+def task_metrics(
+    task: str, predictions: pd.DataFrame, prior_pred: pd.DataFrame, trials: pd.DataFrame, n_resamples: int = N_RESAMPLES
+) -> list[Metric]:
     """Steps 5-7 for one task ('three_way' or 'two_way'): every metric of the probe spec."""
     split = SPLIT_OF_TASK[task]
     tt = trials[trials["split"] == split].reset_index(drop=True)
@@ -398,7 +506,10 @@ def task_metrics(task: str, predictions: pd.DataFrame, prior_pred: pd.DataFrame,
                 stats_["gap_cons_prog"] = lambda m: m["model"]["conservative"] - m["model"]["progressive"]
                 stats_["gap_mod_prog"] = lambda m: m["model"]["moderate"] - m["model"]["progressive"]
                 stats_["prior_gap_cons_prog"] = lambda m: m["prior"]["conservative"] - m["prior"]["progressive"]
-                stats_["gap_cons_prog_excess"] = lambda m: (m["model"]["conservative"] - m["model"]["progressive"]) - (m["prior"]["conservative"] - m["prior"]["progressive"])
+                stats_["gap_cons_prog_excess"] = lambda m: (
+                    (m["model"]["conservative"] - m["model"]["progressive"])
+                    - (m["prior"]["conservative"] - m["prior"]["progressive"])
+                )
             if names == "all" and by == "party":
                 stats_["gap_rep_dem"] = lambda m: m["model"]["Republican"] - m["model"]["Democrat"]
             sub = tt if names == "all" else tt[tt["name_gender"] == names]
@@ -418,15 +529,34 @@ def task_metrics(task: str, predictions: pd.DataFrame, prior_pred: pd.DataFrame,
             if names == "all" and by == "attitude":
                 means = {g: result[f"model:{g}"][0] for g in ATTITUDE}
                 best = max(ATTITUDE, key=lambda g: means[g])
-                out.append(Metric("best_group", float(ATTITUDE.index(best)), None, int(sub["participant"].nunique()), 1.0 if task == "three_way" else 0.0))
+                out.append(
+                    Metric(
+                        "best_group",
+                        float(ATTITUDE.index(best)),
+                        None,
+                        int(sub["participant"].nunique()),
+                        1.0 if task == "three_way" else 0.0,
+                    )
+                )
     everyone = tt.assign(_all="all")
-    gain = bootstrap_group_stats(everyone, logliks, "_all", {"gain": lambda m: m["model"]["all"] - m["prior"]["all"]}, n_resamples=n_resamples)["gain"]
+    gain = bootstrap_group_stats(
+        everyone, logliks, "_all", {"gain": lambda m: m["model"]["all"] - m["prior"]["all"]}, n_resamples=n_resamples
+    )["gain"]
     out.append(Metric("loglik_gain_over_prior", gain[0], (gain[1], gain[2]), int(tt["participant"].nunique())))
     # RQ1: does the model use the name's gender, and where does it differ from people?
     fem = preds[preds["category"] == "fem"].groupby(["set", "name_gender"])["p"].mean().unstack("name_gender")
     shift = (fem["female"] - fem["male"]).to_numpy(float)
-    out.append(Metric("fem_name_shift", float(shift.mean()), _ci(shift), len(shift),
-                      items=[{"set": s, "women": float(fem.loc[s, "female"]), "men": float(fem.loc[s, "male"])} for s in fem.index]))
+    out.append(
+        Metric(
+            "fem_name_shift",
+            float(shift.mean()),
+            _ci(shift),
+            len(shift),
+            items=[
+                {"set": s, "women": float(fem.loc[s, "female"]), "men": float(fem.loc[s, "male"])} for s in fem.index
+            ],
+        )
+    )
     if split == 3:
         diff, items = _per_set_excess(preds, tt, "masc", "female")
         out.append(Metric("masc_for_women_excess", float(diff.mean()), _ci(diff), len(diff), items=items))
@@ -434,6 +564,11 @@ def task_metrics(task: str, predictions: pd.DataFrame, prior_pred: pd.DataFrame,
     out.append(Metric("fem_for_men_excess", float(diff.mean()), _ci(diff), len(diff), items=items))
     if split == 3:
         for names, label in (("female", "women"), ("male", "men")):
-            neut = preds[(preds["category"] == "neut") & (preds["name_gender"] == names)].groupby("set")["p"].mean().to_numpy(float)
+            neut = (
+                preds[(preds["category"] == "neut") & (preds["name_gender"] == names)]
+                .groupby("set")["p"]
+                .mean()
+                .to_numpy(float)
+            )
             out.append(Metric(f"neut_share_{label}", float(neut.mean()), _ci(neut), len(neut)))
     return out

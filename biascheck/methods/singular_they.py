@@ -19,6 +19,7 @@ written to the design of Camilliere et al. (2021), whose stimuli and ratings are
    every stimulus, and its Pearson correlation with the surprisal over the stimuli (Table 4; people
    rate naturalness, so the expected sign is negative) (`group_correlations`).
 """
+
 from __future__ import annotations
 
 import math
@@ -39,29 +40,76 @@ RATINGS_ENV = "BIASCHECK_THEY_RATINGS"
 RATING_COLUMNS = ("item", "condition", "group", "rating")
 # Participant groups of the paper's Table 4 (metric r_<group>) with BERT's correlations.
 PAPER_GROUPS = {
-    "non_innovators": -0.62, "innovators": -0.57, "super_innovators": -0.38,
-    "low_acceptance": -0.59, "med_acceptance": -0.60, "high_acceptance": -0.43,
+    "non_innovators": -0.62,
+    "innovators": -0.57,
+    "super_innovators": -0.38,
+    "low_acceptance": -0.59,
+    "med_acceptance": -0.60,
+    "high_acceptance": -0.43,
 }
 PAPER_BETA = {"close": 0.51, "gendered": 0.34}
 TASKS = ("antecedents", "closeness_gender", "human_ratings")
 
 PROBE = ProbeSpec(
     name="singular_they",
-    title="Singular they: pronoun surprisal by antecedent type, closeness and gender (Watson et al. 2023; design of Camilliere et al. 2021)",
+    title=(
+        "Singular they: pronoun surprisal by antecedent type, closeness and gender (Watson "
+        "et al. 2023; design of Camilliere et al. 2021)"
+    ),
     paper="004",
     language="en",
     tasks=TASKS,
     metrics=(
-        *(MetricSpec(f"surprisal_{c}", f"mean surprisal (nats) of the pronoun, antecedent: {LABELS[c]}", None, "model") for c in ALL_CONDITIONS),
-        MetricSpec("specific_minus_quantified", "mean surprisal over the 6 specific singular antecedent types − quantified: >0 = they is harder for a specific person than for 'every dentist' (the non-innovative pattern)", None, "model"),
-        MetricSpec("inanimate_minus_specific", "surprisal(inanimate) − mean over the 6 specific singular types: >0 = the model rejects they for things more than for people", None, "model"),
-        MetricSpec("pattern_checks", "share of the paper's 4 human-pattern checks the model shows (plural/quantified easiest, inanimate hardest, close harder, gendered harder)", None, "model"),
-        MetricSpec("beta_close", "mixed-model effect of a socially close antecedent on surprisal (nats)", None, "model"),
-        MetricSpec("beta_gendered", "mixed-model effect of a gendered antecedent on surprisal (nats): how much gender cues lower P(they)", False, "model"),
+        *(
+            MetricSpec(
+                f"surprisal_{c}", f"mean surprisal (nats) of the pronoun, antecedent: {LABELS[c]}", None, "model"
+            )
+            for c in ALL_CONDITIONS
+        ),
+        MetricSpec(
+            "specific_minus_quantified",
+            "mean surprisal over the 6 specific singular antecedent types − quantified: >0 = they is harder for a "
+            "specific person than for 'every dentist' (the non-innovative pattern)",
+            None,
+            "model",
+        ),
+        MetricSpec(
+            "inanimate_minus_specific",
+            "surprisal(inanimate) − mean over the 6 specific singular types: >0 = the model "
+            "rejects they for things more than for people",
+            None,
+            "model",
+        ),
+        MetricSpec(
+            "pattern_checks",
+            "share of the paper's 4 human-pattern checks the model shows (plural/quantified easiest, "
+            "inanimate hardest, close harder, gendered harder)",
+            None,
+            "model",
+        ),
+        MetricSpec(
+            "beta_close", "mixed-model effect of a socially close antecedent on surprisal (nats)", None, "model"
+        ),
+        MetricSpec(
+            "beta_gendered",
+            "mixed-model effect of a gendered antecedent on surprisal (nats): how much gender cues lower P(they)",
+            False,
+            "model",
+        ),
         MetricSpec("p_close", "p-value of beta_close", None, "model"),
         MetricSpec("p_gendered", "p-value of beta_gendered", None, "model"),
-        *(MetricSpec(f"r_{g}", f"Pearson r of surprisal with the mean rating of group {g} (user ratings file)", None, "human") for g in PAPER_GROUPS),
-        MetricSpec("r_all", "Pearson r of surprisal with the mean rating over all participants (user ratings file)", None, "human"),
+        *(
+            MetricSpec(
+                f"r_{g}", f"Pearson r of surprisal with the mean rating of group {g} (user ratings file)", None, "human"
+            )
+            for g in PAPER_GROUPS
+        ),
+        MetricSpec(
+            "r_all",
+            "Pearson r of surprisal with the mean rating over all participants (user ratings file)",
+            None,
+            "human",
+        ),
     ),
 )
 
@@ -85,7 +133,9 @@ def score_model(lm: Any, stimuli: pd.DataFrame) -> tuple[pd.DataFrame, str]:
     rows = np.arange(len(stimuli))
     cols = np.array([forms.index(p) for p in stimuli["pronoun"]])
     logprob = np.asarray(scores.logprob, dtype=float)[rows, cols]
-    out = stimuli.assign(logprob=logprob, surprisal=surprisal(logprob), n_pieces=np.asarray(scores.n_pieces)[rows, cols])
+    out = stimuli.assign(
+        logprob=logprob, surprisal=surprisal(logprob), n_pieces=np.asarray(scores.n_pieces)[rows, cols]
+    )
     return out, scores.estimator
 
 
@@ -111,8 +161,9 @@ def contrasts(means: dict[str, float]) -> dict[str, float]:
     }
 
 
-def contrast_metrics(frame: pd.DataFrame, value: str = "surprisal", n_resamples: int = N_RESAMPLES,
-                     seed: int = SEED) -> dict[str, tuple[float, tuple[float, float], int]]:
+def contrast_metrics(
+    frame: pd.DataFrame, value: str = "surprisal", n_resamples: int = N_RESAMPLES, seed: int = SEED
+) -> dict[str, tuple[float, tuple[float, float], int]]:
     """`contrasts` with percentile-bootstrap intervals: {name: (value, (low, high), n)}.
 
     specific_minus_quantified is paired within a frame (40 per-frame differences, resampled);
@@ -130,13 +181,17 @@ def contrast_metrics(frame: pd.DataFrame, value: str = "surprisal", n_resamples:
     rng = np.random.default_rng(seed)
     draws = np.empty(n_resamples)
     for b in range(n_resamples):
-        draws[b] = rng.choice(controls, len(controls)).mean() - rng.choice(per_frame_specific, len(per_frame_specific)).mean()
+        draws[b] = (
+            rng.choice(controls, len(controls)).mean() - rng.choice(per_frame_specific, len(per_frame_specific)).mean()
+        )
     alpha = (1 - CONFIDENCE) / 2
     return {
         "specific_minus_quantified": (point["specific_minus_quantified"], bootstrap_ci(np.mean, paired), len(paired)),
-        "inanimate_minus_specific": (point["inanimate_minus_specific"],
-                                     (float(np.quantile(draws, alpha)), float(np.quantile(draws, 1 - alpha))),
-                                     len(controls) + len(per_frame_specific)),
+        "inanimate_minus_specific": (
+            point["inanimate_minus_specific"],
+            (float(np.quantile(draws, alpha)), float(np.quantile(draws, 1 - alpha))),
+            len(controls) + len(per_frame_specific),
+        ),
     }
 
 
@@ -170,7 +225,9 @@ def pattern_checks(means: dict[str, float], betas: dict[str, float], alpha: floa
     """
     singular_people = [c for c in CONDITIONS if c not in ("quantified", "plural")]
     return {
-        "plural_and_quantified_easiest": bool(max(means["plural"], means["quantified"]) < min(means[c] for c in singular_people)),
+        "plural_and_quantified_easiest": bool(
+            max(means["plural"], means["quantified"]) < min(means[c] for c in singular_people)
+        ),
         "inanimate_hardest": bool(means[CONTROL] > max(means[c] for c in CONDITIONS)),
         "close_harder": bool(betas["beta_close"] > 0 and betas.get("p_close", 0.0) < alpha),
         "gendered_harder": bool(betas["beta_gendered"] > 0 and betas.get("p_gendered", 0.0) < alpha),

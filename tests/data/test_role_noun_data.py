@@ -1,4 +1,5 @@
 """Role-noun reference data on the real mirror (paper 004, data README "Papineau participants")."""
+
 import math
 
 import pandas as pd
@@ -52,8 +53,13 @@ def test_271_participants_by_party(people):
     assert len(people) == 271 and people["participant"].is_unique
     assert people["party"].value_counts().to_dict() == {"Democrat": 128, "Republican": 108, "Non-Partisan": 35}
     assert (people["n_critical"] == 20).all()
-    # 299 workers in the three files (201 + 49 + 49), keyed by (file, worker id); 28 dropped (attention < 0.8 or no age/party)
-    assert people["source"].value_counts().to_dict() == {"papineau_prod_all": 199, "papineau_prod_dems_men": 25, "papineau_prod_reps_men": 47}
+    # 299 workers in the three files (201 + 49 + 49), keyed by (file, worker id);
+    # 28 dropped (attention < 0.8 or no age/party)
+    assert people["source"].value_counts().to_dict() == {
+        "papineau_prod_all": 199,
+        "papineau_prod_dems_men": 25,
+        "papineau_prod_reps_men": 47,
+    }
 
 
 def test_attitude_thirds_match_the_paper(people):
@@ -61,21 +67,35 @@ def test_attitude_thirds_match_the_paper(people):
     # the paper's rounded cut points (appendix A.2) give the same groups
     paper = role_nouns.attitude_thirds(people["srq"], role_nouns.PAPER_CUTPOINTS)
     assert (paper.to_numpy() == people["attitude"].to_numpy()).all()
-    assert people.loc[people["attitude"] == "progressive", "srq"].max() < 12.51 <= people.loc[people["attitude"] == "moderate", "srq"].min()
-    assert people.loc[people["attitude"] == "moderate", "srq"].max() < 26.20 <= people.loc[people["attitude"] == "conservative", "srq"].min()
+    assert (
+        people.loc[people["attitude"] == "progressive", "srq"].max()
+        < 12.51
+        <= people.loc[people["attitude"] == "moderate", "srq"].min()
+    )
+    assert (
+        people.loc[people["attitude"] == "moderate", "srq"].max()
+        < 26.20
+        <= people.loc[people["attitude"] == "conservative", "srq"].min()
+    )
 
 
 def test_srq_score_by_hand():
-    answers = pd.DataFrame([[100, 100, 100, 100, 100, 0, 0, 0, 0, 0, 0, 0, 0],
-                            [80, 60, 100, 90, 70, 10, 20, 0, 30, 40, 0, 10, 10]],
-                           columns=[f"subject_information.gender_q{i}" for i in range(1, 14)])
+    answers = pd.DataFrame(
+        [[100, 100, 100, 100, 100, 0, 0, 0, 0, 0, 0, 0, 0], [80, 60, 100, 90, 70, 10, 20, 0, 30, 40, 0, 10, 10]],
+        columns=[f"subject_information.gender_q{i}" for i in range(1, 14)],
+    )
     # row 2: 100 - mean(80,60,100,90,70)=20; mean(10,20,0,30,40,0,10,10)=15; (20+15)/2 = 17.5
     assert role_nouns.srq_score(answers).tolist() == [0.0, 17.5]
 
 
 def test_party_from_alignment():
     assert role_nouns.party_group(pd.Series([1, 2, 3, 4, 5])).tolist() == [
-        "Republican", "Republican", "Non-Partisan", "Democrat", "Democrat"]
+        "Republican",
+        "Republican",
+        "Non-Partisan",
+        "Democrat",
+        "Democrat",
+    ]
 
 
 def test_trials_20_per_participant_with_categories(trials):
@@ -84,7 +104,11 @@ def test_trials_20_per_participant_with_categories(trials):
     assert trials.groupby("split").size().to_dict() == {2: 271 * 6, 3: 271 * 14}
     assert trials["name_gender"].value_counts().to_dict() == {"female": 2710, "male": 2710}
     # Table 1's observation counts: 1,260 / 1,260 / 1,274 three-way trials per attitude third
-    assert trials[trials["split"] == 3].groupby("attitude").size().to_dict() == {"conservative": 1274, "moderate": 1260, "progressive": 1260}
+    assert trials[trials["split"] == 3].groupby("attitude").size().to_dict() == {
+        "conservative": 1274,
+        "moderate": 1260,
+        "progressive": 1260,
+    }
     three = trials[trials["split"] == 3]
     neut_share = three.groupby("attitude")["category"].apply(lambda c: (c == "neut").mean())
     assert neut_share["progressive"] > neut_share["moderate"] > neut_share["conservative"]  # Figure 1a

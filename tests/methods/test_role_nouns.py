@@ -1,5 +1,6 @@
 """Hand calculations for the role-noun probe (paper 004, section 3): stimuli, P(C|V), the Bayes
 posterior, state averaging, participant log-likelihoods and their bootstrap."""
+
 import math
 from collections.abc import Sequence
 
@@ -12,13 +13,19 @@ from biascheck.methods import role_nouns as m
 from biascheck.models.base import LanguageModel, ModelInfo
 
 STATES = ["Utah", "Alabama", "Ohio", "Texas", "Maine", "Iowa"]
-SETS = pd.DataFrame([
-    ("firefighter", 3, "fem", "firewoman", "a"), ("firefighter", 3, "masc", "fireman", "a"),
-    ("firefighter", 3, "neut", "firefighter", "a"),
-    ("police officer", 3, "fem", "policewoman", "a"), ("police officer", 3, "masc", "policeman", "a"),
-    ("police officer", 3, "neut", "police officer", "a"),
-    ("actor", 2, "fem", "actress", "an"), ("actor", 2, "masc", "actor", "an"),
-], columns=["set", "split", "category", "variant", "article"])
+SETS = pd.DataFrame(
+    [
+        ("firefighter", 3, "fem", "firewoman", "a"),
+        ("firefighter", 3, "masc", "fireman", "a"),
+        ("firefighter", 3, "neut", "firefighter", "a"),
+        ("police officer", 3, "fem", "policewoman", "a"),
+        ("police officer", 3, "masc", "policeman", "a"),
+        ("police officer", 3, "neut", "police officer", "a"),
+        ("actor", 2, "fem", "actress", "an"),
+        ("actor", 2, "masc", "actor", "an"),
+    ],
+    columns=["set", "split", "category", "variant", "article"],
+)
 NAMES = pd.DataFrame({"name": ["Sally", "David"], "name_gender": ["female", "male"]})
 
 
@@ -45,14 +52,21 @@ def test_build_stimuli_sentence_and_variant_span():
     assert len(stim) == 8 * 2
     row = stim[(stim["variant"] == "police officer") & (stim["name"] == "Sally")].iloc[0]
     assert row["sentence"] == "Sally is a police officer from Utah."
-    assert row["sentence"][row["v_start"]:row["v_end"]] == "police officer"
+    assert row["sentence"][row["v_start"] : row["v_end"]] == "police officer"
     assert stim[stim["variant"] == "actress"]["sentence"].iloc[0] == "Sally is an actress from Utah."
 
 
 def test_context_scores_leave_out_every_word_of_the_variant():
     # "Sally is a police officer from Utah." words and made-up log-probs
-    words = [("Sally", 0, 5, -1.0), ("is", 6, 8, -2.0), ("a", 9, 10, -0.5), ("police", 11, 17, -3.0),
-             ("officer", 18, 25, -4.0), ("from", 26, 30, -0.25), ("Utah.", 31, 36, -5.0)]
+    words = [
+        ("Sally", 0, 5, -1.0),
+        ("is", 6, 8, -2.0),
+        ("a", 9, 10, -0.5),
+        ("police", 11, 17, -3.0),
+        ("officer", 18, 25, -4.0),
+        ("from", 26, 30, -0.25),
+        ("Utah.", 31, 36, -5.0),
+    ]
     span = (11, 25)
     assert m.context_scores([words], [span], include_variant=False)[0] == pytest.approx(-1 - 2 - 0.5 - 0.25 - 5)
     assert m.context_scores([words], [span], include_variant=True)[0] == pytest.approx(-15.75)
@@ -67,41 +81,75 @@ def test_context_scores_leave_out_every_word_of_the_variant():
     ],
 )
 def test_posterior_is_bayes_rule_within_a_set(likelihood, prior, expected):
-    frame = pd.DataFrame({"set": "actor", "name": "Sally", "state": "Utah", "variant": ["actress", "actor"],
-                          "score": np.log(likelihood), "log_prior": np.log(prior)})
+    frame = pd.DataFrame(
+        {
+            "set": "actor",
+            "name": "Sally",
+            "state": "Utah",
+            "variant": ["actress", "actor"],
+            "score": np.log(likelihood),
+            "log_prior": np.log(prior),
+        }
+    )
     assert m.posterior(frame).tolist() == pytest.approx(list(expected))
 
 
 def test_posterior_normalises_per_name_and_state_and_survives_huge_scores():
-    frame = pd.DataFrame({"set": "actor", "name": ["Sally"] * 2 + ["David"] * 2, "state": "Utah",
-                          "variant": ["actress", "actor"] * 2, "score": [-1000.0, -1000.0 - math.log(3), -5.0, -5.0]})
+    frame = pd.DataFrame(
+        {
+            "set": "actor",
+            "name": ["Sally"] * 2 + ["David"] * 2,
+            "state": "Utah",
+            "variant": ["actress", "actor"] * 2,
+            "score": [-1000.0, -1000.0 - math.log(3), -5.0, -5.0],
+        }
+    )
     assert m.posterior(frame, log_prior=None).tolist() == pytest.approx([0.75, 0.25, 0.5, 0.5])
 
 
 def test_average_over_states():
-    frame = pd.DataFrame({"set": "actor", "split": 2, "name": "Sally", "name_gender": "female",
-                          "category": ["fem", "masc", "fem", "masc"], "variant": ["actress", "actor"] * 2,
-                          "state": ["Utah", "Utah", "Ohio", "Ohio"], "p": [0.8, 0.2, 0.6, 0.4]})
+    frame = pd.DataFrame(
+        {
+            "set": "actor",
+            "split": 2,
+            "name": "Sally",
+            "name_gender": "female",
+            "category": ["fem", "masc", "fem", "masc"],
+            "variant": ["actress", "actor"] * 2,
+            "state": ["Utah", "Utah", "Ohio", "Ohio"],
+            "p": [0.8, 0.2, 0.6, 0.4],
+        }
+    )
     out = m.average_over_states(frame).set_index("category")["p"]
     assert out.to_dict() == pytest.approx({"fem": 0.7, "masc": 0.3})
 
 
 def _predictions(p_fem_sally=0.7, p_fem_david=0.1):
-    return pd.DataFrame({
-        "set": "actor", "split": 2, "name": ["Sally", "Sally", "David", "David"],
-        "name_gender": ["female", "female", "male", "male"], "category": ["fem", "masc"] * 2,
-        "variant": ["actress", "actor"] * 2, "p": [p_fem_sally, 1 - p_fem_sally, p_fem_david, 1 - p_fem_david]})
+    return pd.DataFrame(
+        {
+            "set": "actor",
+            "split": 2,
+            "name": ["Sally", "Sally", "David", "David"],
+            "name_gender": ["female", "female", "male", "male"],
+            "category": ["fem", "masc"] * 2,
+            "variant": ["actress", "actor"] * 2,
+            "p": [p_fem_sally, 1 - p_fem_sally, p_fem_david, 1 - p_fem_david],
+        }
+    )
 
 
 # Four participants, two per group; each made two choices.
-TRIALS = pd.DataFrame({
-    "participant": ["p1", "p1", "p2", "p2", "c1", "c1", "c2", "c2"],
-    "attitude": ["progressive"] * 4 + ["conservative"] * 4,
-    "name": ["Sally", "David", "Sally", "David", "Sally", "David", "Sally", "David"],
-    "name_gender": ["female", "male"] * 4,
-    "set": "actor", "split": 2,
-    "category": ["masc", "masc", "fem", "masc", "fem", "masc", "fem", "fem"],
-})
+TRIALS = pd.DataFrame(
+    {
+        "participant": ["p1", "p1", "p2", "p2", "c1", "c1", "c2", "c2"],
+        "attitude": ["progressive"] * 4 + ["conservative"] * 4,
+        "name": ["Sally", "David", "Sally", "David", "Sally", "David", "Sally", "David"],
+        "name_gender": ["female", "male"] * 4,
+        "set": "actor",
+        "split": 2,
+        "category": ["masc", "masc", "fem", "masc", "fem", "masc", "fem", "fem"],
+    }
+)
 
 
 def test_trial_loglik_and_group_means_by_hand():
@@ -120,8 +168,10 @@ def test_trial_loglik_refuses_missing_predictions():
 
 def test_bootstrap_point_is_the_trial_weighted_mean_and_interval_brackets_it():
     ll = m.trial_loglik(TRIALS, _predictions())
-    stats = {"gap": lambda x: x["model"]["conservative"] - x["model"]["progressive"],
-             "prog": lambda x: x["model"]["progressive"]}
+    stats = {
+        "gap": lambda x: x["model"]["conservative"] - x["model"]["progressive"],
+        "prog": lambda x: x["model"]["progressive"],
+    }
     out = m.bootstrap_group_stats(TRIALS, {"model": ll}, "attitude", stats, n_resamples=200)
     prog = np.log([0.3, 0.9, 0.7, 0.9]).mean()
     cons = np.log([0.7, 0.9, 0.7, 0.1]).mean()
@@ -168,7 +218,17 @@ class FakeLM(LanguageModel):
                 lp = math.log(0.5) if (female == fem_variant) else math.log(0.25)
                 if w == "from":
                     words.append((w, start, pos, lp))
-                elif w in ("firewoman", "fireman", "firefighter", "actress", "actor", "police", "officer", "policewoman", "policeman"):
+                elif w in (
+                    "firewoman",
+                    "fireman",
+                    "firefighter",
+                    "actress",
+                    "actor",
+                    "police",
+                    "officer",
+                    "policewoman",
+                    "policeman",
+                ):
                     words.append((w, start, pos, -3.0 if fem_variant else -1.0))
                 else:
                     words.append((w, start, pos, float("nan") if w == "Sally" else -1.0))
@@ -220,7 +280,9 @@ def _synthetic_trials():
             for name, gender in (("Sally", "female"), ("David", "male")):
                 cat = "fem" if (gender == "female" and k < fem_rate * 10) else "masc"
                 rows.append((f"{g}{k}", g, party, name, gender, "actor", 2, cat))
-    return pd.DataFrame(rows, columns=["participant", "attitude", "party", "name", "name_gender", "set", "split", "category"])
+    return pd.DataFrame(
+        rows, columns=["participant", "attitude", "party", "name", "name_gender", "set", "split", "category"]
+    )
 
 
 def test_task_metrics_gap_equals_direct_computation():
@@ -235,7 +297,9 @@ def test_task_metrics_gap_equals_direct_computation():
     assert got["best_group"].value == 2.0  # the model gives FEM .8 to women: like the conservative group here
     pll = m.trial_loglik(trials, prior)
     pmeans = trials.assign(ll=pll).groupby("attitude")["ll"].mean()
-    assert got["gap_cons_prog_excess"].value == pytest.approx(got["gap_cons_prog"].value - (pmeans["conservative"] - pmeans["progressive"]))
+    assert got["gap_cons_prog_excess"].value == pytest.approx(
+        got["gap_cons_prog"].value - (pmeans["conservative"] - pmeans["progressive"])
+    )
     assert got["fem_name_shift"].value == pytest.approx(0.7)
     # people: FEM for men never; model 0.1
     assert got["fem_for_men_excess"].value == pytest.approx(0.1)

@@ -1,5 +1,6 @@
 """Singular-they probe (paper 004, section 4): the stimulus design, surprisal summaries, the
 closeness × gender mixed model, the pattern checks and the human-ratings correlation."""
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -30,18 +31,28 @@ def test_names_come_from_the_papers_lists():
 
 def test_versions_of_a_frame_differ_only_in_the_antecedent():
     for _item, frame in STIM[STIM["condition"] != "inanimate"].groupby("item"):
-        rests = {row.sentence.replace(row.antecedent[0].upper() + row.antecedent[1:], "NP", 1).replace(row.antecedent, "NP", 1)
-                 for row in frame.itertuples()}
+        rests = {
+            row.sentence.replace(row.antecedent[0].upper() + row.antecedent[1:], "NP", 1).replace(
+                row.antecedent, "NP", 1
+            )
+            for row in frame.itertuples()
+        }
         assert len(rests) == 1, rests
     f01 = STIM[STIM["item"] == "F01"].set_index("condition")["antecedent"]
-    assert f01[["distant_nongendered", "quantified", "plural"]].tolist() == ["the dentist", "every dentist", "the dentists"]
+    assert f01[["distant_nongendered", "quantified", "plural"]].tolist() == [
+        "the dentist",
+        "every dentist",
+        "the dentists",
+    ]
 
 
 def test_template_and_prompt_locate_the_pronoun():
     for row in STIM.itertuples():
         assert row.template.count(SLOT) == 1
         assert row.template.replace(SLOT, row.pronoun) == row.sentence
-        assert row.sentence.startswith(row.prompt + " " + row.pronoun + " ") or row.sentence.startswith(row.prompt + " " + row.pronoun)
+        assert row.sentence.startswith(row.prompt + " " + row.pronoun + " ") or row.sentence.startswith(
+            row.prompt + " " + row.pronoun
+        )
         assert row.prompt.lower().find(row.antecedent.split()[-1].lower()) >= 0  # antecedent on the left
     assert STIM.iloc[0]["sentence"] == "Aaron said they would be coming late to dinner."
     assert STIM.iloc[0]["prompt"] == "Aaron said"
@@ -58,9 +69,17 @@ def _frame(values: dict[str, float], noise=0.0, seed=0):
     return STIM.assign(surprisal=[values[c] + rng.normal(0, noise) if noise else values[c] for c in STIM["condition"]])
 
 
-HUMANLIKE = {"inanimate": 6.0, "gendered_name": 4.0, "nongendered_name": 3.5, "close_gendered": 4.5,
-             "distant_gendered": 4.0, "close_nongendered": 3.5, "distant_nongendered": 3.0,
-             "quantified": 2.0, "plural": 1.0}
+HUMANLIKE = {
+    "inanimate": 6.0,
+    "gendered_name": 4.0,
+    "nongendered_name": 3.5,
+    "close_gendered": 4.5,
+    "distant_gendered": 4.0,
+    "close_nongendered": 3.5,
+    "distant_nongendered": 3.0,
+    "quantified": 2.0,
+    "plural": 1.0,
+}
 
 
 def test_by_condition_means_and_intervals():
@@ -86,9 +105,14 @@ def test_contrasts_by_hand():
 def test_mixed_model_recovers_planted_effects():
     rng = np.random.default_rng(3)
     intercept = {f"F{i:02d}": rng.normal(0, 1.0) for i in range(1, 41)}
-    frame = STIM.assign(surprisal=[
-        3.0 + intercept.get(item, 0.0) + 0.5 * (close or 0) + 0.3 * (gendered or 0) + rng.normal(0, 0.05)
-        for item, close, gendered in zip(STIM["item"], STIM["close"].fillna(0), STIM["gendered"].fillna(0))])
+    frame = STIM.assign(
+        surprisal=[
+            3.0 + intercept.get(item, 0.0) + 0.5 * (close or 0) + 0.3 * (gendered or 0) + rng.normal(0, 0.05)
+            for item, close, gendered in zip(
+                STIM["item"], STIM["close"].fillna(0), STIM["gendered"].fillna(0), strict=False
+            )
+        ]
+    )
     fit = m.closeness_gender(frame)
     assert fit["n"] == 160
     assert fit["beta_close"] == pytest.approx(0.5, abs=0.03)
@@ -99,9 +123,36 @@ def test_mixed_model_recovers_planted_effects():
 @pytest.mark.parametrize(
     ("change", "betas", "expected"),
     [
-        ({}, (0.5, 0.3), {"plural_and_quantified_easiest": True, "inanimate_hardest": True, "close_harder": True, "gendered_harder": True}),
-        ({"quantified": 3.2}, (0.5, 0.3), {"plural_and_quantified_easiest": False, "inanimate_hardest": True, "close_harder": True, "gendered_harder": True}),
-        ({"inanimate": 4.4}, (-0.1, 0.3), {"plural_and_quantified_easiest": True, "inanimate_hardest": False, "close_harder": False, "gendered_harder": True}),
+        (
+            {},
+            (0.5, 0.3),
+            {
+                "plural_and_quantified_easiest": True,
+                "inanimate_hardest": True,
+                "close_harder": True,
+                "gendered_harder": True,
+            },
+        ),
+        (
+            {"quantified": 3.2},
+            (0.5, 0.3),
+            {
+                "plural_and_quantified_easiest": False,
+                "inanimate_hardest": True,
+                "close_harder": True,
+                "gendered_harder": True,
+            },
+        ),
+        (
+            {"inanimate": 4.4},
+            (-0.1, 0.3),
+            {
+                "plural_and_quantified_easiest": True,
+                "inanimate_hardest": False,
+                "close_harder": False,
+                "gendered_harder": True,
+            },
+        ),
     ],
 )
 def test_pattern_checks(change, betas, expected):
@@ -158,7 +209,9 @@ def test_group_correlations_by_hand():
     expected = np.corrcoef(scores["surprisal"], [5 - 3 * (c == "inanimate") for c in scores["condition"]])[0, 1]
     assert table.loc["super_innovators", "r"] == pytest.approx(expected)
     z, half = np.arctanh(expected), 1.959963984540054 / np.sqrt(335 - 3)
-    assert table.loc["super_innovators", ["ci_low", "ci_high"]].tolist() == pytest.approx([np.tanh(z - half), np.tanh(z + half)])
+    assert table.loc["super_innovators", ["ci_low", "ci_high"]].tolist() == pytest.approx(
+        [np.tanh(z - half), np.tanh(z + half)]
+    )
     assert "all" in table.index
 
 
@@ -174,7 +227,9 @@ class FakeLM(LanguageModel):
         self.calls = []
 
     def _scores(self, texts, candidates, estimator):
-        lp = np.array([[-(1.0 + j) - (0.5 if "every" in t.lower() else 0.0) for j, _ in enumerate(candidates)] for t in texts])
+        lp = np.array(
+            [[-(1.0 + j) - (0.5 if "every" in t.lower() else 0.0) for j, _ in enumerate(candidates)] for t in texts]
+        )
         return SlotScores(lp, np.ones(lp.shape, dtype=int), estimator)
 
     def fill_slot(self, templates, candidates):
@@ -197,7 +252,9 @@ class FakeLM(LanguageModel):
         raise NotImplementedError
 
 
-@pytest.mark.parametrize(("family", "method", "estimator"), [("masked", "fill_slot", "mlm-slot"), ("causal", "next_token", "causal-next")])
+@pytest.mark.parametrize(
+    ("family", "method", "estimator"), [("masked", "fill_slot", "mlm-slot"), ("causal", "next_token", "causal-next")]
+)
 def test_score_model_one_call_and_the_items_own_pronoun(family, method, estimator):
     lm = FakeLM(family)
     frame, est = m.score_model(lm, STIM)
