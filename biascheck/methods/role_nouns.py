@@ -401,7 +401,7 @@ def shares_figure(human: pd.DataFrame, model: pd.DataFrame, prior: pd.DataFrame,
         ax.set_title(label)
         ax.set_ylim(0, 1)
     axes[0].set_ylabel("share / mean P(V|C)")
-    axes[-1].legend(fontsize=8)
+    axes[-1].legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.02, 1.0))
     fig.suptitle(title)
     fig.tight_layout()
     return fig

@@ -306,3 +306,16 @@ def test_task_metrics_gap_equals_direct_computation():
     assert "masc_for_women_excess" not in got  # three-way only
     assert got["loglik_gain_over_prior"].value == pytest.approx(ll.mean() - pll.mean())
     assert got["loglik_prog_all"].paper_value == -0.89
+
+
+def test_shares_figure_has_three_groups_model_and_prior():
+    human = m.human_shares(TRIALS)
+    model = m.category_shares(_predictions())
+    fig = m.shares_figure(human, model, model, 2, "test")
+    assert [ax.get_title() for ax in fig.axes] == [
+        "progressive",
+        "moderate",
+        "conservative",
+        "model",
+        "frequency prior",
+    ]

@@ -264,3 +264,10 @@ def test_score_model_one_call_and_the_items_own_pronoun(family, method, estimato
     assert row["surprisal"] == pytest.approx(4.5)
     row = frame[(frame["item"] == "F21") & (frame["condition"] == "plural")].iloc[0]  # 'their' -> j=0
     assert row["surprisal"] == pytest.approx(1.0)
+
+
+def test_surprisal_figure_with_and_without_ratings():
+    table = m.by_condition(_frame(HUMANLIKE, noise=0.2))
+    assert len(m.surprisal_figure(table, "t").axes) == 1
+    ratings = pd.DataFrame([("F01", "plural", "innovators", 6.0)], columns=list(m.RATING_COLUMNS))
+    assert [ax.get_title() for ax in m.surprisal_figure(table, "t", ratings).axes] == ["participants", "model"]
