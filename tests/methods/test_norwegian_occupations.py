@@ -354,3 +354,9 @@ def test_default_thresholds_load_and_cover_the_gate():
     assert profile.lookup("norwegian_occupations", "task5_b", "macro_f1").min == 0.45
     assert profile.lookup("norwegian_occupations", "task1", "clearly_female_f1") is not None
     assert profile.lookup("norwegian_occupations", "task1", "balanced_macro_f1") is None  # reported only
+    for task in ("task1", "task2", "task3", "task4", "task5_ub"):
+        assert profile.lookup("norwegian_occupations", task, "f1_female").min == 0.5
+        assert profile.lookup("norwegian_occupations", task, "f1_male").min == 0.5
+    # balanced occupations: only the one-sidedness gate on macro F1, no class-F1 verdict
+    assert profile.lookup("norwegian_occupations", "task5_b", "f1_female") is None
+    assert profile.lookup("norwegian_occupations", "task5_b", "f1_male") is None
