@@ -163,8 +163,6 @@ class CausalLM(EngineModel):
             sums = [0.0] * len(words)
             seen = [False] * len(words)
             for q, (a, b) in enumerate(e_.offsets):
-                if a >= b:
-                    continue
                 w = word_of_piece(s, a, b, words)
                 if w is None:
                     continue

@@ -161,7 +161,7 @@ def _words(text: str, e_: Encoded, terms: np.ndarray) -> list[tuple[str, int, in
     sums = [0.0] * len(words)
     seen = [False] * len(words)
     for q, ((a, b), sp) in enumerate(zip(e_.offsets, e_.special)):
-        if sp or a >= b:
+        if sp:
             continue
         w = word_of_piece(text, a, b, words)
         if w is None:

@@ -136,13 +136,13 @@ def words_of(text: str) -> list[Word]:
     return [Word(m.group(), m.start(), m.end()) for m in _WORD.finditer(text)]
 
 
+_SPACES = re.compile(r"\s*")
+
+
 def word_of_piece(text: str, a: int, b: int, words: Sequence[Word]) -> int | None:
-    """Index of the word holding the first non-whitespace character of text[a:b] (None: whitespace only)."""
-    seg = text[a:b]
-    stripped = len(seg) - len(seg.lstrip())
-    if stripped == len(seg):
-        return None
-    pos = a + stripped
+    """Index of the word a piece belongs to: the word holding its first non-whitespace character;
+    a whitespace-only (or zero-width) piece belongs to the word right after it. None: trailing space."""
+    pos = _SPACES.match(text, a).end()
     for w_i, w in enumerate(words):
         if w.start <= pos < w.end:
             return w_i

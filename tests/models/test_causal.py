@@ -1,0 +1,114 @@
+"""Causal engine against plain per-sentence / per-prompt loops (full logits, log_softmax, gather)."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from biascheck.errors import TokenizationError
+from biascheck.models import CAUSAL_NEXT, CAUSAL_SENTENCE, SLOT
+from biascheck.models.causal import CausalLM
+from helpers import causal_next, causal_sentence, causal_terms, causal_top
+
+MODELS = ["gpt2_tiny", "llama_tiny"]
+TEMPLATES = ["[SLOT] is a nurse.", "The nurse said that [SLOT] would come.", "[SLOT] works as a [BLANK] here."]
+WORDS = ["He", "She", "he", "she", "firefighter", "nurse"]
+PROMPTS = ["The nurse said that", "He is a", "It was a long day at the hospital, but", "She"]
+
+
+@pytest.mark.parametrize("fixture", MODELS)
+def test_default_context_prefix(fixture, request):
+    model, tok = request.getfixturevalue(fixture)
+    lm = CausalLM(model, tok)
+    assert lm.fast_head
+    assert lm.prefix_ids == (tok.bos_token_id,)  # GPT-2: <|endoftext|>; Llama-style: <s>
+
+
+@pytest.mark.parametrize("fixture", MODELS)
+def test_fill_slot_equals_sentence_loop(fixture, request):
+    model, tok = request.getfixturevalue(fixture)
+    lm = CausalLM(model, tok)
+    res = lm.fill_slot(TEMPLATES, WORDS)
+    assert res.estimator == CAUSAL_SENTENCE and res.logprob.dtype == np.float64
+    prefix = list(lm.prefix_ids)
+    for i, t in enumerate(TEMPLATES):
+        for j, w in enumerate(WORDS):
+            text = t.replace(SLOT, w).split("[BLANK]")[0].rstrip()
+            assert res.logprob[i, j] == pytest.approx(causal_sentence(model, tok, prefix, text), abs=1e-5)
+    vals, est = lm.sentence_logprob(["He is a nurse.", "She works as a"])
+    assert est == CAUSAL_SENTENCE
+    assert vals[0] == pytest.approx(res.logprob[0, 0], abs=1e-5)
+    assert vals[1] == pytest.approx(res.logprob[2, 1], abs=1e-5)
+
+
+@pytest.mark.parametrize("fixture", MODELS)
+def test_next_token_equals_prompt_loop(fixture, request):
+    model, tok = request.getfixturevalue(fixture)
+    lm = CausalLM(model, tok)
+    res = lm.next_token(PROMPTS, WORDS)
+    assert res.estimator == CAUSAL_NEXT
+    prefix = list(lm.prefix_ids)
+    for i, p in enumerate(PROMPTS):
+        for j, w in enumerate(WORDS):
+            assert res.logprob[i, j] == pytest.approx(causal_next(model, tok, prefix, p, w), abs=1e-5)
+    assert res.multi_piece
+
+
+@pytest.mark.parametrize("fixture", MODELS)
+def test_top_next_equals_topk(fixture, request):
+    model, tok = request.getfixturevalue(fixture)
+    lm = CausalLM(model, tok)
+    vals, toks = lm.top_next(PROMPTS, 7)
+    assert vals.shape == (len(PROMPTS), 7) and vals.dtype == np.float64
+    for i, p in enumerate(PROMPTS):
+        v, ids = causal_top(model, tok, list(lm.prefix_ids), p, 7)
+        np.testing.assert_allclose(vals[i], v, atol=1e-5)
+        assert toks[i] == [tok.decode([int(x)]) for x in ids]
+        assert np.all(np.diff(vals[i]) <= 0)
+
+
+@pytest.mark.parametrize("fixture", MODELS)
+def test_word_logprobs_sum_to_sentence(fixture, request):
+    model, tok = request.getfixturevalue(fixture)
+    lm = CausalLM(model, tok)
+    sents = ["The farmer's daughter became a pilot.", "He is a nurse."]
+    words = lm.word_logprobs(sents)
+    vals, _ = lm.sentence_logprob(sents)
+    for s, ws, v in zip(sents, words, vals):
+        assert [w for w, *_ in ws] == s.split()
+        assert all(s[a:b] == w for w, a, b, _ in ws)
+        assert sum(x for *_, x in ws) == pytest.approx(v, abs=1e-5)
+    # the first word's score is its chain-rule log-prob given the prefix alone
+    ids = tok(sents[1], add_special_tokens=False, return_offsets_mapping=True)
+    terms = causal_terms(model, list(lm.prefix_ids), ids["input_ids"])
+    first = [q for q, (a, b) in enumerate(ids["offset_mapping"]) if b <= 2 and b > a]
+    assert words[1][0][3] == pytest.approx(terms[first].sum(), abs=1e-5)
+
+
+def test_no_prefix_leaves_first_piece_unscored(gpt2_tiny):
+    model, tok = gpt2_tiny
+    lm = CausalLM(model, tok, context_prefix="")
+    assert lm.prefix_ids == ()
+    words = lm.word_logprobs(["He is a nurse."])[0]
+    assert np.isnan(words[0][3]) and not np.isnan(words[1][3])
+    with pytest.raises(TokenizationError):
+        lm.next_token([""], ["he"])
+
+
+def test_explicit_prefix_and_fallback_head(gpt2_tiny, monkeypatch):
+    model, tok = gpt2_tiny
+    fast = CausalLM(model, tok, context_prefix="<|endoftext|>")
+    monkeypatch.setattr(CausalLM, "_head_module", lambda self: None)
+    slow = CausalLM(model, tok, context_prefix="<|endoftext|>")
+    assert fast.fast_head and not slow.fast_head
+    np.testing.assert_allclose(fast.fill_slot(TEMPLATES, WORDS).logprob, slow.fill_slot(TEMPLATES, WORDS).logprob,
+                               atol=1e-5)
+    np.testing.assert_allclose(fast.next_token(PROMPTS, WORDS).logprob, slow.next_token(PROMPTS, WORDS).logprob,
+                               atol=1e-5)
+
+
+def test_single_piece_next_tokens_share_one_forward(gpt2_tiny):
+    model, tok = gpt2_tiny
+    lm = CausalLM(model, tok, batch_size=1)
+    res = lm.next_token(["The nurse said that"], ["he", "she"])
+    assert (res.n_pieces == 1).all()
+    assert lm.engine.forward_calls == 1

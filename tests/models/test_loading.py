@@ -1,0 +1,146 @@
+"""load_model, device/dtype resolution, bad input, the lazy import, and the OOM back-off."""
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+import torch
+
+from biascheck.errors import ConfigError, ModelTypeError, TokenizationError, UnknownModelError
+from biascheck.models import TemplateError, load_model, resolve_device, resolve_dtype
+from biascheck.models.batching import ForwardEngine
+from biascheck.models.causal import CausalLM
+from biascheck.models.masked import MaskedLM
+
+
+def test_import_does_not_import_torch():
+    code = ("import sys, biascheck.models as m; m.SLOT; "
+            "bad = [k for k in ('torch', 'transformers') if k in sys.modules]; print(bad); sys.exit(1 if bad else 0)")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_resolve_device_and_dtype():
+    assert resolve_device("cpu") == "cpu"
+    assert resolve_device("auto") in ("cpu", "cuda", "mps")
+    with pytest.raises(ConfigError, match="gpu"):
+        resolve_device("gpu")
+    if not torch.cuda.is_available():
+        with pytest.raises(ConfigError, match="CUDA is not available"):
+            resolve_device("cuda:0")
+    assert resolve_dtype("auto", "cpu") == "float32"
+    assert resolve_dtype("bf16", "cpu") == "bfloat16"
+    assert resolve_dtype("auto", "cuda") in ("bfloat16", "float16") if torch.cuda.is_available() else True
+    with pytest.raises(ConfigError, match="float64"):
+        resolve_dtype("float64", "cpu")
+
+
+def test_unknown_alias_suggests(monkeypatch):
+    with pytest.raises(UnknownModelError, match="Did you mean 'smollm2-135m'"):
+        load_model("smolm2-135m")
+
+
+def test_unloadable_hub_id_is_unknown_model(monkeypatch):
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    with pytest.raises(UnknownModelError, match="could not load hub id 'nobody-here/no-such-model'"):
+        load_model("nobody-here/no-such-model", device="cpu")
+
+
+def test_local_dir_without_lm_head_is_model_type_error(tmp_path, bert_tokenizer):
+    from transformers import BertConfig, BertForSequenceClassification
+
+    cfg = BertConfig(vocab_size=bert_tokenizer.vocab_size, hidden_size=32, num_hidden_layers=1, num_attention_heads=2,
+                     intermediate_size=64)
+    BertForSequenceClassification(cfg).save_pretrained(tmp_path)
+    bert_tokenizer.save_pretrained(tmp_path)
+    with pytest.raises(ModelTypeError, match="BertForSequenceClassification.*masked LM"):
+        load_model(str(tmp_path), device="cpu")
+
+
+@pytest.mark.parametrize("fixture,family", [("gpt2_tiny", "causal"), ("roberta_tiny", "masked")])
+def test_local_dir_loads_and_detects_family(tmp_path, fixture, family, request):
+    model, tok = request.getfixturevalue(fixture)
+    model.save_pretrained(tmp_path)
+    tok.save_pretrained(tmp_path)
+    lm = load_model(str(tmp_path), device="cpu", batch_size=3)
+    assert lm.family == family and lm.info.family == family
+    assert lm.info.architecture == type(model).__name__ and lm.info.dtype == "float32" and lm.info.device == "cpu"
+    assert lm.info.revision == "unknown" and lm.info.source == str(tmp_path)
+    ref = (CausalLM if family == "causal" else MaskedLM)(model, tok)
+    t = ["[SLOT] is a nurse.", "The doctor said that [SLOT] would come."]
+    np.testing.assert_allclose(lm.fill_slot(t, ["he", "she"]).logprob, ref.fill_slot(t, ["he", "she"]).logprob, atol=1e-5)
+
+
+def test_template_errors(gpt2_tiny, bert_real):
+    for lm in (CausalLM(*gpt2_tiny), MaskedLM(*bert_real)):
+        with pytest.raises(TemplateError, match="has 0 \\[SLOT\\]"):
+            lm.fill_slot(["He is a nurse."], ["he"])
+        with pytest.raises(TemplateError, match="has 2 \\[SLOT\\]"):
+            lm.fill_slot(["[SLOT] and [SLOT]."], ["he"])
+        with pytest.raises(TemplateError, match="single string"):
+            lm.fill_slot("[SLOT] is here.", ["he"])
+        with pytest.raises(TemplateError, match="whitespace"):
+            lm.fill_slot(["[SLOT] is here."], [" he"])
+    with pytest.raises(TemplateError, match="cannot come after"):
+        CausalLM(*gpt2_tiny).fill_slot(["The [BLANK] met [SLOT]."], ["he"])
+
+
+def test_straddling_candidate_causal(gpt2_tiny):
+    lm = CausalLM(*gpt2_tiny)
+    with pytest.raises(TokenizationError, match="together with neighbouring text"):
+        lm.fill_slot(["The [SLOT]urse said."], ["n"])  # 'nurse' is one piece: the candidate 'n' is inside it
+
+
+def test_empty_inputs(gpt2_tiny, bert_real):
+    for lm in (CausalLM(*gpt2_tiny), MaskedLM(*bert_real)):
+        assert lm.fill_slot([], ["he"]).logprob.shape == (0, 1)
+        assert lm.fill_slot(["[SLOT] is."], []).logprob.shape == (1, 0)
+        assert lm.sentence_logprob([])[0].shape == (0,)
+
+
+class _FakeOOM:
+    """A body that runs out of memory above `limit` sequences per batch."""
+
+    def __init__(self, limit: int, vocab: int = 11):
+        self.limit, self.vocab, self.sizes = limit, vocab, []
+
+    def body(self, ids, mask):
+        self.sizes.append(ids.shape[0])
+        if ids.shape[0] > self.limit:
+            raise torch.OutOfMemoryError("CUDA out of memory. Tried to allocate 2.00 GiB")
+        return torch.nn.functional.one_hot(ids % self.vocab, self.vocab).float() * 3.0
+
+
+def test_oom_halves_and_retries():
+    fake = _FakeOOM(limit=3)
+    eng = ForwardEngine(fake.body, lambda h: h, device="cpu", pad_id=0, causal=False, vocab_size=11, batch_size=16)
+    seqs = [tuple(range(i, i + 4 + i % 3)) for i in range(20)]
+    reads = [(s, 1, t) for s in seqs for t in (0, 5)]
+    with pytest.warns(RuntimeWarning, match="out of memory"):
+        vals, _, _ = eng.run(reads)
+    assert max(s for s in fake.sizes if s <= 3) <= 3 and 16 in fake.sizes and eng.batch_size <= 3
+    ref = ForwardEngine(_FakeOOM(limit=100).body, lambda h: h, device="cpu", pad_id=0, causal=False, vocab_size=11,
+                        batch_size=1).run(reads)[0]
+    np.testing.assert_allclose(vals, ref)
+    # adaptive (token budget) mode backs off too
+    fake2 = _FakeOOM(limit=2)
+    eng2 = ForwardEngine(fake2.body, lambda h: h, device="cpu", pad_id=0, causal=False, vocab_size=11, token_budget=4096)
+    with pytest.warns(RuntimeWarning):
+        np.testing.assert_allclose(eng2.run(reads)[0], ref)
+
+
+def test_oom_on_a_single_input_is_a_clear_error():
+    fake = _FakeOOM(limit=0)
+    eng = ForwardEngine(fake.body, lambda h: h, device="cpu", pad_id=0, causal=False, vocab_size=11, batch_size=1)
+    with pytest.raises(MemoryError, match="one input of 3 tokens"):
+        eng.run([((1, 2, 3), 0, 1)])
+
+
+def test_causal_prefix_sharing_runs_the_longest_input_only():
+    fake = _FakeOOM(limit=100)
+    eng = ForwardEngine(fake.body, lambda h: h, device="cpu", pad_id=0, causal=True, vocab_size=11, batch_size=1)
+    s = (1, 2, 3, 4, 5)
+    eng.run([(s, 0, 2), (s[:3], 1, 3), (s[:2], 1, 4), (s, 4, 1), ((9, 9), 1, 1)])
+    assert eng.forward_calls == 2 and sorted(fake.sizes) == [1, 1]
