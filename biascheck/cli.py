@@ -1,4 +1,6 @@
-"""`biascheck` command: look around before a run (models, probes, data). Probes run under pytest."""
+"""`biascheck` command: look around before a run (models, probes, data), and after runs: the saved
+runs and their history, a comparison of two of them, and the fluctuation analysis over a sweep of
+checkpoints and seeds (paper 001). Probes run under pytest."""
 from __future__ import annotations
 
 import argparse
@@ -45,6 +47,62 @@ def _data(args: argparse.Namespace) -> int:
     return 1 if failures else 0
 
 
+def _store(args: argparse.Namespace) -> object:
+    from biascheck.store import ResultStore
+
+    return ResultStore(args.store)
+
+
+def _runs(args: argparse.Namespace) -> int:
+    runs = _store(args).list_runs(all_versions=args.all)  # type: ignore[attr-defined]
+    rows = [[r.name, r.saved_utc, r.biascheck_version, r.profile, r.exit_status, ", ".join(r.models),
+             "superseded" if r.superseded else ""] for r in runs]
+    print(tabulate(rows, headers=["run", "saved (UTC)", "biascheck", "profile", "exit", "models", ""]))
+    return 0
+
+
+def _history(args: argparse.Namespace) -> int:
+    from biascheck import history
+
+    rows = history.select(_store(args).metric_rows(), args.metric, args.model, args.last)  # type: ignore[attr-defined]
+    if not rows:
+        print(f"biascheck: no saved run in {args.store} matches; save one with pytest --bias-save NAME", file=sys.stderr)
+        return 1
+    print(history.markdown(rows, str(args.store)) if args.markdown else history.table(rows))
+    if args.plot:
+        fig = history.figure(rows)
+        args.plot.parent.mkdir(parents=True, exist_ok=True)
+        fig.savefig(args.plot, dpi=110, bbox_inches="tight")  # type: ignore[attr-defined]
+        print(f"plot: {args.plot}", file=sys.stderr)
+    return 0
+
+
+def _compare(args: argparse.Namespace) -> int:
+    from biascheck import baseline as bl
+
+    store = _store(args)
+    bands = bl.bands_from_run(store.load_run(args.noise)) if args.noise else None  # type: ignore[attr-defined]
+    comparisons = bl.compare(store.load_run(args.baseline), store.load_run(args.run), bands)  # type: ignore[attr-defined]
+    if args.markdown:
+        print(bl.markdown(comparisons, args.baseline))
+    else:
+        print(bl.table(comparisons))
+        print(bl.summary_line(comparisons, args.baseline))
+    return 1 if bl.regressions(comparisons) else 0
+
+
+def _fluctuation(args: argparse.Namespace) -> int:
+    from biascheck.sweep import run_fluctuation
+
+    return run_fluctuation(args)
+
+
+def _add_store(parser: argparse.ArgumentParser) -> None:
+    from biascheck.store import DEFAULT_STORE
+
+    parser.add_argument("--store", type=Path, default=DEFAULT_STORE, help=f"results store (default: {DEFAULT_STORE})")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="biascheck", description="Gender-bias probes for language models (run them with pytest).")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -53,8 +111,37 @@ def main(argv: list[str] | None = None) -> int:
     data = sub.add_parser("data", help="resolve and verify every reference file (mirror, cache, download)")
     data.add_argument("--data", type=Path, default=None, help="mirror directory (default: $BIASCHECK_DATA_DIR)")
     data.set_defaults(run=_data)
+    runs = sub.add_parser("runs", help="list the runs saved in the results store")
+    _add_store(runs)
+    runs.add_argument("--all", action="store_true", help="also the superseded versions of regenerated runs")
+    runs.set_defaults(run=_runs)
+    hist = sub.add_parser("history", help="every metric over the saved runs: table (or Markdown) and plot")
+    _add_store(hist)
+    hist.add_argument("--metric", default=None, help="glob over probe.task.metric, e.g. 'pronoun_ratio.is.*'")
+    hist.add_argument("--model", default=None, help="glob over model names")
+    hist.add_argument("--last", type=int, default=None, help="only the last N runs")
+    hist.add_argument("--markdown", action="store_true", help="GitHub Markdown (for $GITHUB_STEP_SUMMARY)")
+    hist.add_argument("--plot", type=Path, default=None, help="write a PNG: one panel per metric over the runs")
+    hist.set_defaults(run=_history)
+    comp = sub.add_parser("compare", help="compare two saved runs; exit 1 on a regression beyond the noise")
+    comp.add_argument("baseline", help="saved run to compare against")
+    comp.add_argument("run", help="saved run to judge")
+    _add_store(comp)
+    comp.add_argument("--noise", default=None, help="a saved sweep whose spread per metric is the noise band")
+    comp.add_argument("--markdown", action="store_true", help="GitHub Markdown")
+    comp.set_defaults(run=_compare)
+    fluct = sub.add_parser("fluctuation", help="paper 001 fluctuation over checkpoints and seeds (pronoun ratios)")
+    fluct.add_argument("--model-list", type=Path, required=True, help="CSV (model,step,seed) or TOML list of checkpoints")
+    fluct.add_argument("--after-step", type=int, default=None, help="k: use checkpoints at or after this step (default: all)")
+    fluct.add_argument("--verb", choices=["is", "works_as"], default="is", help="template verb (default: is)")
+    fluct.add_argument("--out", type=Path, default=Path("bias-report") / "fluctuation", help="output directory")
+    fluct.add_argument("--data", type=Path, default=None, help="reference-data mirror (default: $BIASCHECK_DATA_DIR)")
+    fluct.add_argument("--device", default="auto")
+    fluct.add_argument("--dtype", default="auto")
+    fluct.add_argument("--markdown", action="store_true", help="print GitHub Markdown")
+    fluct.set_defaults(run=_fluctuation)
     args = parser.parse_args(argv)
-    if getattr(args, "data", None) is None and args.command == "data":
+    if getattr(args, "data", None) is None and args.command in ("data", "fluctuation"):
         import os
 
         env = os.environ.get("BIASCHECK_DATA_DIR")

@@ -1,0 +1,94 @@
+"""History across saved runs: a table (terminal or Markdown) and a plot of each metric over releases.
+
+Input: `ResultStore.metric_rows()` (one dict per metric of every current run, in save order).
+A run of several models (a sweep of checkpoints) shows the mean over its models, marked "x̄".
+"""
+from __future__ import annotations
+
+import fnmatch
+import math
+from typing import Any
+
+import numpy as np
+from tabulate import tabulate
+
+
+def select(rows: list[dict[str, Any]], metric: str | None = None, model: str | None = None,
+           last: int | None = None) -> list[dict[str, Any]]:
+    """Keep metric keys matching the glob `metric` (probe.task.metric), models matching `model`, the last runs."""
+    out = [r for r in rows if (metric is None or fnmatch.fnmatch(f"{r['probe']}.{r['task']}.{r['metric']}", metric))
+           and (model is None or fnmatch.fnmatch(r["model"], model))]
+    if last:
+        runs = list(dict.fromkeys(r["run"] for r in out))[-last:]
+        out = [r for r in out if r["run"] in runs]
+    return out
+
+
+def series(rows: list[dict[str, Any]]) -> tuple[list[str], dict[str, dict[str, tuple[float, float | None, float | None, int]]]]:
+    """Runs in order, and per metric key per run: (value, ci_low, ci_high, number of models averaged)."""
+    runs = list(dict.fromkeys(r["run"] for r in rows))
+    grouped: dict[str, dict[str, list[dict[str, Any]]]] = {}
+    for r in rows:
+        grouped.setdefault(f"{r['probe']}.{r['task']}.{r['metric']}", {}).setdefault(r["run"], []).append(r)
+    out: dict[str, dict[str, tuple[float, float | None, float | None, int]]] = {}
+    for key, per_run in grouped.items():
+        out[key] = {}
+        for run, members in per_run.items():
+            values = [m["value"] for m in members if m["value"] is not None]
+            value = float(np.mean(values)) if values else math.nan
+            if len(members) == 1:
+                out[key][run] = (value, members[0]["ci_low"], members[0]["ci_high"], 1)
+            else:
+                out[key][run] = (value, None, None, len(members))
+    return runs, out
+
+
+def _cell(point: tuple[float, float | None, float | None, int] | None) -> str:
+    if point is None:
+        return "—"
+    value, low, high, count = point
+    text = "—" if math.isnan(value) else f"{value:.3f}"
+    if count > 1:
+        return f"x̄ {text} ({count})"
+    return text if low is None or high is None else f"{text} [{low:.3f}, {high:.3f}]"
+
+
+def table(rows: list[dict[str, Any]], fmt: str = "simple") -> str:
+    """Rows: metric keys; columns: runs in save order; cells: value [95 % interval]."""
+    runs, data = series(rows)
+    body = [[key, *(_cell(per_run.get(run)) for run in runs)] for key, per_run in data.items()]
+    return tabulate(body, headers=["metric", *runs], tablefmt=fmt, disable_numparse=True)
+
+
+def markdown(rows: list[dict[str, Any]], store: str) -> str:
+    runs, data = series(rows)
+    return "\n".join([f"## biascheck history ({len(runs)} runs, {len(data)} metrics, store `{store}`)", "",
+                      table(rows, "github"), ""])
+
+
+def figure(rows: list[dict[str, Any]], columns: int = 3) -> object:
+    """One small panel per metric key: value over runs with its 95 % interval."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    runs, data = series(rows)
+    keys = list(data)
+    count = max(1, len(keys))
+    ncols = min(columns, count)
+    nrows = math.ceil(count / ncols)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(4.6 * ncols, 3.0 * nrows), squeeze=False)
+    x = np.arange(len(runs))
+    for ax, key in zip(axes.flat, keys, strict=False):
+        points = [data[key].get(run) for run in runs]
+        y = np.array([np.nan if p is None else p[0] for p in points], float)
+        low = np.array([np.nan if p is None or p[1] is None else p[0] - p[1] for p in points], float)
+        high = np.array([np.nan if p is None or p[2] is None else p[2] - p[0] for p in points], float)
+        ax.errorbar(x, y, yerr=np.nan_to_num(np.vstack([low, high])), marker="o", ms=4, capsize=3)
+        ax.set_title(key, fontsize=8)
+        ax.set_xticks(x, runs, rotation=30, ha="right", fontsize=7)
+    for ax in list(axes.flat)[len(keys):]:
+        ax.axis("off")
+    fig.tight_layout()
+    return fig
