@@ -55,6 +55,9 @@ def _store(args: argparse.Namespace) -> object:
 
 def _runs(args: argparse.Namespace) -> int:
     runs = _store(args).list_runs(all_versions=args.all)  # type: ignore[attr-defined]
+    if args.names:
+        print("\n".join(dict.fromkeys(r.name for r in runs)))
+        return 0
     rows = [[r.name, r.saved_utc, r.biascheck_version, r.profile, r.exit_status, ", ".join(r.models),
              "superseded" if r.superseded else ""] for r in runs]
     print(tabulate(rows, headers=["run", "saved (UTC)", "biascheck", "profile", "exit", "models", ""]))
@@ -114,6 +117,7 @@ def main(argv: list[str] | None = None) -> int:
     runs = sub.add_parser("runs", help="list the runs saved in the results store")
     _add_store(runs)
     runs.add_argument("--all", action="store_true", help="also the superseded versions of regenerated runs")
+    runs.add_argument("--names", action="store_true", help="only the names, one a line (for scripts)")
     runs.set_defaults(run=_runs)
     hist = sub.add_parser("history", help="every metric over the saved runs: table (or Markdown) and plot")
     _add_store(hist)

@@ -84,7 +84,11 @@ class Tracking:
     # -- 0. before the run: refuse a save that would silently overwrite ---------------------------
     def check_save_name(self) -> None:
         cfg = self.session.config
-        if is_worker(self.config) or cfg.save_name is None or cfg.baseline_regen:
+        if is_worker(self.config):
+            return
+        if cfg.baseline_regen and cfg.baseline is None:
+            raise pytest.UsageError("--bias-baseline-regen needs --bias-baseline NAME: the run it replaces.")
+        if cfg.save_name is None or (cfg.baseline_regen and cfg.save_name == cfg.baseline):
             return
         from biascheck.store import ResultStore
 
@@ -155,11 +159,15 @@ class Tracking:
             payload = results_payload(self.session.results, self.metadata(int(exitstatus)))
             if cfg.baseline is not None:
                 self._compare(store, payload, cfg)
-            target = cfg.save_name or (cfg.baseline if cfg.baseline_regen else None)
-            if target is not None:
-                if self.regressed and not cfg.baseline_regen:
-                    payload["exit_status"] = int(pytest.ExitCode.TESTS_FAILED)
-                store.save_run(target, payload, replace=cfg.baseline_regen and target == cfg.baseline)
+            if self.regressed and not cfg.baseline_regen:
+                payload["exit_status"] = int(pytest.ExitCode.TESTS_FAILED)
+            targets = {}  # name -> replace
+            if cfg.save_name is not None:
+                targets[cfg.save_name] = False
+            if cfg.baseline_regen and cfg.baseline is not None:
+                targets[cfg.baseline] = True
+            for target, replace in targets.items():
+                store.save_run(target, payload, replace=replace)
                 self.messages.append(f"saved this run as {target!r} in {cfg.store_path}")
         except BiascheckError as exc:
             self.messages.append(f"biascheck store error: {exc}")

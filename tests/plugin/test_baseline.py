@@ -90,6 +90,9 @@ def test_saving_over_an_existing_name_is_refused_before_the_run(project):
     again = project.runpytest(*args)
     assert again.ret == pytest.ExitCode.USAGE_ERROR
     again.stderr.fnmatch_lines(["*--bias-save v1: a run with that name is already in store.sqlite*--bias-baseline-regen*"])
+    alone = project.runpytest("--model", "org/v-1.0", "--bias-baseline-regen", "--bias-report", "none")
+    assert alone.ret == pytest.ExitCode.USAGE_ERROR
+    alone.stderr.fnmatch_lines(["*--bias-baseline-regen needs --bias-baseline NAME*"])
 
 
 def test_model_list_sweep_is_saved_with_steps_and_seeds_and_gives_a_noise_band(project):
