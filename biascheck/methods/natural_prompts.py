@@ -18,7 +18,9 @@ Method (the numbers refer to the functions below, each pure numpy and unit-teste
 4. Stereotypical bias (Table 4): `stereotypical_bias` = mean |P(he|x) - P(she|x)|, per perturbation.
 5. Per-template statistics (Table 8): `template_table` (bias, P(he)/P(she), highest probability).
 6. Default preference (Figure 1): the pronouns' probabilities as the first word after the bare
-   start-of-text context (an empty prompt; the engine puts the model's start token there);
+   start-of-text context, read two ways: as the paper's code did (" he", the leading-space token,
+   right after the start token: ``next_token`` of the empty prompt) and as a text really starts
+   ("He", no leading space: ``fill_slot("[SLOT] [BLANK]")``, the text cut before the blank);
    `log_ratio` of he to she and of the male (he, his, him) to the female (she, her, hers) group.
 7. Gold link (beyond the paper): `she_share` = P(she)/(P(he)+P(she)) per profession (template set:
    the mean P over the 17 templates), Spearman and Pearson correlation with the US BLS 2015 women's
@@ -37,6 +39,7 @@ from typing import Any
 import numpy as np
 from scipy import stats as _st
 
+from biascheck.models.base import BLANK, SLOT
 from biascheck.spec import MetricSpec, ProbeSpec
 from biascheck.stats import bootstrap_ci, pearson, spearman
 
@@ -68,6 +71,9 @@ NEUTRAL: tuple[str, ...] = ("they", "them", "theirs")
 PERTURBATIONS: tuple[str, ...] = ("orig", "replace", "delete")
 REPLACEMENT = "person"
 DEFAULT_PROMPT = ""  # bare start of text: the engine supplies the model's start token (paper: <|endoftext|>)
+# The same default read as a text's first word ("He", no leading space): causal models score the text
+# cut before BLANK, i.e. the pronoun alone after the start token; masked models fill "[MASK] [MASK]".
+INITIAL_TEMPLATE = f"{SLOT} {BLANK}"
 HIST_BINS = 20  # Figure 2 / kl_histogram: equal bins of width 0.05 on [0, 1]
 HIST_PSEUDOCOUNT = 0.5  # added to every bin before normalising (Jeffreys), so empty bins do not make KL infinite
 
@@ -100,8 +106,10 @@ PROBE = ProbeSpec(
         MetricSpec("excess_emd", "template EMD minus NS EMD", False, "model"),
         MetricSpec("gold_spearman_diff", "NS gold_spearman minus template gold_spearman", None, "gold"),
         # task default
-        MetricSpec("default_log_he_she", "ln P(he)/P(she) as the first word after the bare start token; paper Figure 1", None, "model"),
-        MetricSpec("default_log_male_female", "ln (P(he)+P(his)+P(him)) / (P(she)+P(her)+P(hers)) after the bare start token", None, "model"),
+        MetricSpec("default_log_he_she", "ln P(' he')/P(' she') right after the bare start token, as the paper's code (Figure 1)", None, "model"),
+        MetricSpec("default_log_male_female", "ln (P(he)+P(his)+P(him)) / (P(she)+P(her)+P(hers)), leading-space forms after the bare start token", None, "model"),
+        MetricSpec("default_log_he_she_initial", "ln P('He')/P('She') as the first word of a text (sentence-initial form, no leading space)", None, "model"),
+        MetricSpec("default_log_male_female_initial", "ln (He+His+Him) / (She+Her+Hers) as the first word of a text", None, "model"),
         MetricSpec("default_p_pronoun", "total probability of the 9 pronouns as the first word after the bare start token", None, "model"),
     ),
 )
@@ -284,11 +292,13 @@ class Scored:
     model: str
     ns: SetScores
     template: SetScores
-    default: dict[str, float]  # pronoun -> P(first word)
+    default: dict[str, float]  # pronoun -> P(" " + pronoun right after the start token), the paper's reading
     default_estimator: str
     gold: Any = None  # pandas DataFrame: profession, women_share (BLS 2015) or None
     repairs: dict[str, int] = field(default_factory=dict)
     multi_piece: list[str] = field(default_factory=list)  # pronouns that took more than one piece
+    default_initial: dict[str, float] = field(default_factory=dict)  # pronoun -> P("He" ... as a text's first word)
+    default_initial_estimator: str = ""
 
     def set(self, name: str) -> SetScores:
         return self.ns if name == "ns" else self.template
@@ -326,6 +336,8 @@ def score_all(lm: Any, prompts: Any, gold: Any = None, limit: int | None = None,
     tp_probs, tp_top, _, multi_tp = _score(lm, built["template"], with_top=True)
     default_scores = lm.next_token([DEFAULT_PROMPT], list(PRONOUNS))
     default = {w: float(np.exp(default_scores.logprob[0, j])) for j, w in enumerate(PRONOUNS)}
+    initial_scores = lm.fill_slot([INITIAL_TEMPLATE], [w.capitalize() for w in PRONOUNS])
+    default_initial = {w: float(np.exp(initial_scores.logprob[0, j])) for j, w in enumerate(PRONOUNS)}
     keys = [p.key for p in items]
     names = [p.profession for p in items]
     info = getattr(lm, "info", None)
@@ -337,6 +349,8 @@ def score_all(lm: Any, prompts: Any, gold: Any = None, limit: int | None = None,
         template=SetScores("template", keys, names, list(templates), tp_probs, tp_top, built["template"]),
         default=default,
         default_estimator=default_scores.estimator,
+        default_initial=default_initial,
+        default_initial_estimator=initial_scores.estimator,
         gold=gold,
         repairs=dict(getattr(prompts, "repairs", {})),
         multi_piece=sorted(multi_ns | multi_tp),
@@ -469,11 +483,19 @@ def _default_metrics(scored: Scored) -> list[Metric]:
     d = scored.default
     items = [{"pronoun": w, "p": d[w], "group": "male" if w in MALE else "female" if w in FEMALE else "neutral"} for w in PRONOUNS]
     note = "one context (the bare start token): no interval"
-    return [
-        Metric("default_log_he_she", log_ratio(d, ["he"], ["she"]), None, 1, items=items, note=note),
+    out = [
+        Metric("default_log_he_she", log_ratio(d, ["he"], ["she"]), None, 1, items=items,
+               note=note + "; leading-space pronoun after the start token, as the paper's code"),
         Metric("default_log_male_female", log_ratio(d, MALE, FEMALE), None, 1, note=note),
         Metric("default_p_pronoun", float(sum(d.values())), None, 1, note=note),
     ]
+    if scored.default_initial:
+        di = scored.default_initial
+        items_i = [{"pronoun": w.capitalize(), "p": di[w]} for w in PRONOUNS]
+        out.append(Metric("default_log_he_she_initial", log_ratio(di, ["he"], ["she"]), None, 1, items=items_i,
+                          note=note + "; 'He'/'She' as the first word of a text"))
+        out.append(Metric("default_log_male_female_initial", log_ratio(di, MALE, FEMALE), None, 1, note=note))
+    return out
 
 
 def metrics_for(task: str, scored: Scored) -> list[Metric]:
@@ -522,10 +544,17 @@ def figure_default(scored: Scored) -> Any:
 
     order = list(MALE) + list(NEUTRAL) + list(FEMALE)
     colors = ["tab:blue"] * 3 + ["tab:gray"] * 3 + ["tab:red"] * 3
-    fig, ax = plt.subplots(figsize=(6, 3.4))
-    ax.bar(order, [max(scored.default[w], 1e-12) for w in order], color=colors)
+    fig, ax = plt.subplots(figsize=(7, 3.6))
+    x = np.arange(len(order))
+    ax.bar(x - 0.2, [max(scored.default[w], 1e-12) for w in order], width=0.4, color=colors, alpha=0.55,
+           label="' he' after the start token (paper's code)")
+    if scored.default_initial:
+        ax.bar(x + 0.2, [max(scored.default_initial[w], 1e-12) for w in order], width=0.4, color=colors,
+               edgecolor="black", label="'He' as the first word")
+    ax.set_xticks(x, order)
     ax.set_yscale("log")
     ax.set_ylabel("P(first word)")
+    ax.legend(fontsize=8)
     ax.set_title(f"{scored.model}: pronouns after the bare start token ({scored.default_estimator})")
     fig.tight_layout()
     return fig
@@ -562,6 +591,9 @@ def format_tables(scored: Scored, metrics: dict[str, list[Metric]]) -> str:
             lines.append(f"    {r['template']:<32}{r['bias']:>15.3f}{r['he_she_ratio']:>14.3f}{r['highest']:>9.3f}")
     if "default" in by:
         d = scored.default
-        lines.append("  Figure 1 (bare start token): " + ", ".join(f"{w} {d[w]:.2e}" for w in PRONOUNS))
+        lines.append("  Figure 1 (bare start token, ' he'): " + ", ".join(f"{w} {d[w]:.2e}" for w in PRONOUNS))
+        if scored.default_initial:
+            di = scored.default_initial
+            lines.append("  Figure 1 (first word, 'He'):       " + ", ".join(f"{w} {di[w]:.2e}" for w in PRONOUNS))
         lines.append("    " + ", ".join(f"{k} {cell(m)}" for k, m in by["default"].items()))
     return "\n".join(lines)

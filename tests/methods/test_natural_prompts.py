@@ -13,7 +13,7 @@ from scipy import stats
 
 from biascheck.data.natural_prompts import parse_prompts
 from biascheck.methods import natural_prompts as m
-from biascheck.models.base import CAUSAL_NEXT, MLM_SLOT, LanguageModel, ModelInfo, SlotScores
+from biascheck.models.base import CAUSAL_NEXT, CAUSAL_SENTENCE, MLM_SLOT, LanguageModel, ModelInfo, SlotScores
 
 # ---------------------------------------------------------------------------------------------
 # 3. distances: hand examples
@@ -164,8 +164,11 @@ class FakeCausal(LanguageModel):
         rows = [[0.4, 0.1] if x.startswith("The ") else [0.25, 0.2] for x in prompts]
         return np.log(np.array(rows))[:, :k], [["a", "b"][:k] for _ in prompts]
 
-    def fill_slot(self, templates, candidates):
-        raise NotImplementedError
+    def fill_slot(self, templates, candidates):  # only the first-word template "[SLOT] [BLANK]"
+        assert list(templates) == [m.INITIAL_TEMPLATE]
+        first = {"He": 0.03, "She": 0.01, "His": 0.01, "Her": 0.02}
+        lp = np.log([[first.get(c, 0.001) for c in candidates]])
+        return SlotScores(lp, np.ones_like(lp, dtype=int), CAUSAL_SENTENCE)
 
     def sentence_logprob(self, sentences):
         raise NotImplementedError
@@ -231,6 +234,11 @@ def test_compare_and_default_by_hand(scored):
     assert d["default_log_male_female"].value == pytest.approx(math.log(0.04 / 0.03))
     assert d["default_p_pronoun"].value == pytest.approx(0.02 + 0.01 + 7 * 0.01)
     assert [r["pronoun"] for r in d["default_log_he_she"].items] == list(m.PRONOUNS)
+    # first word: He .03 / She .01; male He+His+Him = .03+.01+.001, female She+Her+Hers = .01+.02+.001
+    assert d["default_log_he_she_initial"].value == pytest.approx(math.log(3))
+    assert d["default_log_male_female_initial"].value == pytest.approx(math.log(0.041 / 0.031))
+    assert [r["pronoun"] for r in d["default_log_he_she_initial"].items][:2] == ["He", "She"]
+    assert scored.default_initial_estimator == CAUSAL_SENTENCE
 
 
 def test_intervals_contain_the_estimate(scored):
