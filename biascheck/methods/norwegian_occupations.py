@@ -418,7 +418,7 @@ class TaskScores:
 
 
 def _finish(task: str, gold: pd.DataFrame, candidates: Sequence[str], female_share: np.ndarray, n_pieces: np.ndarray,
-            estimator: str, n_templates: int, note: str) -> TaskScores:
+            estimator: str, n_templates: int, note: str, scored_words: str = "occupations") -> TaskScores:
     table = gold.copy()
     table["candidate"] = list(candidates)
     table["model_f"] = 100.0 * np.asarray(female_share, float)
@@ -426,7 +426,7 @@ def _finish(task: str, gold: pd.DataFrame, candidates: Sequence[str], female_sha
     table["pred_female"] = predicted_female(table["model_diff"].to_numpy())
     table["n_pieces"] = np.asarray(n_pieces, int)
     multi = int((table["n_pieces"] > 1).sum())
-    pieces = f"{multi} of {len(table)} scored words take several pieces ({estimator} estimator)" if multi else ""
+    pieces = f"{scored_words} of several word pieces in {multi} of {len(table)} rows ({estimator} estimator)" if multi else ""
     return TaskScores(task, table.reset_index(drop=True), estimator, n_templates, "; ".join(x for x in (note, pieces) if x))
 
 
@@ -450,7 +450,7 @@ def score_all(lm, gold: pd.DataFrame, names: pd.DataFrame) -> dict[str, TaskScor
         share = pronoun_female_share(scores.logprob[rows], pronouns)
         pieces = scores.n_pieces[rows].max(axis=1)
         out[task] = _finish(task, gold, [t.replace(SLOT, "Hun/Han") for t in (er if task == "task1" else js)], share,
-                            pieces, scores.estimator, n, "P(female) = P(Hun) + P(hun), P(male) = P(Han) + P(han)")
+                            pieces, scores.estimator, n, "P(female) = P(Hun) + P(hun), P(male) = P(Han) + P(han)", "pronouns")
     # Call 2 -- tasks 3 and 4: mask the occupation, one template per name.
     is_female = (names["sex"] == FEMALE).to_numpy()
     name_list = names["name"].tolist()
@@ -499,29 +499,34 @@ FIGURE6 = ("diplomat", "lege", "førsteamanuensis", "dommer", "jordmor", "sekret
 
 
 def figure6(scored: dict[str, TaskScores], model: str, selected: Sequence[str] = FIGURE6):
-    """Bars of gold and model f % - m % for the selected occupations, tasks 1-4 (paper's Figure 6)."""
+    """Bars of gold and model f % - m % for the selected occupations, every task (paper's Figure 6
+    shows task 1 for six models; a run has one model, so its tasks stand side by side)."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    tasks = [t for t in ("task1", "task2", "task3", "task4") if t in scored]
-    base = scored[tasks[0]].table.set_index("form")
+    tables = {t: scored[t].table.set_index("form") for t in ("task1", "task2", "task3", "task4") if t in scored}
+    task5 = [scored[t].table for t in ("task5_b", "task5_ub") if t in scored]
+    if task5:
+        tables["task5"] = pd.concat(task5).set_index("form")
+    titles = {**TASK_TITLES, "task5": "[occupation, definite] [name]"}
+    base = next(iter(tables.values()))
     chosen = [s for s in selected if s in base.index]
-    width = 0.8 / (1 + len(tasks))
-    fig, ax = plt.subplots(figsize=(12, 4.5))
+    width = 0.8 / (1 + len(tables))
+    fig, ax = plt.subplots(figsize=(13, 4.5))
     x = np.arange(len(chosen))
     ax.bar(x, base.loc[chosen, "gold_diff"], width, label="gold (Statistics Norway)", color="black")
-    for k, task in enumerate(tasks, start=1):
-        values = scored[task].table.set_index("form").loc[chosen, "model_diff"]
-        ax.bar(x + k * width, values, width, label=f"{task}: {TASK_TITLES[task]}", color=f"C{k - 1}")
+    for k, (task, table) in enumerate(tables.items(), start=1):
+        values = table["model_diff"].reindex(chosen)  # NaN (no bar) where task 5 leaves an occupation out
+        ax.bar(x + k * width, values, width, label=f"{task}: {titles[task]}", color=f"C{k - 1}")
     ax.axhline(0, color="black", lw=0.8)
     ax.axhspan(-BALANCED_POINTS, BALANCED_POINTS, color="grey", alpha=0.15, lw=0)
-    ax.set_xticks(x + width * len(tasks) / 2, chosen, rotation=20)
+    ax.set_xticks(x + width * len(tables) / 2, chosen, rotation=20)
     ax.set_ylabel("female % - male %")
     ax.set_ylim(-105, 105)
     ax.set_title(f"{model}: gold vs model for balanced and clearly gendered occupations (cf. paper Fig. 6)")
-    ax.legend(fontsize=7, loc="lower left")
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     return fig
 
 
