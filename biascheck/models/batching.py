@@ -78,6 +78,7 @@ class ForwardEngine:
         batch_size: int | None = None,
         token_budget: int | None = None,
         desc: str = "biascheck scoring",
+        prefix_body: Callable[[Any, Any, Any], tuple[Any, Any]] | None = None,
     ) -> None:
         if batch_size is not None and batch_size < 1:
             from biascheck.errors import ConfigError
@@ -85,6 +86,10 @@ class ForwardEngine:
             raise ConfigError(f"batch_size must be a positive integer, got {batch_size!r}.")
         self.body = body
         self.head = head
+        # causal only: prefix_body(prefix (P,), suffix ids (B, T), suffix mask (B, T)) -> (prefix hidden (P, H),
+        # suffix hidden (B, T, H)): runs a prefix shared by the whole batch once and reuses its KV cache.
+        self.prefix_body = prefix_body if causal else None
+        self.min_shared_prefix = 2
         self.device = device
         self.pad_id = int(pad_id)
         self.causal = causal
@@ -98,7 +103,8 @@ class ForwardEngine:
         self.desc = desc
         self.forward_calls = 0  # statistics, for tests and benchmarks
         self.sequences_run = 0
-        self.tokens_run = 0
+        self.tokens_run = 0  # tokens through the model body (a cached shared prefix counts once)
+        self.head_rows_run = 0  # hidden states projected onto the vocabulary
 
     # ------------------------------------------------------------------ planning
     def _plan(self, target_reads: Sequence[TargetRead], top_reads: Sequence[TopRead]):
@@ -128,23 +134,41 @@ class ForwardEngine:
             seq_host = {s: host_of[c] for s, c in cut.items()}
         else:
             seq_host = {s: s for s, _ in all_reads}
-        hosts = sorted(set(seq_host.values()), key=lambda s: (-len(s), s))
+        hosts = self._order(sorted(set(seq_host.values())))
         host_index = {h: i for i, h in enumerate(hosts)}
-        # rows[h] : {pos: row id}; row_targets[row] : {target: [read indices]}
-        row_key: dict[tuple[int, int], int] = {}
+        # A read is one row of hidden state. Causal: the row of (s, p) depends only on s[:p+1], so
+        # rows are keyed by that prefix (a trie node): "<bos> He is a" is projected once for all
+        # sentences that start with it. Masked: keyed by (input, position).
+        trie: dict[tuple[int, int], int] = {}
+        nodes: dict[Seq, list[int]] = {}
+
+        def prefix_nodes(s: Seq) -> list[int]:
+            got = nodes.get(s)
+            if got is None:
+                got, node = [], 0
+                for tok in s:
+                    nxt = trie.get((node, tok))
+                    if nxt is None:
+                        nxt = trie[(node, tok)] = len(trie) + 1
+                    got.append(nxt)
+                    node = nxt
+                nodes[s] = got
+            return got
+
+        row_key: dict[Any, int] = {}
         row_targets: list[dict[int, list[int]]] = []
         row_top: list[list[int]] = []
         row_of_read_host: list[tuple[int, int]] = []
 
         def row_for(s: Seq, p: int) -> int:
-            key = (host_index[seq_host[s]], p)
+            key: Any = prefix_nodes(s)[p] if self.causal else (s, p)
             r = row_key.get(key)
             if r is None:
                 r = len(row_targets)
                 row_key[key] = r
                 row_targets.append({})
                 row_top.append([])
-                row_of_read_host.append(key)
+                row_of_read_host.append((host_index[seq_host[s]], p))
             return r
 
         for i, (s, p, t) in enumerate(target_reads):
@@ -156,12 +180,34 @@ class ForwardEngine:
             host_rows[h].append(r)
         return hosts, host_rows, row_of_read_host, row_targets, row_top
 
+    def _rows_per_batch(self, hosts: Sequence[Seq]) -> int:
+        if self.batch_size is not None:
+            return self.batch_size
+        median = sorted(len(h) for h in hosts)[len(hosts) // 2]
+        return max(1, min(MAX_ROWS, self.token_budget // max(1, median)))
+
+    def _order(self, hosts: list[Seq]) -> list[Seq]:
+        """Longest first; causal with a shared-prefix path: clustered by a common prefix first.
+
+        The cluster key is the first k tokens, k as large as possible while the clusters stay at
+        least a batch big, so that each batch shares a k-token prefix that runs once.
+        """
+        if not hosts:
+            return hosts
+        k = 0
+        if self.prefix_body is not None and len(hosts) > 1:
+            allowed = max(1, len(hosts) // self._rows_per_batch(hosts))
+            shortest = min(len(h) for h in hosts)
+            while k + 1 < shortest and len({h[: k + 1] for h in hosts}) <= allowed:
+                k += 1
+        return sorted(hosts, key=lambda h: (h[:k], -len(h), h))
+
     def _batches(self, hosts: Sequence[Seq], rows_limit: int | None, budget: int) -> list[list[int]]:
         out: list[list[int]] = []
         cur: list[int] = []
         cur_len = 0
         for h_i, h in enumerate(hosts):
-            longest = max(cur_len, len(h))
+            longest = max(cur_len, len(h)) if cur else len(h)
             too_many = rows_limit is not None and len(cur) + 1 > rows_limit
             too_big = rows_limit is None and ((len(cur) + 1) * longest > budget or len(cur) + 1 > MAX_ROWS)
             if cur and (too_many or too_big):
@@ -171,6 +217,7 @@ class ForwardEngine:
             cur_len = longest
         if cur:
             out.append(cur)
+        out.sort(key=lambda b: -max(len(hosts[h]) for h in b))  # stable: an OOM shows on the first batch
         return out
 
     # ------------------------------------------------------------------ running
@@ -232,26 +279,44 @@ class ForwardEngine:
     def _run_batch(self, batch, hosts, host_rows, row_pos, row_targets, row_top, k, out_t, out_kv, out_ki) -> None:
         import torch
 
-        lengths = [len(hosts[h]) for h in batch]
+        seqs = [hosts[h] for h in batch]
+        lcp = 0
+        if self.prefix_body is not None and len(seqs) > 1:
+            first, shortest = seqs[0], min(len(q) for q in seqs)
+            while lcp < shortest - 1 and all(q[lcp] == first[lcp] for q in seqs):
+                lcp += 1
+            if lcp < self.min_shared_prefix:
+                lcp = 0
+        lengths = [len(q) - lcp for q in seqs]
         width = max(lengths)
         ids = torch.full((len(batch), width), self.pad_id, dtype=torch.long)
         mask = torch.zeros((len(batch), width), dtype=torch.long)
-        for b, h in enumerate(batch):
-            ids[b, : lengths[b]] = torch.tensor(hosts[h], dtype=torch.long)
+        for b, q in enumerate(seqs):
+            ids[b, : lengths[b]] = torch.tensor(q[lcp:], dtype=torch.long)
             mask[b, : lengths[b]] = 1
         ids = ids.to(self.device)
         mask = mask.to(self.device)
-        hidden = self.body(ids, mask)
+        if lcp:
+            prefix = torch.tensor(seqs[0][:lcp], dtype=torch.long, device=self.device)
+            pre_hidden, hidden = self.prefix_body(prefix, ids, mask)
+        else:
+            pre_hidden, hidden = None, self.body(ids, mask)
         self.forward_calls += 1
         self.sequences_run += len(batch)
-        self.tokens_run += int(sum(lengths))
+        self.tokens_run += int(sum(lengths)) + lcp
 
         rows = [r for h in batch for r in host_rows[h]]
         b_of_host = {h: b for b, h in enumerate(batch)}
-        rb = torch.tensor([b_of_host[row_pos[r][0]] for r in rows], dtype=torch.long, device=hidden.device)
-        rp = torch.tensor([row_pos[r][1] for r in rows], dtype=torch.long, device=hidden.device)
-        picked = hidden[rb, rp]  # (N, H)
-        del hidden
+        flat = hidden.reshape(-1, hidden.shape[-1])
+        if pre_hidden is not None:
+            flat = torch.cat([pre_hidden.reshape(-1, hidden.shape[-1]), flat])
+        index = []
+        for r in rows:
+            h, p = row_pos[r]
+            index.append(p if p < lcp else lcp + b_of_host[h] * width + (p - lcp))
+        picked = flat[torch.tensor(index, dtype=torch.long, device=flat.device)]  # (N, H)
+        del hidden, flat
+        self.head_rows_run += len(rows)
         for c0 in range(0, len(rows), self.head_rows):
             chunk = rows[c0 : c0 + self.head_rows]
             logits = self.head(picked[c0 : c0 + len(chunk)]).float()

@@ -62,6 +62,54 @@ class CausalLM(EngineModel):
             if self.context_prefix
             else ()
         )
+        self.engine.prefix_body = self._build_prefix_body()
+
+    def _build_prefix_body(self) -> Any:
+        """The shared-prefix path: run a prefix common to a whole batch once (batch 1, with cache),
+        repeat its KV cache over the batch and run only the suffixes. Enabled only if it reproduces
+        the plain forward pass on a small padded batch; None otherwise."""
+        import warnings
+
+        import torch
+
+        if not self.fast_head:
+            return None
+        base = self.model.base_model
+
+        def prefix_body(prefix, ids, mask):
+            out = base(input_ids=prefix[None], use_cache=True)
+            cache = out.past_key_values
+            n, p = ids.shape[0], prefix.shape[0]
+            cache.batch_repeat_interleave(n)
+            full_mask = torch.cat([torch.ones((n, p), dtype=mask.dtype, device=mask.device), mask], dim=1)
+            pos = torch.arange(p, p + ids.shape[1], device=ids.device)[None].expand(n, -1)
+            hidden = base(input_ids=ids, attention_mask=full_mask, past_key_values=cache, position_ids=pos,
+                          use_cache=True).last_hidden_state
+            return out.last_hidden_state[0], hidden
+
+        try:
+            ids = self._check_ids()
+            dev = self.engine.device
+            with torch.inference_mode():
+                pre = torch.tensor(ids[:3], device=dev)
+                suf = torch.tensor([ids[3:6], [ids[4], self.engine.pad_id, self.engine.pad_id]], device=dev)
+                m = torch.tensor([[1, 1, 1], [1, 0, 0]], device=dev)
+                ph, sh = prefix_body(pre, suf, m)
+                full = torch.tensor([ids[:6], ids[:3] + [ids[4], 0, 0]], device=dev)
+                fm = torch.tensor([[1] * 6, [1, 1, 1, 1, 0, 0]], device=dev)
+                want = self.engine.body(full, fm).float()
+                got0 = torch.cat([ph, sh[0]]).float()
+                got1 = torch.cat([ph, sh[1, :1]]).float()
+                tol = 1e-4 if self.model.dtype == torch.float32 else 5e-2
+                scale = float(want.abs().max()) + 1.0
+                err = max(float((got0 - want[0]).abs().max()), float((got1 - want[1, :4]).abs().max()))
+            if err > tol * scale:
+                raise ValueError(f"max difference {err:.3g}")
+        except Exception as exc:  # noqa: BLE001 - any failure: run every input in full
+            warnings.warn(f"biascheck: shared-prefix KV-cache reuse disabled for {type(self.model).__name__} ({exc}).",
+                          RuntimeWarning, stacklevel=3)
+            return None
+        return prefix_body
 
     def _head_module(self) -> Any:
         cfg = self.model.config

