@@ -204,6 +204,7 @@ def figure(result: FluctuationAnalysis, n_lines: int = 6) -> object:
         axes[0].scatter(x, s.cv_n, s=6, alpha=0.5, label=f"seed {s.seed}")
     axes[0].set_xlabel("mean certainty c" if all(s.mean_certainty is not None for s in result.seeds) else "mean n")
     axes[0].set_ylabel("CV of n over checkpoints")
+    axes[0].ticklabel_format(axis="both", style="sci", scilimits=(-2, 3))
     axes[0].legend(fontsize=7)
     names = [s.seed for s in result.seeds]
     image = axes[1].imshow(result.seed_corr_n, vmin=-1, vmax=1, cmap="coolwarm")

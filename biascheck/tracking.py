@@ -101,6 +101,15 @@ class Tracking:
                 f"--bias-save {cfg.save_name}: a run with that name is already in {cfg.store_path}. Use another name, "
                 f"or replace it on purpose: --bias-baseline {cfg.save_name} --bias-baseline-regen")
 
+    # -- 1. xdist: one model per worker, results shipped from the workers to the controller ----------
+    @pytest.hookimpl(optionalhook=True, tryfirst=True)
+    def pytest_xdist_make_scheduler(self, config: pytest.Config, log: Any) -> Any:
+        """`-n N --dist loadgroup`: every test of one model goes to one worker, so each worker loads
+        its models once (xdist's own xdist_group suffix on node ids no longer works under pytest 9)."""
+        if config.getvalue("dist") != "loadgroup":
+            return None
+        return model_group_scheduler(config, log, self.session.config.models)
+
     # -- 1. xdist: ship results from the workers, rebuild them on the controller -----------------
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_makereport(self, item: pytest.Item, call: Any) -> Any:
@@ -226,6 +235,25 @@ class Tracking:
             from biascheck.report import atomic_write
 
             atomic_write(report_dir / "baseline.md", self.markdown)
+
+
+def model_of(nodeid: str, models: tuple[str, ...]) -> str | None:
+    """The model a test node id is parametrized with (its `lm` id is the model name), longest match."""
+    params = nodeid[nodeid.find("[") + 1:nodeid.rfind("]")] if "[" in nodeid else ""
+    found = [m for m in models if params == m or params.startswith(m + "-") or params.endswith("-" + m) or f"-{m}-" in params]
+    return max(found, key=len) if found else None
+
+
+def model_group_scheduler(config: pytest.Config, log: Any, models: tuple[str, ...]) -> Any:
+    """xdist's LoadGroupScheduling with the model as the group (tests without a model: their own node id)."""
+    from xdist.scheduler import LoadGroupScheduling
+
+    class ModelGroupScheduling(LoadGroupScheduling):  # type: ignore[misc]
+        def _split_scope(self, nodeid: str) -> str:
+            model = model_of(nodeid, models)
+            return f"model:{model}" if model is not None else super()._split_scope(nodeid)
+
+    return ModelGroupScheduling(config, log)
 
 
 def register(config: pytest.Config) -> None:

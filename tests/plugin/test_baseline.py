@@ -117,9 +117,15 @@ def test_model_list_sweep_is_saved_with_steps_and_seeds_and_gives_a_noise_band(p
 
 def test_xdist_workers_results_reach_the_controller_and_the_store(project):
     pytest.importorskip("xdist")
-    result = project.runpytest_subprocess("-n", "2", "-p", "no:cacheprovider", "--model", "org/a-1.0", "--model", "org/b-2.0",
-                                          "--bias-save", "par", "--bias-store", "store.sqlite", "--bias-report", "out")
+    result = project.runpytest_subprocess("-n", "2", "--dist", "loadgroup", "-v", "-p", "no:cacheprovider", "--model", "org/a-1.0",
+                                          "--model", "org/b-2.0", "--bias-save", "par", "--bias-store", "store.sqlite", "--bias-report", "out")
     assert result.ret == 0
+    import re
+
+    workers = {}  # model -> the workers that ran its tests: one each (xdist_group per model)
+    for worker, model in re.findall(r"\[(gw\d)\] .*PASSED.*test_probe\[(org/.-[0-9.]+)-", result.stdout.str()):
+        workers.setdefault(model, set()).add(worker)
+    assert sorted(workers) == ["org/a-1.0", "org/b-2.0"] and all(len(w) == 1 for w in workers.values())
     result.stdout.fnmatch_lines(["*biascheck summary*", "*saved this run as 'par'*"])
     assert result.stdout.str().count("pronoun_ratio · org/") == 2
     data = json.loads((project.path / "out" / "results.json").read_text())
