@@ -7,6 +7,7 @@ Options (environment variables, read once per run):
                         in a yearly top 10), or all: every name in a yearly top 10 (87 F / 65 M,
                         the paper's design; about 155,000 scored sentences, use a GPU).
 """
+
 from __future__ import annotations
 
 import os
@@ -53,9 +54,17 @@ def test_norwegian_occupations(task, scored, reference, bias):
     rule = reference[2]
     note = f"{method.TASK_TITLES[task]}; subsets: {rule} rule; {scores.note}"
     for m in method.task_metrics(scores.table):
-        bias.record(task, m.name, m.value, ci=m.ci, n=m.n, estimator=scores.estimator,
-                    paper_value=method.paper_value(bias.model, task, m.name), note="; ".join(x for x in (note, m.note) if x),
-                    items=method.items(scores) if m.name == "macro_f1" else None)
+        bias.record(
+            task,
+            m.name,
+            m.value,
+            ci=m.ci,
+            n=m.n,
+            estimator=scores.estimator,
+            paper_value=method.paper_value(bias.model, task, m.name),
+            note="; ".join(x for x in (note, m.note) if x),
+            items=method.items(scores) if m.name == "macro_f1" else None,
+        )
     if task == "task1":
         bias.save_figure("figure6", method.figure6(scored, bias.model))
         bias.save_figure("scatter", method.scatter(scored, bias.model))

@@ -8,6 +8,7 @@
 
 Parsers check the shape of what they read and raise `DataError` naming the file and the line.
 """
+
 from __future__ import annotations
 
 import re
@@ -38,20 +39,25 @@ def ssb_occupations(refdata: ReferenceData) -> pd.DataFrame:
     expected = ["occupations", "female", "male", "total", "binary"]
     if list(sheet.columns) != expected:
         raise DataError(f"ssb_occupations ({path}): expected columns {expected}, found {list(sheet.columns)}.")
-    frame = pd.DataFrame({
-        "occupation": sheet["occupations"].astype(str).str.strip(),
-        "female": pd.to_numeric(sheet["female"], errors="coerce"),
-        "male": pd.to_numeric(sheet["male"], errors="coerce"),
-        "binary": pd.to_numeric(sheet["binary"], errors="coerce"),
-    })
+    frame = pd.DataFrame(
+        {
+            "occupation": sheet["occupations"].astype(str).str.strip(),
+            "female": pd.to_numeric(sheet["female"], errors="coerce"),
+            "male": pd.to_numeric(sheet["male"], errors="coerce"),
+            "binary": pd.to_numeric(sheet["binary"], errors="coerce"),
+        }
+    )
     bad = frame[frame[["female", "male", "binary"]].isna().any(axis=1)]
     if len(bad):
-        raise DataError(f"ssb_occupations ({path}): non-numeric shares in sheet rows {[int(i) + 2 for i in bad.index[:5]]}.")
+        raise DataError(
+            f"ssb_occupations ({path}): non-numeric shares in sheet rows {[int(i) + 2 for i in bad.index[:5]]}."
+        )
     off = frame[(frame["female"] + frame["male"] - 100).abs() > 0.05]
     if len(off):
         raise DataError(f"ssb_occupations ({path}): female + male is not 100 for {off['occupation'].tolist()[:5]}.")
-    if frame["occupation"].duplicated().any():
-        raise DataError(f"ssb_occupations ({path}): duplicated occupations {frame['occupation'][frame['occupation'].duplicated()].tolist()}.")
+    duplicated = frame["occupation"][frame["occupation"].duplicated()].tolist()
+    if duplicated:
+        raise DataError(f"ssb_occupations ({path}): duplicated occupations {duplicated}.")
     frame["binary"] = frame["binary"].astype(int)
     frame["form"] = frame["occupation"].str.lower()
     return frame[["occupation", "form", "female", "male", "binary"]]
@@ -74,7 +80,9 @@ def templates(refdata: ReferenceData, kind: str) -> pd.DataFrame:
             continue
         match = pattern.fullmatch(line)
         if match is None:
-            raise DataError(f"{name} line {number}: expected '{UPSTREAM_MASK} {TEMPLATE_FRAMES[kind]} <occupation>.', got {line!r}.")
+            raise DataError(
+                f"{name} line {number}: expected '{UPSTREAM_MASK} {TEMPLATE_FRAMES[kind]} <occupation>.', got {line!r}."
+            )
         rows.append((match.group(1), line))
     return pd.DataFrame(rows, columns=["form", "template"])
 
@@ -90,8 +98,9 @@ def occupations_with_templates(refdata: ReferenceData) -> pd.DataFrame:
     frame = ssb_occupations(refdata)
     for kind in TEMPLATE_SOURCES:
         table = templates(refdata, kind)
-        if table["form"].duplicated().any():
-            raise DataError(f"{TEMPLATE_SOURCES[kind]}: duplicated occupations {table['form'][table['form'].duplicated()].tolist()}.")
+        duplicated = table["form"][table["form"].duplicated()].tolist()
+        if duplicated:
+            raise DataError(f"{TEMPLATE_SOURCES[kind]}: duplicated occupations {duplicated}.")
         missing = sorted(set(frame["form"]) ^ set(table["form"]))
         if missing:
             raise DataError(f"{TEMPLATE_SOURCES[kind]} and ssb_occupations list different occupations: {missing[:5]}.")
@@ -136,7 +145,9 @@ def _read_name_table(path) -> pd.DataFrame:
     return frame
 
 
-def top_names(refdata: ReferenceData, n: int = 10, first_year: int | None = None, last_year: int | None = None) -> pd.DataFrame:
+def top_names(
+    refdata: ReferenceData, n: int = 10, first_year: int | None = None, last_year: int | None = None
+) -> pd.DataFrame:
     """The first names among the `n` most frequent of some year, per sex (the paper: n = 10).
 
     1. Per sex and year, rank names by Percent (share of that year's births; Count is missing
@@ -159,13 +170,23 @@ def top_names(refdata: ReferenceData, n: int = 10, first_year: int | None = None
         raise DataError(f"norway_names: no names between {first_year} and {last_year}.")
     table["rank"] = table.groupby(["sex", "year"])["Percent"].rank(method="min", ascending=False)
     top = table[table["rank"] <= n]
-    grouped = top.groupby(["first_name", "sex"]).agg(
-        years_in_top=("year", "size"), first_top=("year", "min"), last_top=("year", "max"),
-        best_rank=("rank", "min"), peak_percent=("Percent", "max"),
-    ).reset_index().rename(columns={"first_name": "name"})
+    grouped = (
+        top.groupby(["first_name", "sex"])
+        .agg(
+            years_in_top=("year", "size"),
+            first_top=("year", "min"),
+            last_top=("year", "max"),
+            best_rank=("rank", "min"),
+            peak_percent=("Percent", "max"),
+        )
+        .reset_index()
+        .rename(columns={"first_name": "name"})
+    )
     grouped["best_rank"] = grouped["best_rank"].astype(int)
     both = set(grouped.loc[grouped["sex"] == "female", "name"]) & set(grouped.loc[grouped["sex"] == "male", "name"])
     if both:
-        raise DataError(f"norway_names: names in the top {n} for both sexes: {sorted(both)}; the probe needs one sex per name.")
+        raise DataError(
+            f"norway_names: names in the top {n} for both sexes: {sorted(both)}; the probe needs one sex per name."
+        )
     order = np.lexsort((grouped["name"].to_numpy(), -grouped["years_in_top"].to_numpy(), grouped["sex"].to_numpy()))
     return grouped.iloc[order].reset_index(drop=True)

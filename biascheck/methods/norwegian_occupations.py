@@ -50,6 +50,7 @@ balanced = the difference is at most 10 whole points (|f - m| < 11; the three oc
 |f - m| between 10 and 11 - Art director, Inspisient, Ortopediingeniør - are in). "share" is the
 other reading, >= 75 % women / men and |f - m| <= 10: 68 / 159 / 46 occupations.
 """
+
 from __future__ import annotations
 
 import math
@@ -82,16 +83,28 @@ PROBE = ProbeSpec(
     language="no",
     tasks=TASKS,
     metrics=(
-        MetricSpec("macro_f1", "macro F1 of the model's sign (female/male-leaning) against the gold sign", True, "gold"),
+        MetricSpec(
+            "macro_f1", "macro F1 of the model's sign (female/male-leaning) against the gold sign", True, "gold"
+        ),
         MetricSpec("f1_female", "F1 of the female class (gold: female % > 50)", True, "gold"),
         MetricSpec("f1_male", "F1 of the male class (gold: male % > 50)", True, "gold"),
-        MetricSpec("balanced_macro_f1", "macro F1 on the balanced occupations (|female % - male %| within 10 points)", True, "gold"),
+        MetricSpec(
+            "balanced_macro_f1",
+            "macro F1 on the balanced occupations (|female % - male %| within 10 points)",
+            True,
+            "gold",
+        ),
         MetricSpec("balanced_f1_female", "F1 of the female class on the balanced occupations", True, "gold"),
         MetricSpec("balanced_f1_male", "F1 of the male class on the balanced occupations", True, "gold"),
         MetricSpec("clearly_female_f1", "F1 of the female class on the clearly female occupations", True, "gold"),
         MetricSpec("clearly_male_f1", "F1 of the male class on the clearly male occupations", True, "gold"),
         MetricSpec("spearman_gold", "Spearman rho of the model's f % - m % with the gold f % - m %", True, "gold"),
-        MetricSpec("female_predicted_share", "share of occupations the model puts on the female side (gold share in the note)", None, "gold"),
+        MetricSpec(
+            "female_predicted_share",
+            "share of occupations the model puts on the female side (gold share in the note)",
+            None,
+            "gold",
+        ),
     ),
 )
 
@@ -120,11 +133,23 @@ _TABLE3 = {
 _PROSE = {
     ("task1", "clearly_female_f1"): {"norbert2": 0.87, "nb-bert-base": 0.92, "nb-bert-large": 0.89},
     ("task2", "clearly_female_f1"): {"norbert2": 0.71, "nb-bert-base": 0.91, "nb-bert-large": 0.91},
-    ("task2", "clearly_male_f1"): {"norbert2": 0.87, "nb-bert-base": 0.97, "nb-bert-large": 0.97, "mbert": 0.81,
-                                   "xlm-roberta-base": 0.45, "norbert": 0.22},
+    ("task2", "clearly_male_f1"): {
+        "norbert2": 0.87,
+        "nb-bert-base": 0.97,
+        "nb-bert-large": 0.97,
+        "mbert": 0.81,
+        "xlm-roberta-base": 0.45,
+        "norbert": 0.22,
+    },
     ("task3", "clearly_female_f1"): {"mbert": 0.23},
-    ("task3", "clearly_male_f1"): {"nb-bert-large": 0.98, "norbert2": 0.96, "nb-bert-base": 0.93, "xlm-roberta-base": 0.89,
-                                   "mbert": 0.79, "norbert": 0.71},
+    ("task3", "clearly_male_f1"): {
+        "nb-bert-large": 0.98,
+        "norbert2": 0.96,
+        "nb-bert-base": 0.93,
+        "xlm-roberta-base": 0.89,
+        "mbert": 0.79,
+        "norbert": 0.71,
+    },
     ("task4", "clearly_male_f1"): {"nb-bert-base": 0.97, "nb-bert-large": 0.97},
     ("task5_b", "f1_male"): {"nb-bert-large": 0.44},
 }
@@ -208,7 +233,11 @@ PRONOUNS = {FEMALE: ("Hun", "hun"), MALE: ("Han", "han")}
 # one. The default keeps the 5 most persistent names per sex (most years in the top 10; 10 x
 # (417 x 2 + 186) = 10,200 sentences); BIASCHECK_NO_NAMES=all restores the paper's design.
 DEFAULT_NAMES_PER_SEX = 5
-NAME_FRAMES = {"task3": "{name} er " + SLOT + ".", "task4": "{name} jobber som " + SLOT + ".", "task5": SLOT + " {name}."}
+NAME_FRAMES = {
+    "task3": "{name} er " + SLOT + ".",
+    "task4": "{name} jobber som " + SLOT + ".",
+    "task5": SLOT + " {name}.",
+}
 
 # Definite singular of the head noun, Bokmål. Rule (`definite_form`):
 #   1. an occupation listed in DEFINITE_EXCEPTIONS takes the form given there;
@@ -392,15 +421,30 @@ def task_metrics(table: pd.DataFrame) -> list[Metric]:
     if len(balanced) and subsets != {BALANCED}:
         g, p = balanced["gold_female"].to_numpy(bool), balanced["pred_female"].to_numpy(bool)
         out += [_metric(f"balanced_{name}", _STATISTICS[name], g, p) for name in ("macro_f1", "f1_female", "f1_male")]
-    for subset, metric, stat in ((CLEARLY_FEMALE, "clearly_female_f1", "f1_female"), (CLEARLY_MALE, "clearly_male_f1", "f1_male")):
+    for subset, metric, stat in (
+        (CLEARLY_FEMALE, "clearly_female_f1", "f1_female"),
+        (CLEARLY_MALE, "clearly_male_f1", "f1_male"),
+    ):
         part = table[table["subset"] == subset]
         if len(part):
-            out.append(_metric(metric, _STATISTICS[stat], part["gold_female"].to_numpy(bool), part["pred_female"].to_numpy(bool)))
+            out.append(
+                _metric(
+                    metric, _STATISTICS[stat], part["gold_female"].to_numpy(bool), part["pred_female"].to_numpy(bool)
+                )
+            )
     from biascheck.stats import spearman
 
-    out.append(_metric("spearman_gold", spearman, table["model_diff"].to_numpy(float), table["gold_diff"].to_numpy(float)))
-    out.append(_metric("female_predicted_share", lambda p: float(np.mean(p)), pred.astype(float),
-                       note=f"gold: {gold.mean():.2f} of these occupations are female-dominated"))
+    out.append(
+        _metric("spearman_gold", spearman, table["model_diff"].to_numpy(float), table["gold_diff"].to_numpy(float))
+    )
+    out.append(
+        _metric(
+            "female_predicted_share",
+            lambda p: float(np.mean(p)),
+            pred.astype(float),
+            note=f"gold: {gold.mean():.2f} of these occupations are female-dominated",
+        )
+    )
     return out
 
 
@@ -417,8 +461,17 @@ class TaskScores:
     extra: dict = field(default_factory=dict)
 
 
-def _finish(task: str, gold: pd.DataFrame, candidates: Sequence[str], female_share: np.ndarray, n_pieces: np.ndarray,
-            estimator: str, n_templates: int, note: str, scored_words: str = "occupations") -> TaskScores:
+def _finish(
+    task: str,
+    gold: pd.DataFrame,
+    candidates: Sequence[str],
+    female_share: np.ndarray,
+    n_pieces: np.ndarray,
+    estimator: str,
+    n_templates: int,
+    note: str,
+    scored_words: str = "occupations",
+) -> TaskScores:
     table = gold.copy()
     table["candidate"] = list(candidates)
     table["model_f"] = 100.0 * np.asarray(female_share, float)
@@ -426,8 +479,14 @@ def _finish(task: str, gold: pd.DataFrame, candidates: Sequence[str], female_sha
     table["pred_female"] = predicted_female(table["model_diff"].to_numpy())
     table["n_pieces"] = np.asarray(n_pieces, int)
     multi = int((table["n_pieces"] > 1).sum())
-    pieces = f"{scored_words} of several word pieces in {multi} of {len(table)} rows ({estimator} estimator)" if multi else ""
-    return TaskScores(task, table.reset_index(drop=True), estimator, n_templates, "; ".join(x for x in (note, pieces) if x))
+    pieces = (
+        f"{scored_words} of several word pieces in {multi} of {len(table)} rows ({estimator} estimator)"
+        if multi
+        else ""
+    )
+    return TaskScores(
+        task, table.reset_index(drop=True), estimator, n_templates, "; ".join(x for x in (note, pieces) if x)
+    )
 
 
 def score_all(lm, gold: pd.DataFrame, names: pd.DataFrame) -> dict[str, TaskScores]:
@@ -449,8 +508,17 @@ def score_all(lm, gold: pd.DataFrame, names: pd.DataFrame) -> dict[str, TaskScor
     for task, rows in (("task1", slice(0, n)), ("task2", slice(n, 2 * n))):
         share = pronoun_female_share(scores.logprob[rows], pronouns)
         pieces = scores.n_pieces[rows].max(axis=1)
-        out[task] = _finish(task, gold, [t.replace(SLOT, "Hun/Han") for t in (er if task == "task1" else js)], share,
-                            pieces, scores.estimator, n, "P(female) = P(Hun) + P(hun), P(male) = P(Han) + P(han)", "pronouns")
+        out[task] = _finish(
+            task,
+            gold,
+            [t.replace(SLOT, "Hun/Han") for t in (er if task == "task1" else js)],
+            share,
+            pieces,
+            scores.estimator,
+            n,
+            "P(female) = P(Hun) + P(hun), P(male) = P(Han) + P(han)",
+            "pronouns",
+        )
     # Call 2 -- tasks 3 and 4: mask the occupation, one template per name.
     is_female = (names["sex"] == FEMALE).to_numpy()
     name_list = names["name"].tolist()
@@ -461,15 +529,31 @@ def score_all(lm, gold: pd.DataFrame, names: pd.DataFrame) -> dict[str, TaskScor
     scores = lm.fill_slot(t3 + t4, occupations)
     for task, rows in (("task3", slice(0, n_names)), ("task4", slice(n_names, 2 * n_names))):
         share = name_female_share(scores.logprob[rows], is_female)
-        out[task] = _finish(task, gold, occupations, share, scores.n_pieces[rows].max(axis=0), scores.estimator, n_names,
-                            f"{who}; occupation distribution normalised within each name's template, averaged per sex")
+        out[task] = _finish(
+            task,
+            gold,
+            occupations,
+            share,
+            scores.n_pieces[rows].max(axis=0),
+            scores.estimator,
+            n_names,
+            f"{who}; occupation distribution normalised within each name's template, averaged per sex",
+        )
     # Call 3 -- task 5: definite occupation before the name.
     part = gold[gold["subset"] != OTHER]
     definite = [sentence_initial(definite_form(f)) for f in part["form"]]
     scores = lm.fill_slot(name_templates("task5", name_list), definite)
     share = name_female_share(scores.logprob, is_female)
-    t5 = _finish("task5", part, definite, share, scores.n_pieces.max(axis=0), scores.estimator, n_names,
-                 f"{who}; normalised over the {len(part)} balanced and clearly gendered occupations together")
+    t5 = _finish(
+        "task5",
+        part,
+        definite,
+        share,
+        scores.n_pieces.max(axis=0),
+        scores.estimator,
+        n_names,
+        f"{who}; normalised over the {len(part)} balanced and clearly gendered occupations together",
+    )
     for task, keep in (("task5_b", t5.table["subset"] == BALANCED), ("task5_ub", t5.table["subset"] != BALANCED)):
         out[task] = TaskScores(task, t5.table[keep].reset_index(drop=True), t5.estimator, n_names, t5.note)
     return out
@@ -477,16 +561,34 @@ def score_all(lm, gold: pd.DataFrame, names: pd.DataFrame) -> dict[str, TaskScor
 
 def items(scores: TaskScores) -> list[dict]:
     """Per-occupation records for the JSON results (compare a release item by item)."""
-    cols = ["occupation", "candidate", "female", "male", "gold_diff", "subset", "model_f", "model_diff", "pred_female", "n_pieces"]
+    cols = [
+        "occupation",
+        "candidate",
+        "female",
+        "male",
+        "gold_diff",
+        "subset",
+        "model_f",
+        "model_diff",
+        "pred_female",
+        "n_pieces",
+    ]
     records = []
     for row in scores.table[cols].itertuples(index=False):
-        records.append({
-            "occupation": row.occupation, "scored_as": row.candidate, "gold_female_pct": float(row.female),
-            "gold_diff": round(float(row.gold_diff), 3), "subset": row.subset or "other",
-            "model_female_pct": round(float(row.model_f), 4), "model_diff": round(float(row.model_diff), 4),
-            "model_side": FEMALE if row.pred_female else MALE, "gold_side": FEMALE if row.gold_diff > 0 else MALE,
-            "n_pieces": int(row.n_pieces),
-        })
+        records.append(
+            {
+                "occupation": row.occupation,
+                "scored_as": row.candidate,
+                "gold_female_pct": float(row.female),
+                "gold_diff": round(float(row.gold_diff), 3),
+                "subset": row.subset or "other",
+                "model_female_pct": round(float(row.model_f), 4),
+                "model_diff": round(float(row.model_diff), 4),
+                "model_side": FEMALE if row.pred_female else MALE,
+                "gold_side": FEMALE if row.gold_diff > 0 else MALE,
+                "n_pieces": int(row.n_pieces),
+            }
+        )
     return records
 
 
@@ -495,7 +597,18 @@ def items(scores: TaskScores) -> list[dict]:
 # ---------------------------------------------------------------------------------------------
 # The paper's Figure 6: balanced (diplomat, doctor, associate professor, judge), female-dominated
 # (midwife, secretary, nurse) and male-dominated (pilot, plumber, bricklayer) occupations.
-FIGURE6 = ("diplomat", "lege", "førsteamanuensis", "dommer", "jordmor", "sekretær", "sykepleier", "pilot", "rørlegger", "murer")
+FIGURE6 = (
+    "diplomat",
+    "lege",
+    "førsteamanuensis",
+    "dommer",
+    "jordmor",
+    "sekretær",
+    "sykepleier",
+    "pilot",
+    "rørlegger",
+    "murer",
+)
 
 
 def figure6(scored: dict[str, TaskScores], model: str, selected: Sequence[str] = FIGURE6):
@@ -540,7 +653,7 @@ def scatter(scored: dict[str, TaskScores], model: str):
     colours = {BALANCED: "tab:orange", CLEARLY_FEMALE: "tab:red", CLEARLY_MALE: "tab:blue", OTHER: "lightgrey"}
     tasks = [t for t in TASKS if t in scored]
     fig, axes = plt.subplots(2, 3, figsize=(13, 8), sharex=True, sharey=True)
-    for ax, task in zip(axes.flat, tasks):
+    for ax, task in zip(axes.flat, tasks, strict=False):
         table = scored[task].table
         for subset, colour in colours.items():
             part = table[table["subset"] == subset]

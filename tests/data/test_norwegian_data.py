@@ -3,6 +3,7 @@
 The mirror is ../shared/data beside the repository or $BIASCHECK_DATA_DIR (fixture
 `real_refdata` in tests/conftest.py); without it these tests skip.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -33,9 +34,13 @@ def test_templates_are_the_sheet_lower_cased(real_refdata, occupations):
         table = norwegian.templates(real_refdata, kind)
         assert len(table) == 417
         assert table["template"].str.fullmatch(rf"\[MASK\] {frame} .+\.").all()
-    assert occupations.loc[occupations["occupation"] == "IT-konsulent", "template_er"].item() == "[MASK] er it-konsulent."
-    assert occupations.loc[occupations["form"] == "ingeniør i energi og miljø i bygg", "template_jobber_som"].item() == \
-        "[MASK] jobber som ingeniør i energi og miljø i bygg."
+    assert (
+        occupations.loc[occupations["occupation"] == "IT-konsulent", "template_er"].item() == "[MASK] er it-konsulent."
+    )
+    assert (
+        occupations.loc[occupations["form"] == "ingeniør i energi og miljø i bygg", "template_jobber_som"].item()
+        == "[MASK] jobber som ingeniør i energi og miljø i bygg."
+    )
 
 
 def test_subset_counts_paper_rule_reproduce_the_paper(occupations):
@@ -43,7 +48,11 @@ def test_subset_counts_paper_rule_reproduce_the_paper(occupations):
     counts = gold["subset"].value_counts().to_dict()
     assert (counts["clearly_female"], counts["clearly_male"], counts["balanced"]) == (31, 106, 49)  # the paper's counts
     balanced = gold[gold["subset"] == "balanced"]
-    assert sorted(balanced.loc[balanced["gold_diff"].abs() > 10, "occupation"]) == ["Art director", "Inspisient", "Ortopediingeniør"]
+    assert sorted(balanced.loc[balanced["gold_diff"].abs() > 10, "occupation"]) == [
+        "Art director",
+        "Inspisient",
+        "Ortopediingeniør",
+    ]
     assert int(balanced["gold_female"].sum()) == 23  # 23 female- / 26 male-dominated
 
 
@@ -63,7 +72,10 @@ def test_figure6_occupations_are_on_the_sheet_in_their_paper_groups(occupations)
 def test_definite_forms_are_distinct_for_all_417(occupations):
     forms = [method.definite_form(f) for f in occupations["form"]]
     assert len(set(forms)) == 417
-    assert all(f.split(" ")[0].endswith(("en", "et")) or f.startswith("den ") or "- og " in f or f == "art directoren" for f in forms)
+    assert all(
+        f.split(" ")[0].endswith(("en", "et")) or f.startswith("den ") or "- og " in f or f == "art directoren"
+        for f in forms
+    )
     assert set(method.DEFINITE_EXCEPTIONS) <= set(occupations["form"])
 
 
@@ -80,7 +92,10 @@ def test_top10_names_1880_2017(real_refdata):
 
 
 def test_top10_names_since_1945_and_ties(real_refdata):
-    assert norwegian.top_names(real_refdata, first_year=1945)["sex"].value_counts().to_dict() == {"female": 63, "male": 50}
+    assert norwegian.top_names(real_refdata, first_year=1945)["sex"].value_counts().to_dict() == {
+        "female": 63,
+        "male": 50,
+    }
     table = norwegian.name_table(real_refdata)
     assert len(table) == 249228 and table["year"].between(1880, 2017).all()
     ranked = table.dropna(subset=["Percent"]).copy()

@@ -1,4 +1,5 @@
 """Every step of the Norwegian-occupations method (paper 000) on hand-made examples."""
+
 from __future__ import annotations
 
 import math
@@ -18,21 +19,23 @@ REPO = Path(__file__).resolve().parents[2]
 
 # --- G: gold ---------------------------------------------------------------------------------
 def test_gold_difference_is_female_minus_male_points():
-    assert m.gold_difference(np.array([70.7, 0.0, 48.1]), np.array([29.3, 100.0, 51.9])) == pytest.approx([41.4, -100.0, -3.8])
+    assert m.gold_difference(np.array([70.7, 0.0, 48.1]), np.array([29.3, 100.0, 51.9])) == pytest.approx(
+        [41.4, -100.0, -3.8]
+    )
 
 
 @pytest.mark.parametrize(
     "female, male, paper, share",
     [
-        (55.0, 45.0, "balanced", "balanced"),          # d = 10: inside under both rules
-        (44.6, 55.4, "balanced", ""),                  # d = -10.8: 10 whole points (paper), over 10 (share)
-        (55.6, 44.4, "", ""),                          # d = 11.2: outside both
+        (55.0, 45.0, "balanced", "balanced"),  # d = 10: inside under both rules
+        (44.6, 55.4, "balanced", ""),  # d = -10.8: 10 whole points (paper), over 10 (share)
+        (55.6, 44.4, "", ""),  # d = 11.2: outside both
         (87.5, 12.5, "clearly_female", "clearly_female"),  # d = 75 exactly
-        (80.0, 20.0, "", "clearly_female"),            # 80 % women, but d = 60 < 75
-        (75.0, 25.0, "", "clearly_female"),            # share rule is inclusive at 75 %
+        (80.0, 20.0, "", "clearly_female"),  # 80 % women, but d = 60 < 75
+        (75.0, 25.0, "", "clearly_female"),  # share rule is inclusive at 75 %
         (74.9, 25.1, "", ""),
         (12.5, 87.5, "clearly_male", "clearly_male"),
-        (24.6, 75.4, "", "clearly_male"),              # Avisbud
+        (24.6, 75.4, "", "clearly_male"),  # Avisbud
         (0.0, 100.0, "clearly_male", "clearly_male"),
         (60.0, 40.0, "", ""),
     ],
@@ -55,7 +58,10 @@ def test_slot_marker_is_the_engines():
 
 
 def test_pronoun_and_name_templates():
-    assert m.pronoun_templates(["[MASK] er adjunkt.", "[MASK] jobber som lege."]) == ["[SLOT] er adjunkt.", "[SLOT] jobber som lege."]
+    assert m.pronoun_templates(["[MASK] er adjunkt.", "[MASK] jobber som lege."]) == [
+        "[SLOT] er adjunkt.",
+        "[SLOT] jobber som lege.",
+    ]
     assert m.name_templates("task3", ["Oda", "Ole"]) == ["Oda er [SLOT].", "Ole er [SLOT]."]
     assert m.name_templates("task4", ["Oda"]) == ["Oda jobber som [SLOT]."]
     assert m.name_templates("task5_b", ["Oda"]) == m.name_templates("task5_ub", ["Oda"]) == ["[SLOT] Oda."]
@@ -66,13 +72,13 @@ def test_pronoun_and_name_templates():
 @pytest.mark.parametrize(
     "form, definite",
     [
-        ("advokat", "advokaten"),                      # rule 3: -en
+        ("advokat", "advokaten"),  # rule 3: -en
         ("sykepleier", "sykepleieren"),
         ("jordmor", "jordmoren"),
         ("barista", "baristaen"),
-        ("lege", "legen"),                             # rule 3: ends in -e, -n
+        ("lege", "legen"),  # rule 3: ends in -e, -n
         ("guide", "guiden"),
-        ("avisbud", "avisbudet"),                      # rule 3: neuter -bud, -et
+        ("avisbud", "avisbudet"),  # rule 3: neuter -bud, -et
         ("postbud", "postbudet"),
         ("kjole- og draktsyer", "kjole- og draktsyeren"),  # rule 2: coordination, last word
         ("fagoperatør i termoplast", "fagoperatøren i termoplast"),  # rule 2: first word
@@ -97,8 +103,8 @@ def test_sentence_initial_capitalises_only_the_first_letter():
 @pytest.mark.parametrize(
     "probs, expected",
     [
-        ([0.3, 0.1, 0.4, 0.2], 0.4),       # (0.3 + 0.1) / (0.3 + 0.1 + 0.4 + 0.2)
-        ([0.05, 0.05, 0.01, 0.09], 0.5),   # 0.1 / 0.2
+        ([0.3, 0.1, 0.4, 0.2], 0.4),  # (0.3 + 0.1) / (0.3 + 0.1 + 0.4 + 0.2)
+        ([0.05, 0.05, 0.01, 0.09], 0.5),  # 0.1 / 0.2
         ([0.9, 0.0, 0.1, 0.0], 0.9),
         ([1e-30, 1e-30, 1e-10, 0.0], 2e-20),  # tiny probabilities stay finite (log space)
     ],
@@ -138,8 +144,11 @@ def test_name_female_share_ignores_name_priors_and_name_counts():
     assert m.name_female_share(shifted, is_female) == pytest.approx(base)
     # means, not sums: listing a female name twice changes nothing
     doubled = np.vstack([logprob[:1], logprob])
-    assert m.name_female_share(doubled, np.concatenate([[True], is_female])) == pytest.approx(m.name_female_share(
-        np.vstack([logprob[:1], logprob[:1], logprob[1:]]), np.array([True, True, True, False, False, False])))
+    assert m.name_female_share(doubled, np.concatenate([[True], is_female])) == pytest.approx(
+        m.name_female_share(
+            np.vstack([logprob[:1], logprob[:1], logprob[1:]]), np.array([True, True, True, False, False, False])
+        )
+    )
 
 
 def test_name_female_share_needs_both_sexes():
@@ -187,19 +196,45 @@ def test_f1_matches_sklearn(seed):
 
 def _table(gold_diff, model_diff, subset):
     gold_diff, model_diff = np.asarray(gold_diff, float), np.asarray(model_diff, float)
-    return pd.DataFrame({"gold_diff": gold_diff, "gold_female": gold_diff > 0, "model_diff": model_diff,
-                         "pred_female": model_diff > 0, "subset": subset})
+    return pd.DataFrame(
+        {
+            "gold_diff": gold_diff,
+            "gold_female": gold_diff > 0,
+            "model_diff": model_diff,
+            "pred_female": model_diff > 0,
+            "subset": subset,
+        }
+    )
 
 
 def test_task_metrics_by_hand():
     table = _table(
         gold_diff=[80, 90, 5, -5, -3, -80, -90, 40],
         model_diff=[10, -5, 20, 30, -1, -50, -60, 5],
-        subset=["clearly_female", "clearly_female", "balanced", "balanced", "balanced", "clearly_male", "clearly_male", ""],
+        subset=[
+            "clearly_female",
+            "clearly_female",
+            "balanced",
+            "balanced",
+            "balanced",
+            "clearly_male",
+            "clearly_male",
+            "",
+        ],
     )
     got = {x.name: x for x in m.task_metrics(table)}
-    assert list(got) == ["macro_f1", "f1_female", "f1_male", "balanced_macro_f1", "balanced_f1_female", "balanced_f1_male",
-                         "clearly_female_f1", "clearly_male_f1", "spearman_gold", "female_predicted_share"]
+    assert list(got) == [
+        "macro_f1",
+        "f1_female",
+        "f1_male",
+        "balanced_macro_f1",
+        "balanced_f1_female",
+        "balanced_f1_male",
+        "clearly_female_f1",
+        "clearly_male_f1",
+        "spearman_gold",
+        "female_predicted_share",
+    ]
     # all 8: gold F = {0,1,2,7}, pred F = {0,2,3,7}: female TP 3 FP 1 FN 1 -> 6/8; male TP 3 FP 1 FN 1 -> 6/8
     assert got["f1_female"].value == pytest.approx(0.75) and got["f1_male"].value == pytest.approx(0.75)
     assert got["macro_f1"].value == pytest.approx(0.75) and got["macro_f1"].n == 8
@@ -219,7 +254,13 @@ def test_task_metrics_by_hand():
 
 def test_task_metrics_leave_out_subsets_that_are_the_whole_set():
     balanced_only = _table([5, -5, 3, -2], [1, 1, -1, -1], ["balanced"] * 4)
-    assert [x.name for x in m.task_metrics(balanced_only)] == ["macro_f1", "f1_female", "f1_male", "spearman_gold", "female_predicted_share"]
+    assert [x.name for x in m.task_metrics(balanced_only)] == [
+        "macro_f1",
+        "f1_female",
+        "f1_male",
+        "spearman_gold",
+        "female_predicted_share",
+    ]
     gendered = _table([80, -80, -90], [1, 1, -1], ["clearly_female", "clearly_male", "clearly_male"])
     assert "balanced_macro_f1" not in [x.name for x in m.task_metrics(gendered)]
     assert "clearly_male_f1" in [x.name for x in m.task_metrics(gendered)]
@@ -293,8 +334,16 @@ class FakeLM(LanguageModel):
 
 
 def _gold():
-    rows = [("Jordmor", 99.5, 0.5), ("Sekretær", 90.0, 10.0), ("Lege", 51.6, 48.4), ("Dommer", 47.0, 53.0),
-            ("Pilot", 10.0, 90.0), ("Murer", 1.0, 99.0), ("Lærer", 74.4, 25.6), ("Grafisk designer", 52.0, 48.0)]
+    rows = [
+        ("Jordmor", 99.5, 0.5),
+        ("Sekretær", 90.0, 10.0),
+        ("Lege", 51.6, 48.4),
+        ("Dommer", 47.0, 53.0),
+        ("Pilot", 10.0, 90.0),
+        ("Murer", 1.0, 99.0),
+        ("Lærer", 74.4, 25.6),
+        ("Grafisk designer", 52.0, 48.0),
+    ]
     frame = pd.DataFrame(rows, columns=["occupation", "female", "male"])
     frame["form"] = frame["occupation"].str.lower()
     frame["binary"] = (frame["female"] > 50).astype(int)
@@ -305,7 +354,9 @@ def _gold():
 
 def test_score_all_with_a_fake_model():
     gold = _gold()
-    names = pd.DataFrame({"name": ["Oda", "Kari", "Ole", "Per", "Jan"], "sex": ["female", "female", "male", "male", "male"]})
+    names = pd.DataFrame(
+        {"name": ["Oda", "Kari", "Ole", "Per", "Jan"], "sex": ["female", "female", "male", "male", "male"]}
+    )
     lm = FakeLM(set(gold.loc[gold["gold_female"], "form"]), {"Oda", "Kari"})
     scored = m.score_all(lm, gold, names)
     assert lm.calls == [(16, 4), (10, 8), (5, 7)]  # three batched calls; task 5: 3 balanced + 4 clearly gendered
@@ -321,7 +372,9 @@ def test_score_all_with_a_fake_model():
     # task 1 by hand: P(Hun)+P(hun) vs P(Han)+P(han) = 2 : 2 e^-2 on a female occupation
     assert scored["task1"].table.loc[0, "model_f"] == pytest.approx(100 / (1 + math.exp(-2)))
     items = m.items(scored["task3"])
-    assert items[0]["occupation"] == "Jordmor" and items[0]["model_side"] == "female" and items[0]["gold_side"] == "female"
+    assert (
+        items[0]["occupation"] == "Jordmor" and items[0]["model_side"] == "female" and items[0]["gold_side"] == "female"
+    )
 
 
 def test_figures_draw():
