@@ -18,7 +18,8 @@ Tasks (templates in Norwegian; the paper gives English glosses):
 Model score per occupation.
   M1 `pronoun_female_share` (tasks 1-2): f = P(female) / (P(female) + P(male)), where P(female) =
      P(Hun) + P(hun) and P(male) = P(Han) + P(han) in the pronoun slot. Summing both casings is
-     what the authors' code does (codes/compute_scores.py upstream).
+     what the authors' code does (SamiaTouileb/Biases-Norwegian-Multilingual-LMs, commit 587ca62,
+     codes/compute_scores.py; the data commit pinned in `sources` no longer ships the code).
   M2 `name_female_share` (tasks 3-5): for every name template (``Oda er [SLOT].``) the occupation
      scores are turned into a distribution over the probe's occupations (softmax within the
      template), then averaged over the female names and over the male names; f = mean_F /
