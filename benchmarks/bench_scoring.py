@@ -56,6 +56,7 @@ def main() -> int:
     ap.add_argument("--dtype", default="auto")
     ap.add_argument("--n", type=int, default=None, help="subsample this many professions (seeded)")
     ap.add_argument("--batch-size", type=int, default=None, help="engine batch size (default: adaptive)")
+    ap.add_argument("--threads", type=int, default=None, help="torch.set_num_threads (default: torch's choice)")
     ap.add_argument("--repeats", type=int, default=1, help="engine timing: best of this many runs")
     args = ap.parse_args()
 
@@ -63,6 +64,9 @@ def main() -> int:
     import torch
 
     from biascheck.models import SLOT, load_model
+
+    if args.threads:
+        torch.set_num_threads(args.threads)
 
     profs, source = professions()
     if args.n is not None and args.n < len(profs):
@@ -89,6 +93,7 @@ def main() -> int:
         res = lm.fill_slot(templates, cands)
         best = min(best, time.perf_counter() - t0)
     engine_s = best
+    print(f"engine done in {engine_s:.2f} s; running the naive loop ...", flush=True)
 
     # ---- naive loop: one sentence at a time, full logits, log_softmax, gather
     dev = lm.info.device

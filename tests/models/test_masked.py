@@ -19,6 +19,9 @@ WORDS = ["he", "she", "He", "She", "the", "nurse", "doctor", "a", "engineer"]
 MODELS = ["bert_real", "bert_tiny", "roberta_tiny", "xlmr_tiny"]
 
 
+_PIPES: dict[int, object] = {}
+
+
 def _pipeline_logprob(model, tok, template: str, word: str) -> float | None:
     """log score of `word` from pipeline('fill-mask', targets=[piece]); None if it is not one piece."""
     from transformers import pipeline
@@ -29,7 +32,9 @@ def _pipeline_logprob(model, tok, template: str, word: str) -> float | None:
     if len(idx) != 1:
         return None
     piece = tok.convert_ids_to_tokens(ids[idx[0]])
-    fm = pipeline("fill-mask", model=model, tokenizer=tok, device=-1)
+    fm = _PIPES.get(id(model))
+    if fm is None:
+        fm = _PIPES[id(model)] = pipeline("fill-mask", model=model, tokenizer=tok, device=-1)
     masked = template.replace(SLOT, tok.mask_token)
     out = fm(masked, targets=[piece])
     return float(np.log(out[0]["score"]))

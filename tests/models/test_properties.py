@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from biascheck.models.causal import CausalLM
 from biascheck.models.masked import MaskedLM
 
-SETTINGS = settings(max_examples=12, deadline=None, derandomize=True,
+SETTINGS = settings(max_examples=8, deadline=None, derandomize=True,
                     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 TEMPLATES = ["[SLOT] is a nurse.", "The doctor said that [SLOT] would come.", "[SLOT] met the [BLANK].",
              "We asked [SLOT] about the book."]
