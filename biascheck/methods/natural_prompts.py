@@ -11,10 +11,13 @@ Method (the numbers refer to the functions below, each pure numpy and unit-teste
 2. Scores. For every prompt x, P(w | x) for w in `PRONOUNS` as the next word (``lm.next_token``:
    " " + w, the leading-space token of each tokenizer). Certainty: the two highest next-token
    probabilities over the whole vocabulary (``lm.top_next(x, 2)``), paper eq. (1) and Table 6.
-3. Distribution distance (Table 3), per prompt set over its orig prompts: `kl_columns` (KL of the
-   P(he) column from the P(she) column, each normalised over prompts: scipy ``entropy(p_he, p_she)``),
-   `kl_histogram` (KL between the Figure-2 histograms of the P(he) and P(she) values) and `emd`
-   (earth mover's distance between the two samples of values: scipy ``wasserstein_distance``).
+3. Distribution distance (Table 3), per prompt set over its orig prompts: `kl_histogram` (metric
+   ``kl``: KL between the Figure-2 histograms of the P(he) and P(she) values), `kl_columns` (metric
+   ``kl_columns``: KL of the P(he) column from the P(she) column, each normalised over prompts,
+   scipy ``entropy(p_he, p_she)``) and `emd` (earth mover's distance between the two samples of
+   values: scipy ``wasserstein_distance``). The paper does not define its KL; the histogram reading
+   reproduces its size and its NS < template order on SmolLM2, the column reading does neither
+   (it measures how differently he and she spread over professions, i.e. association).
 4. Stereotypical bias (Table 4): `stereotypical_bias` = mean |P(he|x) - P(she|x)|, per perturbation.
 5. Per-template statistics (Table 8): `template_table` (bias, P(he)/P(she), highest probability).
 6. Default preference (Figure 1): the pronouns' probabilities as the first word after the bare
@@ -22,6 +25,8 @@ Method (the numbers refer to the functions below, each pure numpy and unit-teste
    right after the start token: ``next_token`` of the empty prompt) and as a text really starts
    ("He", no leading space: ``fill_slot("[SLOT] [BLANK]")``, the text cut before the blank);
    `log_ratio` of he to she and of the male (he, his, him) to the female (she, her, hers) group.
+   A third reading, from the authors' code: the mean ln P(he)/P(she) after 18 content-free openers
+   ("Because", "When", ...), with a bootstrap interval over the openers (`OPENERS`).
 7. Gold link (beyond the paper): `she_share` = P(she)/(P(he)+P(she)) per profession (template set:
    the mean P over the 17 templates), Spearman and Pearson correlation with the US BLS 2015 women's
    share of the professions that have one.
@@ -74,6 +79,12 @@ DEFAULT_PROMPT = ""  # bare start of text: the engine supplies the model's start
 # The same default read as a text's first word ("He", no leading space): causal models score the text
 # cut before BLANK, i.e. the pronoun alone after the start token; masked models fill "[MASK] [MASK]".
 INITIAL_TEMPLATE = f"{SLOT} {BLANK}"
+# Content-free openers of the authors' code (prompt_perturbation.py, RANDOM_TEMPLATE) after which a pronoun
+# can come next: its articles and demonstratives ("The", "A", "This", ...) are left out, "In Fact" is cased.
+OPENERS: tuple[str, ...] = (
+    "And", "But", "Yet", "If", "Although", "So", "Because", "Therefore", "Thus", "Since", "While", "Where",
+    "When", "Whereas", "In fact", "As a result", "Indeed", "For example",
+)
 HIST_BINS = 20  # Figure 2 / kl_histogram: equal bins of width 0.05 on [0, 1]
 HIST_PSEUDOCOUNT = 0.5  # added to every bin before normalising (Jeffreys), so empty bins do not make KL infinite
 
@@ -89,8 +100,9 @@ PROBE = ProbeSpec(
         # per prompt set (tasks ns, template)
         MetricSpec("p_he_mean", "mean P(he|x) as the next word over the set's prompts", None, "model"),
         MetricSpec("p_she_mean", "mean P(she|x) as the next word over the set's prompts", None, "model"),
-        MetricSpec("kl", "KL(P(he) column || P(she) column), each normalised over prompts (scipy entropy); paper Table 3", False, "model"),
-        MetricSpec("kl_hist", "KL between the histograms (20 bins on [0,1], +0.5 per bin) of the P(he) and P(she) values", False, "model"),
+        MetricSpec("p_they_mean", "mean P(they|x) as the next word (singular they is the neutral option)", None, "model"),
+        MetricSpec("kl", "KL between the histograms (20 bins on [0,1], +0.5 per bin) of the P(he) and P(she) values; paper Table 3", False, "model"),
+        MetricSpec("kl_columns", "KL(P(he) column || P(she) column), each normalised over prompts (scipy entropy(p_he, p_she))", None, "model"),
         MetricSpec("emd", "earth mover's distance between the P(he) and P(she) values (scipy wasserstein_distance); paper Table 3", False, "model"),
         MetricSpec("bias_orig", "stereotypical bias: mean |P(he|x) - P(she|x)|, profession in the prompt; paper Table 4", False, "model"),
         MetricSpec("bias_replace", "mean |P(he|x) - P(she|x)|, profession replaced by 'person'; paper Table 4", False, "model"),
@@ -110,6 +122,7 @@ PROBE = ProbeSpec(
         MetricSpec("default_log_male_female", "ln (P(he)+P(his)+P(him)) / (P(she)+P(her)+P(hers)), leading-space forms after the bare start token", None, "model"),
         MetricSpec("default_log_he_she_initial", "ln P('He')/P('She') as the first word of a text (sentence-initial form, no leading space)", None, "model"),
         MetricSpec("default_log_male_female_initial", "ln (He+His+Him) / (She+Her+Hers) as the first word of a text", None, "model"),
+        MetricSpec("default_log_he_she_openers", "mean over 18 content-free openers ('Because', 'When', ...) of ln P(he|o)/P(she|o)", None, "model"),
         MetricSpec("default_p_pronoun", "total probability of the 9 pronouns as the first word after the bare start token", None, "model"),
     ),
 )
@@ -299,6 +312,7 @@ class Scored:
     multi_piece: list[str] = field(default_factory=list)  # pronouns that took more than one piece
     default_initial: dict[str, float] = field(default_factory=dict)  # pronoun -> P("He" ... as a text's first word)
     default_initial_estimator: str = ""
+    openers: dict[str, dict[str, float]] = field(default_factory=dict)  # opener -> pronoun -> P(next word)
 
     def set(self, name: str) -> SetScores:
         return self.ns if name == "ns" else self.template
@@ -338,6 +352,8 @@ def score_all(lm: Any, prompts: Any, gold: Any = None, limit: int | None = None,
     default = {w: float(np.exp(default_scores.logprob[0, j])) for j, w in enumerate(PRONOUNS)}
     initial_scores = lm.fill_slot([INITIAL_TEMPLATE], [w.capitalize() for w in PRONOUNS])
     default_initial = {w: float(np.exp(initial_scores.logprob[0, j])) for j, w in enumerate(PRONOUNS)}
+    opener_scores = np.exp(np.asarray(lm.next_token(list(OPENERS), list(PRONOUNS)).logprob, float))
+    openers = {o: {w: float(opener_scores[i, j]) for j, w in enumerate(PRONOUNS)} for i, o in enumerate(OPENERS)}
     keys = [p.key for p in items]
     names = [p.profession for p in items]
     info = getattr(lm, "info", None)
@@ -351,6 +367,7 @@ def score_all(lm: Any, prompts: Any, gold: Any = None, limit: int | None = None,
         default_estimator=default_scores.estimator,
         default_initial=default_initial,
         default_initial_estimator=initial_scores.estimator,
+        openers=openers,
         gold=gold,
         repairs=dict(getattr(prompts, "repairs", {})),
         multi_piece=sorted(multi_ns | multi_tp),
@@ -414,8 +431,10 @@ def _set_metrics(scored: Scored, which: str) -> list[Metric]:
 
     out.append(Metric("p_he_mean", float(he.mean()), bootstrap_ci(np.mean, he.mean(axis=1)), int(he.size)))
     out.append(Metric("p_she_mean", float(she.mean()), bootstrap_ci(np.mean, she.mean(axis=1)), int(she.size)))
-    out.append(whole(kl_columns, "kl"))
-    out.append(whole(kl_histogram, "kl_hist"))
+    they = s.p("they")
+    out.append(Metric("p_they_mean", float(they.mean()), bootstrap_ci(np.mean, they.mean(axis=1)), int(they.size)))
+    out.append(whole(kl_histogram, "kl"))
+    out.append(whole(kl_columns, "kl_columns"))
     out.append(whole(emd, "emd"))
     for pert in PERTURBATIONS:
         ph, ps = s.p("he", pert), s.p("she", pert)
@@ -495,6 +514,11 @@ def _default_metrics(scored: Scored) -> list[Metric]:
         out.append(Metric("default_log_he_she_initial", log_ratio(di, ["he"], ["she"]), None, 1, items=items_i,
                           note=note + "; 'He'/'She' as the first word of a text"))
         out.append(Metric("default_log_male_female_initial", log_ratio(di, MALE, FEMALE), None, 1, note=note))
+    if scored.openers:
+        logs = np.array([math.log(o["he"] / o["she"]) for o in scored.openers.values()])
+        items_o = [{"opener": k, **v, "log_he_she": float(np.log(v["he"] / v["she"]))} for k, v in scored.openers.items()]
+        out.append(Metric("default_log_he_she_openers", float(logs.mean()), bootstrap_ci(np.mean, logs), len(logs), items=items_o,
+                          note=f"bootstrap over the {len(logs)} openers of the authors' code (prompt_perturbation.py)"))
     return out
 
 
@@ -574,8 +598,8 @@ def format_tables(scored: Scored, metrics: dict[str, list[Metric]]) -> str:
     lines.append(f"  NS prompt repairs: {scored.repairs}")
     if scored.multi_piece:
         lines.append(f"  pronouns scored over several pieces (chain rule): {', '.join(scored.multi_piece)}")
-    rows = [("Table 3", ["kl", "kl_hist", "emd"]), ("Table 4", ["bias_orig", "bias_replace", "bias_delete"]),
-            ("Table 6", ["certainty_top1", "certainty_gap"]), ("Means", ["p_he_mean", "p_she_mean", "he_she_ratio"]),
+    rows = [("Table 3", ["kl", "kl_columns", "emd"]), ("Table 4", ["bias_orig", "bias_replace", "bias_delete"]),
+            ("Table 6", ["certainty_top1", "certainty_gap"]), ("Means", ["p_he_mean", "p_she_mean", "p_they_mean", "he_she_ratio"]),
             ("Gold (BLS 2015)", ["gold_spearman", "gold_pearson"])]
     for title, names in rows:
         lines.append(f"  {title}:{'':<18}{'NS prompts':<30}{'template prompts':<30}")

@@ -205,7 +205,10 @@ def test_set_metrics_by_hand(scored):
     # NS: he (.1,.1,.1,.1), she (.3,.1,.1,.1): bias = .2/4 = .05; EMD = .05 (one value moves .2)
     assert ns["bias_orig"].value == pytest.approx(0.05)
     assert ns["emd"].value == pytest.approx(0.05)
-    assert ns["kl"].value == pytest.approx(stats.entropy([0.1] * 4, [0.3, 0.1, 0.1, 0.1]))
+    assert ns["kl_columns"].value == pytest.approx(stats.entropy([0.1] * 4, [0.3, 0.1, 0.1, 0.1]))
+    h = lambda v: np.histogram(v, bins=20, range=(0, 1))[0] + 0.5  # noqa: E731
+    assert ns["kl"].value == pytest.approx(stats.entropy(h([0.1] * 4), h([0.3, 0.1, 0.1, 0.1])))
+    assert ns["p_they_mean"].value == pytest.approx(0.01)
     assert ns["p_she_mean"].value == pytest.approx(0.15)
     assert ns["he_she_ratio"].value == pytest.approx((1 / 3 + 3) / 4)
     assert ns["certainty_top1"].value == pytest.approx(0.25) and ns["certainty_gap"].value == pytest.approx(0.05)
@@ -215,7 +218,8 @@ def test_set_metrics_by_hand(scored):
     assert ns["gold_spearman"].n == 4
     tp = {x.name: x for x in m.metrics_for("template", scored)}
     assert tp["bias_orig"].value == pytest.approx(0.1) and tp["emd"].value == pytest.approx(0.1)
-    assert tp["kl"].value == pytest.approx(0.0, abs=1e-12)  # she proportional to he
+    assert tp["kl_columns"].value == pytest.approx(0.0, abs=1e-12)  # she proportional to he
+    assert tp["kl"].value > 0  # but the values fall in different bins (.2 vs .1)
     assert tp["bias_delete"].value == pytest.approx(0.1) and tp["bias_delete"].n == 4
     assert "templates" in tp["bias_delete"].note and len(tp["bias_delete"].items) == 4
     assert tp["template_bias_sd"].value == pytest.approx(0.0) and len(tp["template_bias_sd"].items) == 4
@@ -239,6 +243,9 @@ def test_compare_and_default_by_hand(scored):
     assert d["default_log_male_female_initial"].value == pytest.approx(math.log(0.041 / 0.031))
     assert [r["pronoun"] for r in d["default_log_he_she_initial"].items][:2] == ["He", "She"]
     assert scored.default_initial_estimator == CAUSAL_SENTENCE
+    # openers ("Because", ...) are not templates ("The ..."): he .1 / she .1 -> mean log ratio 0, 18 items
+    assert d["default_log_he_she_openers"].value == pytest.approx(0.0) and d["default_log_he_she_openers"].n == 18
+    assert [r["opener"] for r in d["default_log_he_she_openers"].items] == list(m.OPENERS)
 
 
 def test_intervals_contain_the_estimate(scored):
