@@ -31,7 +31,7 @@ Seq = tuple[int, ...]
 TargetRead = tuple[Seq, int, int]  # (input ids, position, target id)
 TopRead = tuple[Seq, int]  # (input ids, position)
 
-DEFAULT_TOKEN_BUDGET = {"cpu": 4096, "cuda": 65536, "mps": 16384}
+DEFAULT_TOKEN_BUDGET = {"cpu": 2048, "cuda": 65536, "mps": 16384}
 MAX_ROWS = 2048  # at most this many sequences per batch, whatever the budget
 PROGRESS_MIN_BATCHES = 8
 
