@@ -43,9 +43,16 @@ def test_unknown_alias_suggests(monkeypatch):
 
 
 def test_unloadable_hub_id_is_unknown_model(monkeypatch):
-    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    with pytest.raises(UnknownModelError, match="could not load hub id 'nobody-here/no-such-model'"):
+    import transformers
+
+    def offline(*args, **kwargs):  # what from_pretrained raises without network (no real network call here)
+        raise OSError("We couldn't connect to 'https://huggingface.co' to load the files.")
+
+    monkeypatch.setattr(transformers.AutoConfig, "from_pretrained", offline)
+    with pytest.raises(UnknownModelError, match="could not load hub id 'nobody-here/no-such-model'.*couldn't connect"):
         load_model("nobody-here/no-such-model", device="cpu")
+    with pytest.raises(UnknownModelError, match="Did you mean 'gpt2'"):
+        load_model("openai/gpt2", device="cpu")
 
 
 def test_local_dir_without_lm_head_is_model_type_error(tmp_path, bert_tokenizer):

@@ -92,7 +92,7 @@ def test_causal_fill_slot_and_next_invariant(clm, t_idx, w_idx, bs):
     np.testing.assert_allclose(got_n.logprob, ref_n.logprob[np.ix_(t_idx, w_idx)], atol=1e-5, rtol=0)
 
 
-@SETTINGS
+@settings(SETTINGS, max_examples=5)
 @given(idx=st.lists(st.integers(0, 3), min_size=1, max_size=8), bs=st.one_of(st.none(), st.integers(1, 3)))
 def test_sentence_scores_invariant(mlm, clm, idx, bs):
     for base, cls in ((mlm, MaskedLM), (clm, CausalLM)):
