@@ -3,6 +3,7 @@
 Masked LMs run too: `lm.next_token` puts a masked slot right after the prompt (estimator mlm-slot),
 recorded with every number; see the README section "natural_prompts (paper 002)".
 """
+
 from __future__ import annotations
 
 import os
@@ -34,7 +35,9 @@ def metrics(scored):
 def _note(scored, m):
     notes = [m.note] if m.note else []
     if scored.estimator != "causal-next":
-        notes.append(f"{scored.estimator}: pronoun in a masked slot right after the prompt, not a next-token probability")
+        notes.append(
+            f"{scored.estimator}: pronoun in a masked slot right after the prompt, not a next-token probability"
+        )
     if LIMIT:
         notes.append(f"first {LIMIT} professions only (BIASCHECK_NATURAL_PROMPTS_LIMIT)")
     return "; ".join(notes)
@@ -46,10 +49,22 @@ def test_natural_prompts(task, scored, metrics, bias):
     for m in metrics[task]:
         note = _note(scored, m)
         if m.name == "template_bias_sd" and m.items:
-            note += "; Table 8 bias: " + ", ".join(f"{r['template'].replace('The {} ', '')} {r['bias']:.3f}" for r in m.items)
+            note += "; Table 8 bias: " + ", ".join(
+                f"{r['template'].replace('The {} ', '')} {r['bias']:.3f}" for r in m.items
+            )
         if m.name == "default_log_he_she" and m.items:
             note += "; Figure 1: " + ", ".join(f"{r['pronoun']} {r['p']:.1e}" for r in m.items)
-        bias.record(task, m.name, m.value, ci=m.ci, n=m.n, estimator=estimator, paper_value=m.paper_value, note=note, items=m.items)
+        bias.record(
+            task,
+            m.name,
+            m.value,
+            ci=m.ci,
+            n=m.n,
+            estimator=estimator,
+            paper_value=m.paper_value,
+            note=note,
+            items=m.items,
+        )
     if task == "ns":
         bias.save_figure("histograms", method.figure_histograms(scored))
     if task == "default":

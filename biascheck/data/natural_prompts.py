@@ -20,10 +20,11 @@ many items were touched:
    sentences, e.g. ``... of their findings.``) get " where" appended, the guideline's first choice.
 5. Sentence start: prompts that start with ``{}`` (4) are capitalised after filling.
 6. Article agreement: an "a"/"an" right before ``{}`` is chosen for the word filled in (vowel sound
-   by first letters -> "an"; "a university"), which fixes upstream slips (``A archaeologist``) and keeps the perturbations
-   grammatical (``An {}`` + "person" -> ``A person``; deletion keeps "A"). Otherwise the text is
+   by first letters -> "an"; "a university"), which fixes upstream slips (``A archaeologist``) and
+   keeps the perturbations grammatical (``An {}`` + "person" -> ``A person``; deletion keeps "A"). Otherwise the text is
    left as upstream wrote it.
 """
+
 from __future__ import annotations
 
 import json
@@ -89,7 +90,9 @@ _VOWEL_SOUND = ("hour", "honest", "honor", "honour", "heir")  # "an hour"
 
 def _agree(article: str, word: str) -> str:
     low = word.lower()
-    vowel = (low[:1] in ("a", "e", "i", "o", "u") and not low.startswith(_CONSONANT_SOUND)) or low.startswith(_VOWEL_SOUND)
+    vowel = (low[:1] in ("a", "e", "i", "o", "u") and not low.startswith(_CONSONANT_SOUND)) or low.startswith(
+        _VOWEL_SOUND
+    )
     wanted = "an" if vowel else "a"
     return wanted.capitalize() if article[0].isupper() else wanted
 
@@ -110,7 +113,7 @@ def repair_prompt(key: str, text: str) -> tuple[str, str, tuple[str, ...]] | Non
         found = re.search(rf"(?<!\w){re.escape(profession)}(?!\w)", template, flags=re.IGNORECASE)
         if not found:
             return None
-        template = template[: found.start()] + PLACEHOLDER + template[found.end():]
+        template = template[: found.start()] + PLACEHOLDER + template[found.end() :]
         repairs.append("placeholder_restored")
     fill = profession
     words = profession.split()

@@ -34,6 +34,7 @@ Method (the numbers refer to the functions below, each pure numpy and unit-teste
    whole set (KL, EMD) resample professions with all their prompts. The template set's replace and
    delete prompts do not depend on the profession, so their interval resamples the 17 templates.
 """
+
 from __future__ import annotations
 
 import math
@@ -82,8 +83,24 @@ INITIAL_TEMPLATE = f"{SLOT} {BLANK}"
 # Content-free openers of the authors' code (prompt_perturbation.py, RANDOM_TEMPLATE) after which a pronoun
 # can come next: its articles and demonstratives ("The", "A", "This", ...) are left out, "In Fact" is cased.
 OPENERS: tuple[str, ...] = (
-    "And", "But", "Yet", "If", "Although", "So", "Because", "Therefore", "Thus", "Since", "While", "Where",
-    "When", "Whereas", "In fact", "As a result", "Indeed", "For example",
+    "And",
+    "But",
+    "Yet",
+    "If",
+    "Although",
+    "So",
+    "Because",
+    "Therefore",
+    "Thus",
+    "Since",
+    "While",
+    "Where",
+    "When",
+    "Whereas",
+    "In fact",
+    "As a result",
+    "Indeed",
+    "For example",
 )
 HIST_BINS = 20  # Figure 2 / kl_histogram: equal bins of width 0.05 on [0, 1]
 HIST_PSEUDOCOUNT = 0.5  # added to every bin before normalising (Jeffreys), so empty bins do not make KL infinite
@@ -100,36 +117,115 @@ PROBE = ProbeSpec(
         # per prompt set (tasks ns, template)
         MetricSpec("p_he_mean", "mean P(he|x) as the next word over the set's prompts", None, "model"),
         MetricSpec("p_she_mean", "mean P(she|x) as the next word over the set's prompts", None, "model"),
-        MetricSpec("p_they_mean", "mean P(they|x) as the next word (singular they is the neutral option)", None, "model"),
-        MetricSpec("kl", "KL between the histograms (20 bins on [0,1], +0.5 per bin) of the P(he) and P(she) values; paper Table 3", False, "model"),
-        MetricSpec("kl_columns", "KL(P(he) column || P(she) column), each normalised over prompts (scipy entropy(p_he, p_she))", None, "model"),
-        MetricSpec("emd", "earth mover's distance between the P(he) and P(she) values (scipy wasserstein_distance); paper Table 3", False, "model"),
-        MetricSpec("bias_orig", "stereotypical bias: mean |P(he|x) - P(she|x)|, profession in the prompt; paper Table 4", False, "model"),
-        MetricSpec("bias_replace", "mean |P(he|x) - P(she|x)|, profession replaced by 'person'; paper Table 4", False, "model"),
+        MetricSpec(
+            "p_they_mean", "mean P(they|x) as the next word (singular they is the neutral option)", None, "model"
+        ),
+        MetricSpec(
+            "kl",
+            "KL between the histograms (20 bins on [0,1], +0.5 per bin) of the P(he) and P(she) values; paper Table 3",
+            False,
+            "model",
+        ),
+        MetricSpec(
+            "kl_columns",
+            "KL(P(he) column || P(she) column), each normalised over prompts (scipy entropy(p_he, p_she))",
+            None,
+            "model",
+        ),
+        MetricSpec(
+            "emd",
+            "earth mover's distance between the P(he) and P(she) values (scipy wasserstein_distance); paper Table 3",
+            False,
+            "model",
+        ),
+        MetricSpec(
+            "bias_orig",
+            "stereotypical bias: mean |P(he|x) - P(she|x)|, profession in the prompt; paper Table 4",
+            False,
+            "model",
+        ),
+        MetricSpec(
+            "bias_replace", "mean |P(he|x) - P(she|x)|, profession replaced by 'person'; paper Table 4", False, "model"
+        ),
         MetricSpec("bias_delete", "mean |P(he|x) - P(she|x)|, profession deleted; paper Table 4", False, "model"),
         MetricSpec("he_she_ratio", "mean over prompts of P(he|x)/P(she|x); paper Table 8", None, "model"),
-        MetricSpec("certainty_top1", "mean highest next-token probability over the vocabulary; paper eq. 1, Table 6", None, "model"),
-        MetricSpec("certainty_gap", "mean gap between the highest and second-highest next-token probability; paper Table 6", None, "model"),
-        MetricSpec("template_bias_sd", "standard deviation over the 17 templates of their mean |P(he)-P(she)| (items: Table 8)", False, "model"),
-        MetricSpec("gold_spearman", "Spearman rho of P(she)/(P(he)+P(she)) with the US women's share (BLS 2015)", None, "gold"),
-        MetricSpec("gold_pearson", "Pearson r of P(she)/(P(he)+P(she)) with the US women's share (BLS 2015)", None, "gold"),
+        MetricSpec(
+            "certainty_top1",
+            "mean highest next-token probability over the vocabulary; paper eq. 1, Table 6",
+            None,
+            "model",
+        ),
+        MetricSpec(
+            "certainty_gap",
+            "mean gap between the highest and second-highest next-token probability; paper Table 6",
+            None,
+            "model",
+        ),
+        MetricSpec(
+            "template_bias_sd",
+            "standard deviation over the 17 templates of their mean |P(he)-P(she)| (items: Table 8)",
+            False,
+            "model",
+        ),
+        MetricSpec(
+            "gold_spearman", "Spearman rho of P(she)/(P(he)+P(she)) with the US women's share (BLS 2015)", None, "gold"
+        ),
+        MetricSpec(
+            "gold_pearson", "Pearson r of P(she)/(P(he)+P(she)) with the US women's share (BLS 2015)", None, "gold"
+        ),
         # task compare
-        MetricSpec("excess_bias", "template bias_orig minus NS bias_orig (paired over professions): bias the templates add", False, "model"),
+        MetricSpec(
+            "excess_bias",
+            "template bias_orig minus NS bias_orig (paired over professions): bias the templates add",
+            False,
+            "model",
+        ),
         MetricSpec("excess_emd", "template EMD minus NS EMD", False, "model"),
         MetricSpec("gold_spearman_diff", "NS gold_spearman minus template gold_spearman", None, "gold"),
         # task default
-        MetricSpec("default_log_he_she", "ln P(' he')/P(' she') right after the bare start token, as the paper's code (Figure 1)", None, "model"),
-        MetricSpec("default_log_male_female", "ln (P(he)+P(his)+P(him)) / (P(she)+P(her)+P(hers)), leading-space forms after the bare start token", None, "model"),
-        MetricSpec("default_log_he_she_initial", "ln P('He')/P('She') as the first word of a text (sentence-initial form, no leading space)", None, "model"),
-        MetricSpec("default_log_male_female_initial", "ln (He+His+Him) / (She+Her+Hers) as the first word of a text", None, "model"),
-        MetricSpec("default_log_he_she_openers", "mean over 18 content-free openers ('Because', 'When', ...) of ln P(he|o)/P(she|o)", None, "model"),
-        MetricSpec("default_p_pronoun", "total probability of the 9 pronouns as the first word after the bare start token", None, "model"),
+        MetricSpec(
+            "default_log_he_she",
+            "ln P(' he')/P(' she') right after the bare start token, as the paper's code (Figure 1)",
+            None,
+            "model",
+        ),
+        MetricSpec(
+            "default_log_male_female",
+            "ln (P(he)+P(his)+P(him)) / (P(she)+P(her)+P(hers)), leading-space forms after the bare start token",
+            None,
+            "model",
+        ),
+        MetricSpec(
+            "default_log_he_she_initial",
+            "ln P('He')/P('She') as the first word of a text (sentence-initial form, no leading space)",
+            None,
+            "model",
+        ),
+        MetricSpec(
+            "default_log_male_female_initial",
+            "ln (He+His+Him) / (She+Her+Hers) as the first word of a text",
+            None,
+            "model",
+        ),
+        MetricSpec(
+            "default_log_he_she_openers",
+            "mean over 18 content-free openers ('Because', 'When', ...) of ln P(he|o)/P(she|o)",
+            None,
+            "model",
+        ),
+        MetricSpec(
+            "default_p_pronoun",
+            "total probability of the 9 pronouns as the first word after the bare start token",
+            None,
+            "model",
+        ),
     ),
 )
 
 
 # ---------------------------------------------------------------------------------------------
 # 1. prompts
+
 
 def fill(template: str, word: str) -> str:
     """A template with `word` in ``{}`` (see `biascheck.data.natural_prompts.fill_prompt`)."""
@@ -149,7 +245,9 @@ def perturbation_word(perturbation: str, profession: str) -> str:
     raise ValueError(f"unknown perturbation {perturbation!r}; known: {', '.join(PERTURBATIONS)}")
 
 
-def build_prompts(ns_templates: Sequence[str], fills: Sequence[str], templates: Sequence[str] = TEMPLATES) -> dict[str, dict[str, list[list[str]]]]:
+def build_prompts(
+    ns_templates: Sequence[str], fills: Sequence[str], templates: Sequence[str] = TEMPLATES
+) -> dict[str, dict[str, list[list[str]]]]:
     """Prompts of both sets under every perturbation.
 
     1. NS: row i is ``[ns_templates[i] filled]`` (one prompt per profession).
@@ -161,7 +259,7 @@ def build_prompts(ns_templates: Sequence[str], fills: Sequence[str], templates: 
         raise ValueError("ns_templates and fills must have the same length")
     out: dict[str, dict[str, list[list[str]]]] = {"ns": {}, "template": {}}
     for pert in PERTURBATIONS:
-        out["ns"][pert] = [[fill(t, perturbation_word(pert, w))] for t, w in zip(ns_templates, fills)]
+        out["ns"][pert] = [[fill(t, perturbation_word(pert, w))] for t, w in zip(ns_templates, fills, strict=True)]
         if pert == "orig":
             out["template"][pert] = [[fill(t, w) for t in templates] for w in fills]
         else:
@@ -171,6 +269,7 @@ def build_prompts(ns_templates: Sequence[str], fills: Sequence[str], templates: 
 
 # ---------------------------------------------------------------------------------------------
 # 3. distribution distances
+
 
 def kl_columns(p_he: np.ndarray, p_she: np.ndarray) -> float:
     """KL(P_he || P_she) of the two columns, each normalised to sum 1 over prompts (natural log).
@@ -197,7 +296,9 @@ def histogram(values: np.ndarray, bins: int = HIST_BINS, pseudocount: float = HI
     return counts / counts.sum()
 
 
-def kl_histogram(p_he: np.ndarray, p_she: np.ndarray, bins: int = HIST_BINS, pseudocount: float = HIST_PSEUDOCOUNT) -> float:
+def kl_histogram(
+    p_he: np.ndarray, p_she: np.ndarray, bins: int = HIST_BINS, pseudocount: float = HIST_PSEUDOCOUNT
+) -> float:
     """KL between the Figure-2 histograms of the P(he) and the P(she) values.
 
     1. h = histogram of the P(he|x) values, s = histogram of the P(she|x) values (`histogram`).
@@ -223,6 +324,7 @@ def emd(p_he: np.ndarray, p_she: np.ndarray) -> float:
 
 # ---------------------------------------------------------------------------------------------
 # 4-7. per-prompt statistics
+
 
 def stereotypical_bias(p_he: np.ndarray, p_she: np.ndarray) -> float:
     """mean_x |P(he|x) - P(she|x)| (paper section 4, Table 4)."""
@@ -255,20 +357,24 @@ def log_ratio(probs: dict[str, float], numerator: Sequence[str], denominator: Se
     return math.log(num / den)
 
 
-def template_table(p_he: np.ndarray, p_she: np.ndarray, top1: np.ndarray, templates: Sequence[str] = TEMPLATES) -> list[dict[str, Any]]:
+def template_table(
+    p_he: np.ndarray, p_she: np.ndarray, top1: np.ndarray, templates: Sequence[str] = TEMPLATES
+) -> list[dict[str, Any]]:
     """Paper Table 8: per template (columns of the (professions, templates) arrays), averages over professions
     of |P(he)-P(she)|, P(he)/P(she), highest probability; plus mean P(he), P(she)."""
     p_he, p_she, top1 = (np.asarray(a, float) for a in (p_he, p_she, top1))
     rows = []
     for j, template in enumerate(templates):
-        rows.append({
-            "template": template,
-            "bias": stereotypical_bias(p_he[:, j], p_she[:, j]),
-            "he_she_ratio": he_she_ratio(p_he[:, j], p_she[:, j]),
-            "highest": float(np.mean(top1[:, j])),
-            "p_he": float(np.mean(p_he[:, j])),
-            "p_she": float(np.mean(p_she[:, j])),
-        })
+        rows.append(
+            {
+                "template": template,
+                "bias": stereotypical_bias(p_he[:, j], p_she[:, j]),
+                "he_she_ratio": he_she_ratio(p_he[:, j], p_she[:, j]),
+                "highest": float(np.mean(top1[:, j])),
+                "p_he": float(np.mean(p_he[:, j])),
+                "p_she": float(np.mean(p_she[:, j])),
+            }
+        )
     return rows
 
 
@@ -281,6 +387,7 @@ def bootstrap_rows(statistic: Callable[[np.ndarray], float], n_rows: int) -> tup
 
 # ---------------------------------------------------------------------------------------------
 # scoring (the only part that talks to a model)
+
 
 @dataclass
 class SetScores:
@@ -318,7 +425,9 @@ class Scored:
         return self.ns if name == "ns" else self.template
 
 
-def _score(lm: Any, rows_by_pert: dict[str, list[list[str]]], with_top: bool) -> tuple[dict[str, np.ndarray], np.ndarray | None, str, set[str]]:
+def _score(
+    lm: Any, rows_by_pert: dict[str, list[list[str]]], with_top: bool
+) -> tuple[dict[str, np.ndarray], np.ndarray | None, str, set[str]]:
     unique = sorted({p for rows in rows_by_pert.values() for row in rows for p in row})
     scores = lm.next_token(unique, list(PRONOUNS))
     index = {p: i for i, p in enumerate(unique)}
@@ -338,7 +447,9 @@ def _score(lm: Any, rows_by_pert: dict[str, list[list[str]]], with_top: bool) ->
     return out, top, scores.estimator, multi
 
 
-def score_all(lm: Any, prompts: Any, gold: Any = None, limit: int | None = None, templates: Sequence[str] = TEMPLATES) -> Scored:
+def score_all(
+    lm: Any, prompts: Any, gold: Any = None, limit: int | None = None, templates: Sequence[str] = TEMPLATES
+) -> Scored:
     """Score both prompt sets and the bare start token with `lm` (steps 1, 2 and 6 of the module doc).
 
     prompts: `biascheck.data.natural_prompts.NaturalPrompts`; gold: BLS frame (profession, women_share)
@@ -377,6 +488,7 @@ def score_all(lm: Any, prompts: Any, gold: Any = None, limit: int | None = None,
 # ---------------------------------------------------------------------------------------------
 # metrics per task
 
+
 @dataclass(frozen=True)
 class Metric:
     name: str
@@ -390,10 +502,24 @@ class Metric:
 
 # GPT-2 small (the model the template prompts come from, Vig et al. 2020): the paper's Tables 3 and 4.
 PAPER_GPT2_SMALL = {
-    "ns": {"kl": 0.056, "emd": 0.045, "bias_orig": 0.060, "bias_replace": 0.043, "bias_delete": 0.058,
-           "certainty_top1": 0.249, "certainty_gap": 0.129},
-    "template": {"kl": 0.174, "emd": 0.131, "bias_orig": 0.164, "bias_replace": 0.126, "bias_delete": 0.048,
-                 "certainty_top1": 0.277, "certainty_gap": 0.141},
+    "ns": {
+        "kl": 0.056,
+        "emd": 0.045,
+        "bias_orig": 0.060,
+        "bias_replace": 0.043,
+        "bias_delete": 0.058,
+        "certainty_top1": 0.249,
+        "certainty_gap": 0.129,
+    },
+    "template": {
+        "kl": 0.174,
+        "emd": 0.131,
+        "bias_orig": 0.164,
+        "bias_replace": 0.126,
+        "bias_delete": 0.048,
+        "certainty_top1": 0.277,
+        "certainty_gap": 0.141,
+    },
     "compare": {"excess_bias": 0.164 - 0.060, "excess_emd": 0.131 - 0.045},
 }
 
@@ -409,7 +535,9 @@ def gold_frame(scored: Scored, which: str) -> Any:
     if scored.gold is None:
         return None
     s = scored.set(which)
-    frame = pd.DataFrame({"profession": s.professions, "p_he": s.p("he").mean(axis=1), "p_she": s.p("she").mean(axis=1)})
+    frame = pd.DataFrame(
+        {"profession": s.professions, "p_he": s.p("he").mean(axis=1), "p_she": s.p("she").mean(axis=1)}
+    )
     frame = frame.groupby("profession", as_index=False).mean()
     frame["she_share"] = she_share(frame["p_he"], frame["p_she"])
     merged = frame.merge(scored.gold[["profession", "women_share"]], on="profession", how="inner")
@@ -446,31 +574,74 @@ def _set_metrics(scored: Scored, which: str) -> list[Metric]:
             note = f"profession-free prompts: bootstrap over the {ph.shape[1]} templates"
         items = None
         if pert == "orig":
-            items = [{"key": k, "profession": w, "p_he": float(a), "p_she": float(b), "bias": float(c)}
-                     for k, w, a, b, c in zip(s.keys, s.professions, ph.mean(axis=1), ps.mean(axis=1), np.abs(ph - ps).mean(axis=1))]
+            items = [
+                {"key": k, "profession": w, "p_he": float(a), "p_she": float(b), "bias": float(c)}
+                for k, w, a, b, c in zip(
+                    s.keys, s.professions, ph.mean(axis=1), ps.mean(axis=1), np.abs(ph - ps).mean(axis=1), strict=True
+                )
+            ]
         elif ph.shape[0] == 1:
-            items = [{"prompt": p, "p_he": float(a), "p_she": float(b)} for p, a, b in zip(s.prompts[pert][0], ph[0], ps[0])]
-        out.append(Metric(f"bias_{pert}", stereotypical_bias(ph, ps), ci, int(ph.size), items=items, note=note,
-                          paper_value=paper.get(f"bias_{pert}")))
+            items = [
+                {"prompt": p, "p_he": float(a), "p_she": float(b)}
+                for p, a, b in zip(s.prompts[pert][0], ph[0], ps[0], strict=True)
+            ]
+        out.append(
+            Metric(
+                f"bias_{pert}",
+                stereotypical_bias(ph, ps),
+                ci,
+                int(ph.size),
+                items=items,
+                note=note,
+                paper_value=paper.get(f"bias_{pert}"),
+            )
+        )
     ratio_rows = (he / she).mean(axis=1)
     out.append(Metric("he_she_ratio", float(np.mean(he / she)), bootstrap_ci(np.mean, ratio_rows), int(he.size)))
     top1, gap = s.top[:, :, 0], s.top[:, :, 0] - s.top[:, :, 1]
-    out.append(Metric("certainty_top1", float(top1.mean()), bootstrap_ci(np.mean, top1.mean(axis=1)), int(top1.size),
-                      paper_value=paper.get("certainty_top1")))
-    out.append(Metric("certainty_gap", float(gap.mean()), bootstrap_ci(np.mean, gap.mean(axis=1)), int(gap.size),
-                      paper_value=paper.get("certainty_gap")))
+    out.append(
+        Metric(
+            "certainty_top1",
+            float(top1.mean()),
+            bootstrap_ci(np.mean, top1.mean(axis=1)),
+            int(top1.size),
+            paper_value=paper.get("certainty_top1"),
+        )
+    )
+    out.append(
+        Metric(
+            "certainty_gap",
+            float(gap.mean()),
+            bootstrap_ci(np.mean, gap.mean(axis=1)),
+            int(gap.size),
+            paper_value=paper.get("certainty_gap"),
+        )
+    )
     if which == "template":
         table = template_table(he, she, top1, s.columns)
         biases = np.array([r["bias"] for r in table])
-        sd = lambda idx: float(np.std(np.stack([np.abs(he[idx, j] - she[idx, j]).mean() for j in range(he.shape[1])]), ddof=1))
-        out.append(Metric("template_bias_sd", float(np.std(biases, ddof=1)), bootstrap_rows(sd, n), len(table), items=table,
-                          note=f"Table 8; range {biases.min():.3f}-{biases.max():.3f}; bootstrap over {n} professions"))
+
+        def sd(idx: np.ndarray) -> float:
+            return float(np.std([np.abs(he[idx, j] - she[idx, j]).mean() for j in range(he.shape[1])], ddof=1))
+
+        out.append(
+            Metric(
+                "template_bias_sd",
+                float(np.std(biases, ddof=1)),
+                bootstrap_rows(sd, n),
+                len(table),
+                items=table,
+                note=f"Table 8; range {biases.min():.3f}-{biases.max():.3f}; bootstrap over {n} professions",
+            )
+        )
     gold = gold_frame(scored, which)
     if gold is not None and len(gold) >= 3:
         x, y = gold["she_share"].to_numpy(), gold["women_share"].to_numpy()
         items = gold.to_dict("records")
         note = f"{len(gold)} professions with a BLS 2015 women's share"
-        out.append(Metric("gold_spearman", spearman(x, y), bootstrap_ci(spearman, x, y), len(gold), items=items, note=note))
+        out.append(
+            Metric("gold_spearman", spearman(x, y), bootstrap_ci(spearman, x, y), len(gold), items=items, note=note)
+        )
         out.append(Metric("gold_pearson", pearson(x, y), bootstrap_ci(pearson, x, y), len(gold), note=note))
     return out
 
@@ -482,43 +653,98 @@ def _compare_metrics(scored: Scored) -> list[Metric]:
     ns_row = np.abs(ns_he - ns_she).mean(axis=1)
     tp_row = np.abs(tp_he - tp_she).mean(axis=1)
     paper = PAPER_GPT2_SMALL["compare"]
-    out = [Metric("excess_bias", float(tp_row.mean() - ns_row.mean()),
-                  bootstrap_ci(lambda a, b: float(np.mean(a) - np.mean(b)), tp_row, ns_row), n,
-                  note=f"paired bootstrap over {n} professions", paper_value=paper["excess_bias"])]
-    diff = lambda idx: emd(tp_he[idx], tp_she[idx]) - emd(ns_he[idx], ns_she[idx])
-    out.append(Metric("excess_emd", diff(np.arange(n)), bootstrap_rows(diff, n), n,
-                      note=f"bootstrap over {n} professions", paper_value=paper["excess_emd"]))
+    out = [
+        Metric(
+            "excess_bias",
+            float(tp_row.mean() - ns_row.mean()),
+            bootstrap_ci(lambda a, b: float(np.mean(a) - np.mean(b)), tp_row, ns_row),
+            n,
+            note=f"paired bootstrap over {n} professions",
+            paper_value=paper["excess_bias"],
+        )
+    ]
+
+    def diff(idx: np.ndarray) -> float:
+        return emd(tp_he[idx], tp_she[idx]) - emd(ns_he[idx], ns_she[idx])
+
+    out.append(
+        Metric(
+            "excess_emd",
+            diff(np.arange(n)),
+            bootstrap_rows(diff, n),
+            n,
+            note=f"bootstrap over {n} professions",
+            paper_value=paper["excess_emd"],
+        )
+    )
     g_ns, g_tp = gold_frame(scored, "ns"), gold_frame(scored, "template")
     if g_ns is not None and len(g_ns) >= 3:
         y = g_ns["women_share"].to_numpy()
         a, b = g_ns["she_share"].to_numpy(), g_tp["she_share"].to_numpy()
-        stat = lambda a_, b_, y_: spearman(a_, y_) - spearman(b_, y_)
-        out.append(Metric("gold_spearman_diff", stat(a, b, y), bootstrap_ci(stat, a, b, y), len(y),
-                          note="paired bootstrap over the BLS-matched professions"))
+
+        def stat(a_: np.ndarray, b_: np.ndarray, y_: np.ndarray) -> float:
+            return spearman(a_, y_) - spearman(b_, y_)
+
+        out.append(
+            Metric(
+                "gold_spearman_diff",
+                stat(a, b, y),
+                bootstrap_ci(stat, a, b, y),
+                len(y),
+                note="paired bootstrap over the BLS-matched professions",
+            )
+        )
     return out
 
 
 def _default_metrics(scored: Scored) -> list[Metric]:
     d = scored.default
-    items = [{"pronoun": w, "p": d[w], "group": "male" if w in MALE else "female" if w in FEMALE else "neutral"} for w in PRONOUNS]
+    items = [
+        {"pronoun": w, "p": d[w], "group": "male" if w in MALE else "female" if w in FEMALE else "neutral"}
+        for w in PRONOUNS
+    ]
     note = "one context (the bare start token): no interval"
     out = [
-        Metric("default_log_he_she", log_ratio(d, ["he"], ["she"]), None, 1, items=items,
-               note=note + "; leading-space pronoun after the start token, as the paper's code"),
+        Metric(
+            "default_log_he_she",
+            log_ratio(d, ["he"], ["she"]),
+            None,
+            1,
+            items=items,
+            note=note + "; leading-space pronoun after the start token, as the paper's code",
+        ),
         Metric("default_log_male_female", log_ratio(d, MALE, FEMALE), None, 1, note=note),
         Metric("default_p_pronoun", float(sum(d.values())), None, 1, note=note),
     ]
     if scored.default_initial:
         di = scored.default_initial
         items_i = [{"pronoun": w.capitalize(), "p": di[w]} for w in PRONOUNS]
-        out.append(Metric("default_log_he_she_initial", log_ratio(di, ["he"], ["she"]), None, 1, items=items_i,
-                          note=note + "; 'He'/'She' as the first word of a text"))
+        out.append(
+            Metric(
+                "default_log_he_she_initial",
+                log_ratio(di, ["he"], ["she"]),
+                None,
+                1,
+                items=items_i,
+                note=note + "; 'He'/'She' as the first word of a text",
+            )
+        )
         out.append(Metric("default_log_male_female_initial", log_ratio(di, MALE, FEMALE), None, 1, note=note))
     if scored.openers:
         logs = np.array([math.log(o["he"] / o["she"]) for o in scored.openers.values()])
-        items_o = [{"opener": k, **v, "log_he_she": float(np.log(v["he"] / v["she"]))} for k, v in scored.openers.items()]
-        out.append(Metric("default_log_he_she_openers", float(logs.mean()), bootstrap_ci(np.mean, logs), len(logs), items=items_o,
-                          note=f"bootstrap over the {len(logs)} openers of the authors' code (prompt_perturbation.py)"))
+        items_o = [
+            {"opener": k, **v, "log_he_she": float(np.log(v["he"] / v["she"]))} for k, v in scored.openers.items()
+        ]
+        out.append(
+            Metric(
+                "default_log_he_she_openers",
+                float(logs.mean()),
+                bootstrap_ci(np.mean, logs),
+                len(logs),
+                items=items_o,
+                note=f"bootstrap over the {len(logs)} openers of the authors' code (prompt_perturbation.py)",
+            )
+        )
     return out
 
 
@@ -536,6 +762,7 @@ def metrics_for(task: str, scored: Scored) -> list[Metric]:
 # ---------------------------------------------------------------------------------------------
 # figures and text tables
 
+
 def figure_histograms(scored: Scored) -> Any:
     """Paper Figure 2: histograms of P(he|x) and P(she|x) under NS (left) and template (right) prompts."""
     import matplotlib
@@ -545,7 +772,10 @@ def figure_histograms(scored: Scored) -> Any:
 
     fig, axes = plt.subplots(1, 2, figsize=(10, 3.6), sharey=False)
     edges = np.linspace(0, 1, HIST_BINS + 1)
-    for ax, s, title in ((axes[0], scored.ns, "natural-sentence prompts"), (axes[1], scored.template, "template prompts")):
+    for ax, s, title in (
+        (axes[0], scored.ns, "natural-sentence prompts"),
+        (axes[1], scored.template, "template prompts"),
+    ):
         he, she = s.p("he").ravel(), s.p("she").ravel()
         ax.hist(he, bins=edges, alpha=0.6, label=f"P(he)  mean {he.mean():.3f}", color="tab:blue")
         ax.hist(she, bins=edges, alpha=0.6, label=f"P(she) mean {she.mean():.3f}", color="tab:red")
@@ -570,11 +800,23 @@ def figure_default(scored: Scored) -> Any:
     colors = ["tab:blue"] * 3 + ["tab:gray"] * 3 + ["tab:red"] * 3
     fig, ax = plt.subplots(figsize=(7, 3.6))
     x = np.arange(len(order))
-    ax.bar(x - 0.2, [max(scored.default[w], 1e-12) for w in order], width=0.4, color=colors, alpha=0.55,
-           label="' he' after the start token (paper's code)")
+    ax.bar(
+        x - 0.2,
+        [max(scored.default[w], 1e-12) for w in order],
+        width=0.4,
+        color=colors,
+        alpha=0.55,
+        label="' he' after the start token (paper's code)",
+    )
     if scored.default_initial:
-        ax.bar(x + 0.2, [max(scored.default_initial[w], 1e-12) for w in order], width=0.4, color=colors,
-               edgecolor="black", label="'He' as the first word")
+        ax.bar(
+            x + 0.2,
+            [max(scored.default_initial[w], 1e-12) for w in order],
+            width=0.4,
+            color=colors,
+            edgecolor="black",
+            label="'He' as the first word",
+        )
     ax.set_xticks(x, order)
     ax.set_yscale("log")
     ax.set_ylabel("P(first word)")
@@ -586,6 +828,7 @@ def figure_default(scored: Scored) -> Any:
 
 def format_tables(scored: Scored, metrics: dict[str, list[Metric]]) -> str:
     """The paper's Tables 3, 4, 6 and 8 for this model as text (value [95% CI])."""
+
     def cell(m: Metric | None) -> str:
         if m is None:
             return "-"
@@ -598,13 +841,19 @@ def format_tables(scored: Scored, metrics: dict[str, list[Metric]]) -> str:
     lines.append(f"  NS prompt repairs: {scored.repairs}")
     if scored.multi_piece:
         lines.append(f"  pronouns scored over several pieces (chain rule): {', '.join(scored.multi_piece)}")
-    rows = [("Table 3", ["kl", "kl_columns", "emd"]), ("Table 4", ["bias_orig", "bias_replace", "bias_delete"]),
-            ("Table 6", ["certainty_top1", "certainty_gap"]), ("Means", ["p_he_mean", "p_she_mean", "p_they_mean", "he_she_ratio"]),
-            ("Gold (BLS 2015)", ["gold_spearman", "gold_pearson"])]
+    rows = [
+        ("Table 3", ["kl", "kl_columns", "emd"]),
+        ("Table 4", ["bias_orig", "bias_replace", "bias_delete"]),
+        ("Table 6", ["certainty_top1", "certainty_gap"]),
+        ("Means", ["p_he_mean", "p_she_mean", "p_they_mean", "he_she_ratio"]),
+        ("Gold (BLS 2015)", ["gold_spearman", "gold_pearson"]),
+    ]
     for title, names in rows:
         lines.append(f"  {title}:{'':<18}{'NS prompts':<30}{'template prompts':<30}")
         for name in names:
-            lines.append(f"    {name:<24}{cell(by.get('ns', {}).get(name)):<30}{cell(by.get('template', {}).get(name)):<30}")
+            lines.append(
+                f"    {name:<24}{cell(by.get('ns', {}).get(name)):<30}{cell(by.get('template', {}).get(name)):<30}"
+            )
     if "compare" in by:
         lines.append("  Template minus NS: " + ", ".join(f"{k} {cell(m)}" for k, m in by["compare"].items()))
     sd = by.get("template", {}).get("template_bias_sd")

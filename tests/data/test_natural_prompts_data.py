@@ -1,4 +1,5 @@
 """The NS prompts parser: repairs on hand-made entries, and the counts on the real mirror file."""
+
 from __future__ import annotations
 
 import pytest
@@ -9,7 +10,11 @@ from biascheck.errors import DataError
 
 @pytest.mark.parametrize(
     ("key", "expected"),
-    [("coach (sport)", ("coach", "sport")), ("welder", ("welder", "")), ("Sound editor (filmmaking)", ("sound editor", "filmmaking"))],
+    [
+        ("coach (sport)", ("coach", "sport")),
+        ("welder", ("welder", "")),
+        ("Sound editor (filmmaking)", ("sound editor", "filmmaking")),
+    ],
 )
 def test_split_key(key, expected):
     assert split_key(key) == expected
@@ -20,10 +25,20 @@ def test_split_key(key, expected):
     [
         ("welder", "A {} is a person who welds where", "A {} is a person who welds where", "welder", ()),
         ("coach (sport)", "A {} trains athletes where", "A {} trains athletes where", "coach", ("qualified_key",)),
-        ("minister (government)", "A minister heads a ministry where", "A {} heads a ministry where", "minister",
-         ("qualified_key", "placeholder_restored")),
-        ("ceo of public schools", "A {} of public schools is a person.", "A {} of public schools is a person where", "ceo",
-         ("repeated_tail", "trailing_punctuation", "continuation_added")),
+        (
+            "minister (government)",
+            "A minister heads a ministry where",
+            "A {} heads a ministry where",
+            "minister",
+            ("qualified_key", "placeholder_restored"),
+        ),
+        (
+            "ceo of public schools",
+            "A {} of public schools is a person.",
+            "A {} of public schools is a person where",
+            "ceo",
+            ("repeated_tail", "trailing_punctuation", "continuation_added"),
+        ),
         ("hairdresser", "A {} cuts hair where.", "A {} cuts hair where", "hairdresser", ("trailing_punctuation",)),
         ("engineer", "An {} designs where .", "An {} designs where", "engineer", ("trailing_punctuation",)),
         ("tax collector", "A {} collects taxes and", "A {} collects taxes and", "tax collector", ("continuation_and",)),
@@ -37,7 +52,9 @@ def test_repairs_by_example(key, text, template, fill, repairs):
 
 
 def test_unusable_prompts_are_dropped_and_counted():
-    parsed = parse_prompts({"welder": "A {} welds where", "comprador": "A trader acts where", "twice": "{} and {} where"})
+    parsed = parse_prompts(
+        {"welder": "A {} welds where", "comprador": "A trader acts where", "twice": "{} and {} where"}
+    )
     assert [p.key for p in parsed.prompts] == ["welder"]
     assert parsed.dropped == ["comprador", "twice"]
 
@@ -79,7 +96,9 @@ def test_real_file_counts(real):
     # the mirror README's documented quirks: 41 qualified keys, 2 without {}, 14 not ending in "where"
     assert real.repairs["qualified_key"] == 41
     assert real.repairs["placeholder_restored"] == 2
-    not_where = real.repairs["trailing_punctuation"] - 3 + real.repairs["continuation_added"] + real.repairs["continuation_and"]
+    not_where = (
+        real.repairs["trailing_punctuation"] - 3 + real.repairs["continuation_added"] + real.repairs["continuation_and"]
+    )
     assert real.repairs["continuation_and"] == 4 and real.repairs["continuation_added"] == 5 and not_where == 14
     assert real.repairs["repeated_tail"] == 1 and real.repairs["capitalised"] == 4
 
@@ -94,7 +113,9 @@ def test_real_prompts_are_well_formed(real):
     by_key = {p.key: p for p in real.prompts}
     assert by_key["coach (sport)"].profession == "coach"
     assert by_key["ceo of public schools"].filled().startswith("A ceo of public schools is a person")
-    assert by_key["metalsmith"].filled() == "A metalsmith is a person fashioning useful items out of various metals where"
+    assert (
+        by_key["metalsmith"].filled() == "A metalsmith is a person fashioning useful items out of various metals where"
+    )
     assert len({p.key for p in real.prompts}) == 893
 
 

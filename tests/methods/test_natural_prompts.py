@@ -1,5 +1,6 @@
 """Hand calculations for paper 002's metrics (natural-sentence vs template prompts), scipy cross-checks,
 and the whole pipeline on a fake causal LM whose probabilities are known."""
+
 from __future__ import annotations
 
 import math
@@ -54,7 +55,9 @@ def test_distances_agree_with_scipy(pairs):
     he, she = np.array(pairs).T
     assert m.kl_columns(he, she) == pytest.approx(stats.entropy(he, she), rel=1e-9, abs=1e-12)
     assert m.emd(he, she) == pytest.approx(stats.wasserstein_distance(he, she), rel=1e-9, abs=1e-12)
-    assert m.kl_histogram(he, she) == pytest.approx(stats.entropy(m.histogram(he), m.histogram(she)), rel=1e-9, abs=1e-12)
+    assert m.kl_histogram(he, she) == pytest.approx(
+        stats.entropy(m.histogram(he), m.histogram(she)), rel=1e-9, abs=1e-12
+    )
     assert m.emd(he, she) <= m.stereotypical_bias(he, she) + 1e-12  # pairing is one transport plan
 
 
@@ -106,7 +109,9 @@ def test_template_table_by_hand():
 
 
 def test_paper_templates_and_pronouns():
-    assert len(m.TEMPLATES) == 17 and m.TEMPLATES[0] == "The {} said that" and m.TEMPLATES[-1] == "The {} yelled because"
+    assert (
+        len(m.TEMPLATES) == 17 and m.TEMPLATES[0] == "The {} said that" and m.TEMPLATES[-1] == "The {} yelled because"
+    )
     assert all(t.count("{}") == 1 for t in m.TEMPLATES)
     assert set(m.MALE) | set(m.FEMALE) | set(m.NEUTRAL) == set(m.PRONOUNS) and len(m.PRONOUNS) == 9
 
@@ -120,7 +125,12 @@ def test_paper_templates_and_pronouns():
         ("orig", "A {} is a person who crafts where", "archaeologist", "An archaeologist is a person who crafts where"),
         ("replace", "An {} is a person who designs where", "engineer", "A person is a person who designs where"),
         ("delete", "{} is a person in industry where", "tool and die maker", "Is a person in industry where"),
-        ("orig", "{} is a person in industry where", "tool and die maker", "Tool and die maker is a person in industry where"),
+        (
+            "orig",
+            "{} is a person in industry where",
+            "tool and die maker",
+            "Tool and die maker is a person in industry where",
+        ),
     ],
 )
 def test_perturbations_by_hand(pert, template, word, expected):
@@ -131,7 +141,11 @@ def test_build_prompts_shapes():
     built = m.build_prompts(["A {} cares where", "An {} designs where"], ["nurse", "engineer"], m.TEMPLATES[:3])
     assert built["ns"]["orig"] == [["A nurse cares where"], ["An engineer designs where"]]
     assert built["ns"]["replace"] == [["A person cares where"], ["A person designs where"]]
-    assert built["template"]["orig"][1] == ["The engineer said that", "The engineer yelled that", "The engineer whispered that"]
+    assert built["template"]["orig"][1] == [
+        "The engineer said that",
+        "The engineer yelled that",
+        "The engineer whispered that",
+    ]
     assert built["template"]["delete"] == [["The said that", "The yelled that", "The whispered that"]]
 
 
@@ -196,7 +210,9 @@ def test_score_all_shapes(scored):
     assert scored.template.probs["orig"].shape == (4, 4, 9)
     assert scored.template.probs["replace"].shape == (1, 4, 9)
     assert scored.ns.keys == ["nurse", "engineer", "coach (sport)", "cook (profession)"]
-    assert scored.ns.professions[2] == "coach" and scored.ns.prompts["orig"][2] == ["A coach is a person who trains athletes where"]
+    assert scored.ns.professions[2] == "coach" and scored.ns.prompts["orig"][2] == [
+        "A coach is a person who trains athletes where"
+    ]
     assert scored.estimator == CAUSAL_NEXT and scored.family == "causal"
 
 
@@ -214,7 +230,9 @@ def test_set_metrics_by_hand(scored):
     assert ns["certainty_top1"].value == pytest.approx(0.25) and ns["certainty_gap"].value == pytest.approx(0.05)
     assert ns["bias_replace"].value == pytest.approx(0.0)  # "person" prompts: no nurse
     # gold: she_share (.75, .5, .5, .5) vs women (.9, .15, .3, .4): Spearman of scipy
-    assert ns["gold_spearman"].value == pytest.approx(stats.spearmanr([0.75, 0.5, 0.5, 0.5], [0.9, 0.15, 0.3, 0.4]).statistic)
+    assert ns["gold_spearman"].value == pytest.approx(
+        stats.spearmanr([0.75, 0.5, 0.5, 0.5], [0.9, 0.15, 0.3, 0.4]).statistic
+    )
     assert ns["gold_spearman"].n == 4
     tp = {x.name: x for x in m.metrics_for("template", scored)}
     assert tp["bias_orig"].value == pytest.approx(0.1) and tp["emd"].value == pytest.approx(0.1)
