@@ -57,6 +57,7 @@ def main() -> int:
     ap.add_argument("--n", type=int, default=None, help="subsample this many professions (seeded)")
     ap.add_argument("--batch-size", type=int, default=None, help="engine batch size (default: adaptive)")
     ap.add_argument("--threads", type=int, default=None, help="torch.set_num_threads (default: torch's choice)")
+    ap.add_argument("--kv-ab", action="store_true", help="also time the engine without shared-prefix KV reuse")
     ap.add_argument("--repeats", type=int, default=1, help="engine timing: best of this many runs")
     args = ap.parse_args()
 
@@ -86,13 +87,27 @@ def main() -> int:
     # warm-up both paths on a few inputs (allocator, kernels)
     lm.fill_slot(templates[:4], cands)
 
-    # ---- engine
-    best = float("inf")
+    # ---- engine (and, interleaved, the engine without shared-prefix KV-cache reuse)
+    prefix_body = getattr(lm.engine, "prefix_body", None)
+    best, best_nokv, kv_tokens, nokv_tokens = float("inf"), float("inf"), 0, 0
     for _ in range(max(1, args.repeats)):
-        t0 = time.perf_counter()
+        lm.engine.prefix_body = prefix_body
+        c0, t0 = lm.engine.tokens_run, time.perf_counter()
         res = lm.fill_slot(templates, cands)
         best = min(best, time.perf_counter() - t0)
+        kv_tokens = lm.engine.tokens_run - c0
+        if args.kv_ab and prefix_body is not None:
+            lm.engine.prefix_body = None
+            c0, t0 = lm.engine.tokens_run, time.perf_counter()
+            res_nokv = lm.fill_slot(templates, cands)
+            best_nokv = min(best_nokv, time.perf_counter() - t0)
+            nokv_tokens = lm.engine.tokens_run - c0
+            lm.engine.prefix_body = prefix_body
     engine_s = best
+    if args.kv_ab and prefix_body is not None:
+        print(f"engine with shared-prefix KV reuse {engine_s:.2f} s ({kv_tokens} body tokens), without "
+              f"{best_nokv:.2f} s ({nokv_tokens} body tokens): {best_nokv / engine_s:.2f}x; "
+              f"max |diff| {float(np.abs(res.logprob - res_nokv.logprob).max()):.1e}")
     print(f"engine done in {engine_s:.2f} s; running the naive loop ...", flush=True)
 
     # ---- naive loop: one sentence at a time, full logits, log_softmax, gather

@@ -245,7 +245,9 @@ class ForwardEngine:
                 while pending:
                     batch = pending.pop()
                     try:
-                        self._run_batch(batch, hosts, host_rows, row_pos, row_targets, row_top, k, out_t, out_kv, out_ki)
+                        self._run_batch(
+                            batch, hosts, host_rows, row_pos, row_targets, row_top, k, out_t, out_kv, out_ki
+                        )
                     except Exception as exc:  # noqa: BLE001 - only OOM is handled
                         if not is_oom(exc):
                             raise
@@ -331,7 +333,7 @@ class ForwardEngine:
                 tr = torch.tensor(t_row, dtype=torch.long, device=logits.device)
                 ti = torch.tensor(t_id, dtype=torch.long, device=logits.device)
                 vals = (logits[tr, ti] - lse[tr]).double().cpu().numpy()
-                for v, reads in zip(vals, t_reads):
+                for v, reads in zip(vals, t_reads, strict=False):
                     out_t[reads] = v
             top_local = [local for local, r in enumerate(chunk) if row_top[r]]
             if top_local:

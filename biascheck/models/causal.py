@@ -31,7 +31,7 @@ import numpy as np
 
 from biascheck.errors import TokenizationError
 from biascheck.models.base import CAUSAL_NEXT, CAUSAL_SENTENCE, SlotScores
-from biascheck.models.common import EngineModel, Encoded
+from biascheck.models.common import Encoded, EngineModel
 from biascheck.models.text import (
     check_candidates,
     check_templates,
@@ -137,7 +137,7 @@ class CausalLM(EngineModel):
                 owner.append((text, r[1] + 1 - len(self.prefix_ids)))
         vals, _, _ = self.engine.run(reads)
         terms = {text: np.full(len(e_.ids), np.nan) for text, e_ in enc.items()}
-        for (text, q), v in zip(owner, vals):
+        for (text, q), v in zip(owner, vals, strict=False):
             terms[text][q] = v
         return {text: (enc[text], terms[text]) for text in enc}
 
@@ -167,7 +167,9 @@ class CausalLM(EngineModel):
         for (i, j), text in pairs.items():
             e_ = enc[text]
             what = f"prompt {prompts[i]!r} with candidate {candidates[j]!r}"
-            pieces = covering_pieces(text, e_.offsets, e_.special, len(prompts[i]), len(text), what=what, tokens=e_.tokens)
+            pieces = covering_pieces(
+                text, e_.offsets, e_.special, len(prompts[i]), len(text), what=what, tokens=e_.tokens
+            )
             if not self.prefix_ids and pieces[0] == 0:
                 raise TokenizationError(
                     f"{what}: nothing comes before the candidate and the tokenizer has no BOS/EOS token to use as a "

@@ -86,7 +86,8 @@ def _family_from_config(config: Any) -> str:
         if type(config) in MODEL_FOR_CAUSAL_LM_MAPPING:
             return "causal"
     raise ModelTypeError(
-        f"the model's architecture {archs or [type(config).__name__]} (model_type {getattr(config, 'model_type', '?')!r}) "
+        f"the model's architecture {archs or [type(config).__name__]} "
+        f"(model_type {getattr(config, 'model_type', '?')!r}) "
         "has no masked-LM or causal-LM head; biascheck needs a masked LM (e.g. BertForMaskedLM) or a causal LM "
         "(e.g. GPT2LMHeadModel, LlamaForCausalLM). Choose such a checkpoint."
     )

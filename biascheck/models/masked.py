@@ -24,7 +24,7 @@ import numpy as np
 
 from biascheck.errors import TokenizationError
 from biascheck.models.base import BLANK, MLM_PLL, MLM_SLOT, SLOT, SlotScores
-from biascheck.models.common import EngineModel, Encoded
+from biascheck.models.common import Encoded, EngineModel
 from biascheck.models.text import (
     check_candidates,
     check_templates,
@@ -116,12 +116,14 @@ class MaskedLM(EngineModel):
         filled = [fill(p + " " + SLOT, mask_text, mask_text) for p in prompts]
         enc = self._encode([f[0] for f in filled], add_special_tokens=True)
         reads = []
-        for p, (text, s, e) in zip(prompts, filled):
+        for p, (text, s, e) in zip(prompts, filled, strict=False):
             e_ = enc[text]
             pieces = covering_pieces(text, e_.offsets, e_.special, s, e, what=f"prompt {p!r}", tokens=e_.tokens)
             slot = [q for q in pieces if e_.ids[q] == self.mask_id]
             if len(slot) != 1:
-                raise TokenizationError(f"prompt {p!r}: the mask token after it did not tokenize as one mask: {e_.tokens}.")
+                raise TokenizationError(
+                    f"prompt {p!r}: the mask token after it did not tokenize as one mask: {e_.tokens}."
+                )
             reads.append((e_.ids, slot[0]))
         _, vals, ids = self.engine.run([], reads, k)
         return vals, self._decode_ids(ids)
@@ -131,7 +133,7 @@ class MaskedLM(EngineModel):
         enc = self._encode(sentences, add_special_tokens=True)
         reads, owner = [], []
         for text, e_ in enc.items():
-            for q, (t, sp) in enumerate(zip(e_.ids, e_.special)):
+            for q, (t, sp) in enumerate(zip(e_.ids, e_.special, strict=False)):
                 if sp:
                     continue
                 seq = list(e_.ids)
@@ -140,7 +142,7 @@ class MaskedLM(EngineModel):
                 owner.append((text, q))
         vals, _, _ = self.engine.run(reads)
         terms = {text: np.full(len(e_.ids), np.nan) for text, e_ in enc.items()}
-        for (text, q), v in zip(owner, vals):
+        for (text, q), v in zip(owner, vals, strict=False):
             terms[text][q] = v
         return {text: (enc[text], terms[text]) for text in enc}
 
@@ -160,7 +162,7 @@ def _words(text: str, e_: Encoded, terms: np.ndarray) -> list[tuple[str, int, in
     words = words_of(text)
     sums = [0.0] * len(words)
     seen = [False] * len(words)
-    for q, ((a, b), sp) in enumerate(zip(e_.offsets, e_.special)):
+    for q, ((a, b), sp) in enumerate(zip(e_.offsets, e_.special, strict=False)):
         if sp:
             continue
         w = word_of_piece(text, a, b, words)

@@ -24,7 +24,9 @@ class TemplateError(BiascheckError, ValueError):
 
 def check_templates(templates: Sequence[str]) -> None:
     if isinstance(templates, str):
-        raise TemplateError(f"templates must be a list of strings, got the single string {templates!r}; wrap it in [...].")
+        raise TemplateError(
+            f"templates must be a list of strings, got the single string {templates!r}; wrap it in [...]."
+        )
     for t in templates:
         if not isinstance(t, str):
             raise TemplateError(f"template {t!r} is not a string.")
@@ -37,7 +39,9 @@ def check_templates(templates: Sequence[str]) -> None:
 
 def check_candidates(candidates: Sequence[str]) -> None:
     if isinstance(candidates, str):
-        raise TemplateError(f"candidates must be a list of strings, got the single string {candidates!r}; wrap it in [...].")
+        raise TemplateError(
+            f"candidates must be a list of strings, got the single string {candidates!r}; wrap it in [...]."
+        )
     for c in candidates:
         if not isinstance(c, str) or not c.strip():
             raise TemplateError(f"candidate {c!r} is empty or not a string; candidates are words such as 'he'.")
@@ -94,7 +98,7 @@ def covering_pieces(
     Raises TokenizationError when a piece also covers non-whitespace text outside the span.
     """
     found: list[int] = []
-    for i, ((a, b), sp) in enumerate(zip(offsets, special)):
+    for i, ((a, b), sp) in enumerate(zip(offsets, special, strict=False)):
         if sp or a >= b or a >= end or b <= start:
             continue
         if text[a:start].strip() or text[end:b].strip():

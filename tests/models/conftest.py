@@ -62,7 +62,8 @@ def _byte_bpe(specials: list[str], vocab_size: int = 400):
     from tokenizers import ByteLevelBPETokenizer
 
     bpe = ByteLevelBPETokenizer()
-    bpe.train_from_iterator(CORPUS * 3, vocab_size=vocab_size, min_frequency=1, special_tokens=specials, show_progress=False)
+    bpe.train_from_iterator(CORPUS * 3, vocab_size=vocab_size, min_frequency=1, special_tokens=specials,
+                            show_progress=False)
     state = json.loads(bpe._tokenizer.to_str())
     merges = [tuple(m.split(" ")) if isinstance(m, str) else tuple(m) for m in state["model"]["merges"]]
     return bpe.get_vocab(), merges

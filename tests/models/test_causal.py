@@ -3,11 +3,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from helpers import causal_next, causal_sentence, causal_terms, causal_top
 
 from biascheck.errors import TokenizationError
 from biascheck.models import CAUSAL_NEXT, CAUSAL_SENTENCE, SLOT
 from biascheck.models.causal import CausalLM
-from helpers import causal_next, causal_sentence, causal_terms, causal_top
 
 MODELS = ["gpt2_tiny", "llama_tiny"]
 TEMPLATES = ["[SLOT] is a nurse.", "The nurse said that [SLOT] would come.", "[SLOT] works as a [BLANK] here."]
@@ -73,7 +73,7 @@ def test_word_logprobs_sum_to_sentence(fixture, request):
     sents = ["The farmer's daughter became a pilot.", "He is a nurse."]
     words = lm.word_logprobs(sents)
     vals, _ = lm.sentence_logprob(sents)
-    for s, ws, v in zip(sents, words, vals):
+    for s, ws, v in zip(sents, words, vals, strict=False):
         assert [w for w, *_ in ws] == s.split()
         assert all(s[a:b] == w for w, a, b, _ in ws)
         assert sum(x for *_, x in ws) == pytest.approx(v, abs=1e-5)

@@ -77,7 +77,8 @@ def test_local_dir_loads_and_detects_family(tmp_path, fixture, family, request):
     assert lm.info.revision == "unknown" and lm.info.source == str(tmp_path)
     ref = (CausalLM if family == "causal" else MaskedLM)(model, tok)
     t = ["[SLOT] is a nurse.", "The doctor said that [SLOT] would come."]
-    np.testing.assert_allclose(lm.fill_slot(t, ["he", "she"]).logprob, ref.fill_slot(t, ["he", "she"]).logprob, atol=1e-5)
+    np.testing.assert_allclose(lm.fill_slot(t, ["he", "she"]).logprob, ref.fill_slot(t, ["he", "she"]).logprob,
+                               atol=1e-5)
 
 
 def test_template_errors(gpt2_tiny, bert_real):
@@ -133,7 +134,8 @@ def test_oom_halves_and_retries():
     np.testing.assert_allclose(vals, ref)
     # adaptive (token budget) mode backs off too
     fake2 = _FakeOOM(limit=2)
-    eng2 = ForwardEngine(fake2.body, lambda h: h, device="cpu", pad_id=0, causal=False, vocab_size=11, token_budget=4096)
+    eng2 = ForwardEngine(fake2.body, lambda h: h, device="cpu", pad_id=0, causal=False, vocab_size=11,
+                         token_budget=4096)
     with pytest.warns(RuntimeWarning):
         np.testing.assert_allclose(eng2.run(reads)[0], ref)
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import torch
+from helpers import mlm_pll, mlm_sequential, span_pieces
 
 from biascheck.errors import TokenizationError
 from biascheck.models import MLM_PLL, MLM_SLOT, SLOT
 from biascheck.models.masked import MaskedLM
-from helpers import mlm_pll, mlm_sequential, span_pieces
 
 TEMPLATES = [
     "[SLOT] is a nurse.",
@@ -103,10 +103,10 @@ def test_pll_equals_loop(fixture, request):
     sents = ["He is a nurse.", "The farmer's daughter became a pilot.", "He is a nurse."]
     vals, est = lm.sentence_logprob(sents)
     assert est == MLM_PLL
-    for v, s in zip(vals, sents):
+    for v, s in zip(vals, sents, strict=False):
         assert v == pytest.approx(mlm_pll(model, tok, s), abs=1e-4)
     words = lm.word_logprobs(sents)
-    for v, ws, s in zip(vals, words, sents):
+    for v, ws, s in zip(vals, words, sents, strict=False):
         assert [w[0] for w in ws] == s.split()
         assert all(s[a:b] == w for w, a, b, _ in ws)
         assert sum(w[3] for w in ws) == pytest.approx(v, abs=1e-4)

@@ -36,14 +36,15 @@ def _slot_distribution(lm, template):
     return vals
 
 
-@pytest.mark.parametrize("template,space", [("[SLOT] is a nurse.", ""), ("The doctor said that [SLOT] would come.", "Ġ")])
+@pytest.mark.parametrize("template,space", [("[SLOT] is a nurse.", ""),
+                                            ("The doctor said that [SLOT] would come.", "Ġ")])
 def test_single_piece_candidates_are_the_slot_distribution(mlm, template, space):
     dist = _slot_distribution(mlm, template)
     assert np.exp(dist).sum() == pytest.approx(1.0, abs=1e-5)
     vocab = mlm.tokenizer.get_vocab()
     words = sorted({t[len(space):] for t in vocab if t.startswith(space) and t[len(space):].isalpha()})
     res = mlm.fill_slot([template], words)
-    single = [(w, v) for w, v, n in zip(words, res.logprob[0], res.n_pieces[0]) if n == 1]
+    single = [(w, v) for w, v, n in zip(words, res.logprob[0], res.n_pieces[0], strict=False) if n == 1]
     assert len(single) > 20
     for w, v in single:
         assert v == pytest.approx(dist[vocab[space + w]], abs=1e-5)
@@ -102,5 +103,5 @@ def test_sentence_scores_invariant(mlm, clm, idx, bs):
         np.testing.assert_allclose(got, ref[idx], atol=1e-5, rtol=0)
         words = lm.word_logprobs([SENTS[i] for i in idx])
         ref_w = base.word_logprobs(SENTS)
-        for i, w in zip(idx, words):
+        for i, w in zip(idx, words, strict=False):
             np.testing.assert_allclose([x[3] for x in w], [x[3] for x in ref_w[i]], atol=1e-5)

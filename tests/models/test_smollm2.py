@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from helpers import causal_next, causal_sentence, causal_top
 
 from biascheck.models import CAUSAL_NEXT, CAUSAL_SENTENCE, SLOT, load_model
 from biascheck.registry import ALIASES, embedded_dir
-from helpers import causal_next, causal_sentence, causal_top
 
 pytestmark = pytest.mark.slow
 # float32 sums of ~10 log-probs with SmolLM2's large activations: batched/padded/KV-cached matmuls
