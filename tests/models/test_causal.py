@@ -118,7 +118,7 @@ def test_single_piece_next_tokens_share_one_forward(gpt2_tiny):
 @pytest.mark.parametrize("batch_size", [None, 3])
 def test_shared_prefix_kv_reuse_equals_loop(fixture, batch_size, request):
     model, tok = request.getfixturevalue(fixture)
-    lm = CausalLM(model, tok, batch_size=batch_size)
+    lm = CausalLM(model, tok, batch_size=batch_size, share_prefix_kv=True)
     assert lm.engine.prefix_body is not None
     jobs = ["a nurse", "an engineer", "a firefighter", "a surgeon", "a pilot", "a librarian", "an aide", "a plumber"]
     templates = [f"[SLOT] is {j}." for j in jobs] + [f"The doctor said that [SLOT] is {j}." for j in jobs]
