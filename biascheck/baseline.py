@@ -20,6 +20,7 @@ Verdict: `regressed` when |change| > noise and the change goes the metric's wors
 (`higher_is_better`); `improved` the other way; `changed` beyond noise for a metric with no better
 direction; `within noise` otherwise. Only `regressed` fails the gate.
 """
+
 from __future__ import annotations
 
 import math
@@ -33,7 +34,15 @@ from tabulate import tabulate
 Z95 = 1.96
 
 REGRESSED, IMPROVED, CHANGED, WITHIN, UNKNOWN_NOISE, NEW, MISSING, NOT_A_NUMBER = (
-    "regressed", "improved", "changed", "within noise", "no noise estimate", "new", "not in this run", "n/a")
+    "regressed",
+    "improved",
+    "changed",
+    "within noise",
+    "no noise estimate",
+    "new",
+    "not in this run",
+    "n/a",
+)
 
 
 @dataclass(frozen=True)
@@ -141,7 +150,11 @@ def compare(base: dict[str, Any], new: dict[str, Any], bands: dict[str, float] |
         ref, own_band = _reference(base_results, r["model"], key)
         new_value = _num(r.get("value"))
         if ref is None:
-            out.append(Comparison(r["model"], key, None, new_value, None, None, "—", r.get("higher_is_better"), NEW, _verdict(r)))
+            out.append(
+                Comparison(
+                    r["model"], key, None, new_value, None, None, "—", r.get("higher_is_better"), NEW, _verdict(r)
+                )
+            )
             continue
         base_value = _num(ref.get("value"))
         change = None if new_value is None or base_value is None else new_value - base_value
@@ -152,14 +165,38 @@ def compare(base: dict[str, Any], new: dict[str, Any], bands: dict[str, float] |
             noise, source = band, "fluctuation"
         else:
             noise, source = from_intervals, "intervals" if from_intervals is not None else "—"
-        out.append(Comparison(r["model"], key, base_value, new_value, change, noise, source, r.get("higher_is_better"),
-                              judge(change, noise, r.get("higher_is_better")), _verdict(r)))
+        out.append(
+            Comparison(
+                r["model"],
+                key,
+                base_value,
+                new_value,
+                change,
+                noise,
+                source,
+                r.get("higher_is_better"),
+                judge(change, noise, r.get("higher_is_better")),
+                _verdict(r),
+            )
+        )
     for r in base_results:
         key = key_of(r)
         if key not in seen:
             seen.add(key)
-            out.append(Comparison(r["model"], key, _num(r.get("value")), None, None, None, "—", r.get("higher_is_better"),
-                                  MISSING, "—"))
+            out.append(
+                Comparison(
+                    r["model"],
+                    key,
+                    _num(r.get("value")),
+                    None,
+                    None,
+                    None,
+                    "—",
+                    r.get("higher_is_better"),
+                    MISSING,
+                    "—",
+                )
+            )
     return out
 
 
@@ -167,7 +204,18 @@ def regressions(comparisons: list[Comparison]) -> list[Comparison]:
     return [c for c in comparisons if c.regressed]
 
 
-HEADERS = ["model", "metric", "better", "baseline", "new", "change", "noise ±", "noise from", "change vs noise", "profile"]
+HEADERS = [
+    "model",
+    "metric",
+    "better",
+    "baseline",
+    "new",
+    "change",
+    "noise ±",
+    "noise from",
+    "change vs noise",
+    "profile",
+]
 
 
 def _fmt(value: float | None, signed: bool = False) -> str:
@@ -179,8 +227,21 @@ def _fmt(value: float | None, signed: bool = False) -> str:
 def table(comparisons: list[Comparison], fmt: str = "simple") -> str:
     """The comparison as a table (fmt 'simple' for the terminal, 'github' for Markdown)."""
     better = {True: "higher", False: "lower", None: "—"}
-    rows = [[c.model, c.key, better[c.higher_is_better], _fmt(c.base), _fmt(c.new), _fmt(c.change, True), _fmt(c.noise),
-             c.noise_source, c.status.upper() if c.regressed else c.status, c.profile_verdict] for c in comparisons]
+    rows = [
+        [
+            c.model,
+            c.key,
+            better[c.higher_is_better],
+            _fmt(c.base),
+            _fmt(c.new),
+            _fmt(c.change, True),
+            _fmt(c.noise),
+            c.noise_source,
+            c.status.upper() if c.regressed else c.status,
+            c.profile_verdict,
+        ]
+        for c in comparisons
+    ]
     return tabulate(rows, headers=HEADERS, tablefmt=fmt, disable_numparse=True)
 
 
@@ -197,7 +258,9 @@ def markdown(comparisons: list[Comparison], baseline: str, regen_command: str | 
     bad = regressions(comparisons)
     head = [f"## biascheck regression check against `{baseline}`", ""]
     if bad:
-        head.append(f"**{len(bad)} metric(s) regressed beyond the noise:** " + ", ".join(f"`{c.key}` ({c.model})" for c in bad))
+        head.append(
+            f"**{len(bad)} metric(s) regressed beyond the noise:** " + ", ".join(f"`{c.key}` ({c.model})" for c in bad)
+        )
         if regen_command:
             head.append(f"\nIf the change is intended, regenerate the baseline: `{regen_command}`")
     else:

@@ -15,6 +15,7 @@
 
 Relative model paths are taken relative to the list file when such a directory exists there.
 """
+
 from __future__ import annotations
 
 import csv
@@ -70,10 +71,16 @@ def read_model_list(path: str | Path) -> list[Checkpoint]:
         if not isinstance(rows, list):
             raise ConfigError(f"{path}: use [[checkpoint]] tables, each with model, step and seed.")
     else:
-        lines = [line for line in path.read_text(encoding="utf-8").splitlines() if line.strip() and not line.lstrip().startswith("#")]
+        lines = [
+            line
+            for line in path.read_text(encoding="utf-8").splitlines()
+            if line.strip() and not line.lstrip().startswith("#")
+        ]
         rows = list(csv.DictReader(lines))
         if lines and "model" not in (csv.DictReader(lines).fieldnames or []):
-            raise ConfigError(f"{path}: the first row must be a header with a 'model' column (and optionally step, seed).")
+            raise ConfigError(
+                f"{path}: the first row must be a header with a 'model' column (and optionally step, seed)."
+            )
     out = []
     for i, row in enumerate(rows, start=1):
         where = f"{path} entry {i}"
@@ -83,8 +90,13 @@ def read_model_list(path: str | Path) -> list[Checkpoint]:
         if not row.get("model"):
             raise ConfigError(f"{where}: no model.")
         seed = row.get("seed")
-        out.append(Checkpoint(_model(str(row["model"]), base), _step(row.get("step"), where),
-                              None if seed is None or str(seed).strip() == "" else str(seed).strip()))
+        out.append(
+            Checkpoint(
+                _model(str(row["model"]), base),
+                _step(row.get("step"), where),
+                None if seed is None or str(seed).strip() == "" else str(seed).strip(),
+            )
+        )
     if not out:
         raise ConfigError(f"{path}: lists no model.")
     names = [c.model for c in out]

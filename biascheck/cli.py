@@ -69,7 +69,8 @@ def _history(args: argparse.Namespace) -> int:
 
     rows = history.select(_store(args).metric_rows(), args.metric, args.model, args.last)  # type: ignore[attr-defined]
     if not rows:
-        print(f"biascheck: no saved run in {args.store} matches; save one with pytest --bias-save NAME", file=sys.stderr)
+        print(f"biascheck: no saved run in {args.store} matches; save one with pytest --bias-save NAME",
+              file=sys.stderr)
         return 1
     print(history.markdown(rows, str(args.store)) if args.markdown else history.table(rows))
     if args.plot:
@@ -135,8 +136,10 @@ def main(argv: list[str] | None = None) -> int:
     comp.add_argument("--markdown", action="store_true", help="GitHub Markdown")
     comp.set_defaults(run=_compare)
     fluct = sub.add_parser("fluctuation", help="paper 001 fluctuation over checkpoints and seeds (pronoun ratios)")
-    fluct.add_argument("--model-list", type=Path, required=True, help="CSV (model,step,seed) or TOML list of checkpoints")
-    fluct.add_argument("--after-step", type=int, default=None, help="k: use checkpoints at or after this step (default: all)")
+    fluct.add_argument("--model-list", type=Path, required=True,
+                       help="CSV (model,step,seed) or TOML list of checkpoints")
+    fluct.add_argument("--after-step", type=int, default=None,
+                       help="k: use checkpoints at or after this step (default: all)")
     fluct.add_argument("--verb", choices=["is", "works_as"], default="is", help="template verb (default: is)")
     fluct.add_argument("--out", type=Path, default=Path("bias-report") / "fluctuation", help="output directory")
     fluct.add_argument("--data", type=Path, default=None, help="reference-data mirror (default: $BIASCHECK_DATA_DIR)")

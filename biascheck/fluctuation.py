@@ -20,6 +20,7 @@ Section 4, RQ4:
 
 Everything here is pure (numpy in, numbers out); `analyse` runs steps 1-6 over several seeds.
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -96,8 +97,15 @@ class FluctuationAnalysis:
     frequency_source: str
 
 
-def analyse_seed(seed: str, steps: Sequence[int | None], log_r: np.ndarray, log_n: np.ndarray,
-                 certainty: np.ndarray | None, after_step: int | None, frequency: np.ndarray | None) -> SeedAnalysis:
+def analyse_seed(
+    seed: str,
+    steps: Sequence[int | None],
+    log_r: np.ndarray,
+    log_n: np.ndarray,
+    certainty: np.ndarray | None,
+    after_step: int | None,
+    frequency: np.ndarray | None,
+) -> SeedAnalysis:
     """Steps 1, 2, 4, 5 and 6 for one seed. Matrices: checkpoints x professions, rows in `steps` order."""
     order = np.argsort([(-1 if s is None else s) for s in steps], kind="stable")
     sorted_steps = [steps[i] for i in order]
@@ -110,19 +118,33 @@ def analyse_seed(seed: str, steps: Sequence[int | None], log_r: np.ndarray, log_
     mean_c = None if C is None else C[keep].mean(axis=0)
     nan = float("nan")
     return SeedAnalysis(
-        seed=seed, steps=sorted_steps, used=int(keep.sum()), cv_n=cv_n, cv_r=cv_r,
-        mean_n=N[keep].mean(axis=0), mean_r=R[keep].mean(axis=0), mean_certainty=mean_c,
+        seed=seed,
+        steps=sorted_steps,
+        used=int(keep.sum()),
+        cv_n=cv_n,
+        cv_r=cv_r,
+        mean_n=N[keep].mean(axis=0),
+        mean_r=R[keep].mean(axis=0),
+        mean_certainty=mean_c,
         corr_cv_certainty_n=nan if mean_c is None else pearson(cv_n, mean_c),
         corr_cv_certainty_r=nan if mean_c is None else pearson(cv_r, mean_c),
         corr_cv_frequency_n=nan if frequency is None else pearson(cv_n, frequency),
         corr_cv_frequency_r=nan if frequency is None else pearson(cv_r, frequency),
-        checkpoint_corr_n=pairwise_pearson(N), n_matrix=N,
+        checkpoint_corr_n=pairwise_pearson(N),
+        n_matrix=N,
     )
 
 
-def analyse(checkpoints: Sequence[Checkpoint], log_r: dict[str, np.ndarray], log_n: dict[str, np.ndarray],
-            certainty: dict[str, np.ndarray | None], professions: list[str], after_step: int | None = None,
-            frequency: np.ndarray | None = None, frequency_source: str = "none") -> FluctuationAnalysis:
+def analyse(
+    checkpoints: Sequence[Checkpoint],
+    log_r: dict[str, np.ndarray],
+    log_n: dict[str, np.ndarray],
+    certainty: dict[str, np.ndarray | None],
+    professions: list[str],
+    after_step: int | None = None,
+    frequency: np.ndarray | None = None,
+    frequency_source: str = "none",
+) -> FluctuationAnalysis:
     """Steps 1-6 over a sweep: checkpoints grouped by seed (None = one run), per-model vectors by model name."""
     by_seed: dict[str, list[Checkpoint]] = {}
     for cp in checkpoints:
@@ -130,12 +152,21 @@ def analyse(checkpoints: Sequence[Checkpoint], log_r: dict[str, np.ndarray], log
     seeds = []
     for seed, members in by_seed.items():
         has_c = all(certainty.get(cp.model) is not None for cp in members)
-        seeds.append(analyse_seed(
-            seed, [cp.step for cp in members], np.array([log_r[cp.model] for cp in members]),
-            np.array([log_n[cp.model] for cp in members]),
-            np.array([certainty[cp.model] for cp in members]) if has_c else None, after_step, frequency))
+        seeds.append(
+            analyse_seed(
+                seed,
+                [cp.step for cp in members],
+                np.array([log_r[cp.model] for cp in members]),
+                np.array([log_n[cp.model] for cp in members]),
+                np.array([certainty[cp.model] for cp in members]) if has_c else None,
+                after_step,
+                frequency,
+            )
+        )
     return FluctuationAnalysis(
-        professions=list(professions), after_step=after_step, seeds=seeds,
+        professions=list(professions),
+        after_step=after_step,
+        seeds=seeds,
         seed_corr_n=pairwise_pearson(np.array([s.mean_n for s in seeds])),
         seed_corr_r=pairwise_pearson(np.array([s.mean_r for s in seeds])),
         frequency_source=frequency_source,
@@ -150,11 +181,36 @@ def summary_table(result: FluctuationAnalysis, fmt: str = "simple") -> str:
     """Per seed: checkpoints used, min / median / max CV (N and R), correlations with certainty and frequency."""
     rows = []
     for s in result.seeds:
-        rows.append([s.seed, f"{s.used}/{len(s.steps)}", _f(np.nanmin(s.cv_n)), _f(np.nanmedian(s.cv_n)), _f(np.nanmax(s.cv_n)),
-                     _f(np.nanmin(s.cv_r)), _f(np.nanmedian(s.cv_r)), _f(np.nanmax(s.cv_r)),
-                     _f(s.corr_cv_certainty_n), _f(s.corr_cv_certainty_r), _f(s.corr_cv_frequency_n), _f(s.corr_cv_frequency_r)])
-    headers = ["seed", "ckpts ≥ k", "CV(n) min", "median", "max", "CV(r) min", "median", "max",
-               "ρ(v_n,c)", "ρ(v_r,c)", "ρ(v_n,f)", "ρ(v_r,f)"]
+        rows.append(
+            [
+                s.seed,
+                f"{s.used}/{len(s.steps)}",
+                _f(np.nanmin(s.cv_n)),
+                _f(np.nanmedian(s.cv_n)),
+                _f(np.nanmax(s.cv_n)),
+                _f(np.nanmin(s.cv_r)),
+                _f(np.nanmedian(s.cv_r)),
+                _f(np.nanmax(s.cv_r)),
+                _f(s.corr_cv_certainty_n),
+                _f(s.corr_cv_certainty_r),
+                _f(s.corr_cv_frequency_n),
+                _f(s.corr_cv_frequency_r),
+            ]
+        )
+    headers = [
+        "seed",
+        "ckpts ≥ k",
+        "CV(n) min",
+        "median",
+        "max",
+        "CV(r) min",
+        "median",
+        "max",
+        "ρ(v_n,c)",
+        "ρ(v_r,c)",
+        "ρ(v_n,f)",
+        "ρ(v_r,f)",
+    ]
     return tabulate(rows, headers=headers, tablefmt=fmt, disable_numparse=True)
 
 
@@ -176,18 +232,27 @@ def top_table(result: FluctuationAnalysis, count: int = 10, fmt: str = "simple")
     order = np.argsort(-np.nan_to_num(cv, nan=-np.inf))[:count]
     mean_n = np.mean(np.array([s.mean_n for s in result.seeds]), axis=0)
     rows = [[result.professions[i], _f(cv[i]), _f(mean_n[i])] for i in order]
-    return tabulate(rows, headers=["profession", "CV(n), mean over seeds", "mean n"], tablefmt=fmt, disable_numparse=True)
+    return tabulate(
+        rows, headers=["profession", "CV(n), mean over seeds", "mean n"], tablefmt=fmt, disable_numparse=True
+    )
 
 
 def report_text(result: FluctuationAnalysis, fmt: str = "simple") -> str:
     k = "all checkpoints" if result.after_step is None else f"checkpoints at step ≥ {result.after_step}"
     heading = (lambda s: f"### {s}") if fmt == "github" else (lambda s: s)
-    return "\n".join([
-        heading(f"Fluctuation (paper 001 §3.2-3.3) over {k}; frequency: {result.frequency_source}"),
-        summary_table(result, fmt), "",
-        heading("Seed-to-seed Pearson correlation of averaged ratios"), seed_table(result, fmt), "",
-        heading("Most fluctuating professions"), top_table(result, fmt=fmt), "",
-    ])
+    return "\n".join(
+        [
+            heading(f"Fluctuation (paper 001 §3.2-3.3) over {k}; frequency: {result.frequency_source}"),
+            summary_table(result, fmt),
+            "",
+            heading("Seed-to-seed Pearson correlation of averaged ratios"),
+            seed_table(result, fmt),
+            "",
+            heading("Most fluctuating professions"),
+            top_table(result, fmt=fmt),
+            "",
+        ]
+    )
 
 
 def figure(result: FluctuationAnalysis, n_lines: int = 6) -> object:
@@ -227,4 +292,3 @@ def figure(result: FluctuationAnalysis, n_lines: int = 6) -> object:
     fig.suptitle("Bias fluctuation over checkpoints and seeds (Tang & Jiang 2023)", fontsize=10)
     fig.tight_layout()
     return fig
-

@@ -3,6 +3,7 @@
 Input: `ResultStore.metric_rows()` (one dict per metric of every current run, in save order).
 A run of several models (a sweep of checkpoints) shows the mean over its models, marked "x̄".
 """
+
 from __future__ import annotations
 
 import fnmatch
@@ -13,18 +14,25 @@ import numpy as np
 from tabulate import tabulate
 
 
-def select(rows: list[dict[str, Any]], metric: str | None = None, model: str | None = None,
-           last: int | None = None) -> list[dict[str, Any]]:
+def select(
+    rows: list[dict[str, Any]], metric: str | None = None, model: str | None = None, last: int | None = None
+) -> list[dict[str, Any]]:
     """Keep metric keys matching the glob `metric` (probe.task.metric), models matching `model`, the last runs."""
-    out = [r for r in rows if (metric is None or fnmatch.fnmatch(f"{r['probe']}.{r['task']}.{r['metric']}", metric))
-           and (model is None or fnmatch.fnmatch(r["model"], model))]
+    out = [
+        r
+        for r in rows
+        if (metric is None or fnmatch.fnmatch(f"{r['probe']}.{r['task']}.{r['metric']}", metric))
+        and (model is None or fnmatch.fnmatch(r["model"], model))
+    ]
     if last:
         runs = list(dict.fromkeys(r["run"] for r in out))[-last:]
         out = [r for r in out if r["run"] in runs]
     return out
 
 
-def series(rows: list[dict[str, Any]]) -> tuple[list[str], dict[str, dict[str, tuple[float, float | None, float | None, int]]]]:
+def series(
+    rows: list[dict[str, Any]],
+) -> tuple[list[str], dict[str, dict[str, tuple[float, float | None, float | None, int]]]]:
     """Runs in order, and per metric key per run: (value, ci_low, ci_high, number of models averaged)."""
     runs = list(dict.fromkeys(r["run"] for r in rows))
     grouped: dict[str, dict[str, list[dict[str, Any]]]] = {}
@@ -62,8 +70,14 @@ def table(rows: list[dict[str, Any]], fmt: str = "simple") -> str:
 
 def markdown(rows: list[dict[str, Any]], store: str) -> str:
     runs, data = series(rows)
-    return "\n".join([f"## biascheck history ({len(runs)} runs, {len(data)} metrics, store `{store}`)", "",
-                      table(rows, "github"), ""])
+    return "\n".join(
+        [
+            f"## biascheck history ({len(runs)} runs, {len(data)} metrics, store `{store}`)",
+            "",
+            table(rows, "github"),
+            "",
+        ]
+    )
 
 
 def figure(rows: list[dict[str, Any]], columns: int = 3) -> object:
@@ -88,7 +102,7 @@ def figure(rows: list[dict[str, Any]], columns: int = 3) -> object:
         ax.errorbar(x, y, yerr=np.nan_to_num(np.vstack([low, high])), marker="o", ms=4, capsize=3)
         ax.set_title(key, fontsize=8)
         ax.set_xticks(x, runs, rotation=30, ha="right", fontsize=7)
-    for ax in list(axes.flat)[len(keys):]:
+    for ax in list(axes.flat)[len(keys) :]:
         ax.axis("off")
     fig.tight_layout()
     return fig

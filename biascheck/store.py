@@ -15,6 +15,7 @@ Safety:
    The plugin refuses to save over an existing name unless asked (``--bias-baseline-regen`` or
    ``replace=True``), so a baseline only changes on purpose.
 """
+
 from __future__ import annotations
 
 import datetime as _dt
@@ -141,22 +142,45 @@ class ResultStore:
             try:
                 exists = con.execute("SELECT 1 FROM runs WHERE name = ? LIMIT 1", (name,)).fetchone()
                 if exists and not replace:
-                    raise StoreError(f"a run named {name!r} is already in {self.path}; pick another name, "
-                                     "or replace it on purpose (pytest --bias-baseline-regen).")
+                    raise StoreError(
+                        f"a run named {name!r} is already in {self.path}; pick another name, "
+                        "or replace it on purpose (pytest --bias-baseline-regen)."
+                    )
                 con.execute("UPDATE runs SET superseded = 1 WHERE name = ?", (name,))
                 cur = con.execute(
-                    "INSERT INTO runs (name, saved_utc, created_utc, biascheck_version, profile, exit_status, models, payload)"
+                    "INSERT INTO runs (name, saved_utc, created_utc, biascheck_version, profile, exit_status, "
+                    "models, payload)"
                     " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                    (name, _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"), payload.get("created_utc"),
-                     payload.get("biascheck_version"), (payload.get("profile") or {}).get("name"),
-                     payload.get("exit_status"), json.dumps(models), text),
+                    (
+                        name,
+                        _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
+                        payload.get("created_utc"),
+                        payload.get("biascheck_version"),
+                        (payload.get("profile") or {}).get("name"),
+                        payload.get("exit_status"),
+                        json.dumps(models),
+                        text,
+                    ),
                 )
                 run_id = int(cur.lastrowid or 0)
                 con.executemany(
                     "INSERT INTO metrics VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    [(run_id, r["model"], r["probe"], r["task"], r["metric"], _finite(r.get("value")),
-                      _finite(r.get("ci_low")), _finite(r.get("ci_high")), r.get("n"),
-                      _bool(r.get("higher_is_better")), _bool(r.get("passed"))) for r in results],
+                    [
+                        (
+                            run_id,
+                            r["model"],
+                            r["probe"],
+                            r["task"],
+                            r["metric"],
+                            _finite(r.get("value")),
+                            _finite(r.get("ci_low")),
+                            _finite(r.get("ci_high")),
+                            r.get("n"),
+                            _bool(r.get("higher_is_better")),
+                            _bool(r.get("passed")),
+                        )
+                        for r in results
+                    ],
                 )
                 con.execute("COMMIT")
             except BaseException:
@@ -165,8 +189,17 @@ class ResultStore:
         return run_id
 
     def _row(self, row: tuple[Any, ...]) -> RunInfo:
-        return RunInfo(id=row[0], name=row[1], saved_utc=row[2], created_utc=row[3], biascheck_version=row[4],
-                       profile=row[5], exit_status=row[6], models=json.loads(row[7]), superseded=bool(row[8]))
+        return RunInfo(
+            id=row[0],
+            name=row[1],
+            saved_utc=row[2],
+            created_utc=row[3],
+            biascheck_version=row[4],
+            profile=row[5],
+            exit_status=row[6],
+            models=json.loads(row[7]),
+            superseded=bool(row[8]),
+        )
 
     def list_runs(self, *, all_versions: bool = False) -> list[RunInfo]:
         """Saved runs in the order they were saved (oldest first); only the newest version per name
@@ -175,7 +208,8 @@ class ResultStore:
         with self._connect() as con:
             rows = con.execute(
                 "SELECT id, name, saved_utc, created_utc, biascheck_version, profile, exit_status, models, superseded "
-                f"FROM runs {where} ORDER BY id").fetchall()
+                f"FROM runs {where} ORDER BY id"
+            ).fetchall()
         return [self._row(r) for r in rows]
 
     def load_run(self, name: str) -> dict[str, Any]:
@@ -186,15 +220,19 @@ class ResultStore:
             known = [r.name for r in self.list_runs()]
             from biascheck.errors import did_you_mean
 
-            raise StoreError(f"no run named {name!r} in {self.path}.{did_you_mean(name, known)}"
-                             + (f" Saved runs: {', '.join(known)}." if known else " The store is empty."))
+            raise StoreError(
+                f"no run named {name!r} in {self.path}.{did_you_mean(name, known)}"
+                + (f" Saved runs: {', '.join(known)}." if known else " The store is empty.")
+            )
         return json.loads(row[0])
 
     def metric_rows(self) -> list[dict[str, Any]]:
         """Every metric of every current run, in save order: run, model, probe, task, metric, value, ci."""
         with self._connect() as con:
             rows = con.execute(
-                "SELECT r.name, m.model, m.probe, m.task, m.metric, m.value, m.ci_low, m.ci_high, m.n, m.higher_is_better "
-                "FROM metrics m JOIN runs r ON r.id = m.run_id WHERE r.superseded = 0 ORDER BY r.id, m.rowid").fetchall()
+                "SELECT r.name, m.model, m.probe, m.task, m.metric, m.value, m.ci_low, m.ci_high, m.n, "
+                "m.higher_is_better "
+                "FROM metrics m JOIN runs r ON r.id = m.run_id WHERE r.superseded = 0 ORDER BY r.id, m.rowid"
+            ).fetchall()
         keys = ("run", "model", "probe", "task", "metric", "value", "ci_low", "ci_high", "n", "higher_is_better")
         return [dict(zip(keys, row, strict=True)) for row in rows]

@@ -7,6 +7,7 @@
 4. `biascheck.fluctuation.analyse`; write the matrices (checkpoints x professions) as CSV, the CV
    per profession, the tables (text and Markdown) and the figure into the output directory.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -23,8 +24,9 @@ from biascheck.checkpoints import Checkpoint, read_model_list
 from biascheck.report import atomic_write
 
 
-def score_sweep(checkpoints: Sequence[Checkpoint], professions: pd.DataFrame, load: Callable[[str], Any],
-                verb: str = "is") -> tuple[dict[str, np.ndarray], dict[str, np.ndarray], dict[str, np.ndarray | None], str]:
+def score_sweep(
+    checkpoints: Sequence[Checkpoint], professions: pd.DataFrame, load: Callable[[str], Any], verb: str = "is"
+) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray], dict[str, np.ndarray | None], str]:
     """Step 2: per model name, log r, log n and certainty for `verb`; and the estimator."""
     from biascheck.methods.pronoun_ratio import score_all
 
@@ -38,9 +40,14 @@ def score_sweep(checkpoints: Sequence[Checkpoint], professions: pd.DataFrame, lo
     return log_r, log_n, certainty, ", ".join(sorted(estimators))
 
 
-def matrices_frame(checkpoints: Sequence[Checkpoint], values: dict[str, np.ndarray | None], professions: list[str],
-                   transform: Callable[[np.ndarray], np.ndarray] = np.exp) -> pd.DataFrame:
-    """One row per checkpoint (_model, _step, _seed: underscored, as "model" is also a profession), one column per profession."""
+def matrices_frame(
+    checkpoints: Sequence[Checkpoint],
+    values: dict[str, np.ndarray | None],
+    professions: list[str],
+    transform: Callable[[np.ndarray], np.ndarray] = np.exp,
+) -> pd.DataFrame:
+    """One row per checkpoint (_model, _step, _seed: underscored, as "model" is also a profession),
+    one column per profession."""
     rows = [c for c in checkpoints if values.get(c.model) is not None]
     frame = pd.DataFrame([transform(np.asarray(values[c.model])) for c in rows], columns=professions)
     frame.insert(0, "_seed", [c.seed for c in rows])
@@ -49,9 +56,16 @@ def matrices_frame(checkpoints: Sequence[Checkpoint], values: dict[str, np.ndarr
     return frame
 
 
-def write_outputs(out: Path, checkpoints: Sequence[Checkpoint], result: fl.FluctuationAnalysis,
-                  log_r: dict[str, np.ndarray], log_n: dict[str, np.ndarray], certainty: dict[str, np.ndarray | None]) -> list[Path]:
-    """Step 4: R.csv, N.csv, C.csv (matrices), cv.csv (per profession and seed), fluctuation.md/.txt, fluctuation.png."""
+def write_outputs(
+    out: Path,
+    checkpoints: Sequence[Checkpoint],
+    result: fl.FluctuationAnalysis,
+    log_r: dict[str, np.ndarray],
+    log_n: dict[str, np.ndarray],
+    certainty: dict[str, np.ndarray | None],
+) -> list[Path]:
+    """Step 4: R.csv, N.csv, C.csv (matrices), cv.csv (per profession and seed), fluctuation.md/.txt,
+    fluctuation.png."""
     out.mkdir(parents=True, exist_ok=True)
     written = []
     names = result.professions
@@ -91,7 +105,11 @@ def run_fluctuation(args: argparse.Namespace) -> int:
 
     log_r, log_n, certainty, estimator = score_sweep(checkpoints, professions, load, args.verb)
     frequency = fl.wordfreq_frequencies(names)
-    source = "wordfreq (one blended frequency per word; no yearly weights)" if frequency is not None else "none (pip install wordfreq)"
+    source = (
+        "wordfreq (one blended frequency per word; no yearly weights)"
+        if frequency is not None
+        else "none (pip install wordfreq)"
+    )
     result = fl.analyse(checkpoints, log_r, log_n, certainty, names, args.after_step, frequency, source)
     written = write_outputs(args.out, checkpoints, result, log_r, log_n, certainty)
     print(f"estimator: {estimator}; template verb: {args.verb}")

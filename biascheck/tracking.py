@@ -14,6 +14,7 @@ Registered by `biascheck.plugin` (a second plugin object, so the main plugin sta
 3. Terminal summary: the comparison table and, on a regression, the command that regenerates the
    baseline; the same as Markdown in the report directory (``baseline.md``) and the job summary.
 """
+
 from __future__ import annotations
 
 import os
@@ -99,7 +100,8 @@ class Tracking:
         if taken:
             raise pytest.UsageError(
                 f"--bias-save {cfg.save_name}: a run with that name is already in {cfg.store_path}. Use another name, "
-                f"or replace it on purpose: --bias-baseline {cfg.save_name} --bias-baseline-regen")
+                f"or replace it on purpose: --bias-baseline {cfg.save_name} --bias-baseline-regen"
+            )
 
     # -- 1. xdist: one model per worker, results shipped from the workers to the controller ----------
     @pytest.hookimpl(optionalhook=True, tryfirst=True)
@@ -117,7 +119,7 @@ class Tracking:
         if not is_worker(self.config):
             return
         session = self.session
-        fresh = session.results[self.shipped:]
+        fresh = session.results[self.shipped :]
         self.shipped = len(session.results)
         if not fresh and not session.models:
             return
@@ -193,8 +195,10 @@ class Tracking:
         if not store.has_run(name):
             if not cfg.baseline_regen:
                 self.messages.append(
-                    f"baseline {name!r} is not in the store {cfg.store_path}: nothing compared. Create it from this run with:\n"
-                    f"  {command}")
+                    f"baseline {name!r} is not in the store {cfg.store_path}: nothing compared. "
+                    "Create it from this run with:\n"
+                    f"  {command}"
+                )
             return
         bands: dict[str, float] = {}
         if cfg.noise_run:
@@ -204,12 +208,15 @@ class Tracking:
         self.regressed = bool(bad)
         self.markdown = bl.markdown(self.comparison, name, None if cfg.baseline_regen else command)
         if cfg.baseline_regen:
-            self.messages.append(f"--bias-baseline-regen: baseline {name!r} replaced by this run (comparison above, not judged)")
+            self.messages.append(
+                f"--bias-baseline-regen: baseline {name!r} replaced by this run (comparison above, not judged)"
+            )
         elif bad:
             self.messages.append(
                 f"{len(bad)} metric(s) regressed beyond the noise against baseline {name!r}: "
                 + ", ".join(f"{c.key} ({c.model}: {c.base:.4g} → {c.new:.4g}, noise ±{c.noise:.3g})" for c in bad)
-                + f"\nIf the change is intended, regenerate the baseline:\n  {command}")
+                + f"\nIf the change is intended, regenerate the baseline:\n  {command}"
+            )
 
     # -- 3. terminal summary, baseline.md, job summary ---------------------------------------------
     @pytest.hookimpl(trylast=True)
@@ -239,8 +246,10 @@ class Tracking:
 
 def model_of(nodeid: str, models: tuple[str, ...]) -> str | None:
     """The model a test node id is parametrized with (its `lm` id is the model name), longest match."""
-    params = nodeid[nodeid.find("[") + 1:nodeid.rfind("]")] if "[" in nodeid else ""
-    found = [m for m in models if params == m or params.startswith(m + "-") or params.endswith("-" + m) or f"-{m}-" in params]
+    params = nodeid[nodeid.find("[") + 1 : nodeid.rfind("]")] if "[" in nodeid else ""
+    found = [
+        m for m in models if params == m or params.startswith(m + "-") or params.endswith("-" + m) or f"-{m}-" in params
+    ]
     return max(found, key=len) if found else None
 
 

@@ -1,4 +1,5 @@
 """Paper 001 sections 3.2-3.3: CV, correlations and seed correlations against numpy/scipy by hand."""
+
 import numpy as np
 import pytest
 from scipy import stats
@@ -45,7 +46,9 @@ def test_analyse_matches_a_direct_computation():
     cps, log_r, log_n, cert = sweep(rng)
     freq = rng.uniform(1e-7, 1e-4, 40)
     profs = [f"p{i}" for i in range(40)]
-    result = fl.analyse(list(reversed(cps)), log_r, log_n, cert, profs, after_step=200, frequency=freq, frequency_source="test")
+    result = fl.analyse(
+        list(reversed(cps)), log_r, log_n, cert, profs, after_step=200, frequency=freq, frequency_source="test"
+    )
     assert [s.seed for s in result.seeds] == ["2", "1", "0"]
     seed0 = next(s for s in result.seeds if s.seed == "0")
     assert seed0.steps == [100, 200, 300, 400] and seed0.used == 3

@@ -1,13 +1,13 @@
 """Regression tracking through the plugin with a fake model: save, compare, regen, model lists, xdist."""
+
 import json
 import sqlite3
 
 import pytest
-
 from fake_probe import CONFTEST
 
 # The metric value is read from the model name ("org/v-1.5" records 1.5), so a "new release" is a new name.
-PROBE = '''
+PROBE = """
 import pytest
 pytestmark = pytest.mark.biascheck(probe="pronoun_ratio")
 
@@ -18,7 +18,7 @@ def test_probe(lm, bias, task):
                 items=[{"profession": "nurse", "log_n": -value}])
     bias.record(task, "median_log_r", 1.0, n=10, estimator="mlm-slot")
     bias.check()
-'''
+"""
 
 
 @pytest.fixture
@@ -47,22 +47,29 @@ def test_save_compare_flag_regression_and_regenerate(project, monkeypatch):
 
     same = project.runpytest("--model", "org/v-1.05", "--bias-baseline", "v1", *store)
     assert same.ret == 0
-    same.stdout.fnmatch_lines(["*biascheck baseline*", "*is.mean_abs_log_n*lower*1.000*1.050*+0.050*0.141*intervals*within noise*"])
+    same.stdout.fnmatch_lines(
+        ["*biascheck baseline*", "*is.mean_abs_log_n*lower*1.000*1.050*+0.050*0.141*intervals*within noise*"]
+    )
 
     summary = project.path / "summary.md"
     monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
     worse = project.runpytest("--model", "org/v-2.0", "--bias-baseline", "v1", *store)
     assert worse.ret == pytest.ExitCode.TESTS_FAILED  # every test passed: the gate alone fails the run
     worse.assert_outcomes(passed=2)
-    worse.stdout.fnmatch_lines([
-        "*is.mean_abs_log_n*lower*1.000*2.000*+1.000*0.141*intervals*REGRESSED*",
-        "*2 metric(s) regressed beyond the noise against baseline 'v1'*",
-        "If the change is intended, regenerate the baseline:",
-        "  pytest --model org/v-2.0 --bias-store store.sqlite --bias-report out * --bias-baseline v1 --bias-baseline-regen",
-    ])
+    worse.stdout.fnmatch_lines(
+        [
+            "*is.mean_abs_log_n*lower*1.000*2.000*+1.000*0.141*intervals*REGRESSED*",
+            "*2 metric(s) regressed beyond the noise against baseline 'v1'*",
+            "If the change is intended, regenerate the baseline:",
+            "  pytest --model org/v-2.0 --bias-store store.sqlite --bias-report out *"
+            " --bias-baseline v1 --bias-baseline-regen",
+        ]
+    )
     md = summary.read_text()
     assert "## biascheck regression check against `v1`" in md and "2 metric(s) regressed" in md
-    assert "| org/v-2.0 " in md and (project.path / "out" / "baseline.md").read_text().startswith("## biascheck regression")
+    assert "| org/v-2.0 " in md and (project.path / "out" / "baseline.md").read_text().startswith(
+        "## biascheck regression"
+    )
 
     regen = project.runpytest("--model", "org/v-2.0", "--bias-baseline", "v1", "--bias-baseline-regen", *store)
     assert regen.ret == 0
@@ -72,15 +79,28 @@ def test_save_compare_flag_regression_and_regenerate(project, monkeypatch):
 
 
 def test_missing_baseline_says_how_to_create_it(project):
-    result = project.runpytest("--model", "org/v-1.0", "--bias-baseline", "release-1", "--bias-store", "store.sqlite",
-                               "--bias-report", "none")
+    result = project.runpytest(
+        "--model", "org/v-1.0", "--bias-baseline", "release-1", "--bias-store", "store.sqlite", "--bias-report", "none"
+    )
     assert result.ret == 0
-    result.stdout.fnmatch_lines([
-        "*baseline 'release-1' is not in the store store.sqlite: nothing compared. Create it from this run with:",
-        "  pytest --model org/v-1.0 --bias-store store.sqlite --bias-report none * --bias-baseline release-1 --bias-baseline-regen",
-    ])
-    project.runpytest("--model", "org/v-1.0", "--bias-baseline", "release-1", "--bias-baseline-regen",
-                      "--bias-store", "store.sqlite", "--bias-report", "none")
+    result.stdout.fnmatch_lines(
+        [
+            "*baseline 'release-1' is not in the store store.sqlite: nothing compared. Create it from this run with:",
+            "  pytest --model org/v-1.0 --bias-store store.sqlite --bias-report none *"
+            " --bias-baseline release-1 --bias-baseline-regen",
+        ]
+    )
+    project.runpytest(
+        "--model",
+        "org/v-1.0",
+        "--bias-baseline",
+        "release-1",
+        "--bias-baseline-regen",
+        "--bias-store",
+        "store.sqlite",
+        "--bias-report",
+        "none",
+    )
     assert saved(project, "release-1")["results"][0]["value"] == 1.0
 
 
@@ -89,7 +109,9 @@ def test_saving_over_an_existing_name_is_refused_before_the_run(project):
     assert project.runpytest(*args).ret == 0
     again = project.runpytest(*args)
     assert again.ret == pytest.ExitCode.USAGE_ERROR
-    again.stderr.fnmatch_lines(["*--bias-save v1: a run with that name is already in store.sqlite*--bias-baseline-regen*"])
+    again.stderr.fnmatch_lines(
+        ["*--bias-save v1: a run with that name is already in store.sqlite*--bias-baseline-regen*"]
+    )
     alone = project.runpytest("--model", "org/v-1.0", "--bias-baseline-regen", "--bias-report", "none")
     assert alone.ret == pytest.ExitCode.USAGE_ERROR
     alone.stderr.fnmatch_lines(["*--bias-baseline-regen needs --bias-baseline NAME*"])
@@ -102,8 +124,11 @@ def test_model_list_sweep_is_saved_with_steps_and_seeds_and_gives_a_noise_band(p
     assert sweep.ret == 0
     sweep.stdout.fnmatch_lines(["*test_probe[[]org/a-1.0-is[]]*", "*test_probe[[]org/c-1.2-works_as[]]*"])
     payload = saved(project, "sweep")
-    assert payload["checkpoints"] == [{"model": "org/a-1.0", "step": 100, "seed": "0"}, {"model": "org/b-1.4", "step": 200, "seed": "0"},
-                                      {"model": "org/c-1.2", "step": 100, "seed": "1"}]
+    assert payload["checkpoints"] == [
+        {"model": "org/a-1.0", "step": 100, "seed": "0"},
+        {"model": "org/b-1.4", "step": 200, "seed": "0"},
+        {"model": "org/c-1.2", "step": 100, "seed": "1"},
+    ]
     # against the sweep, a new checkpoint is judged by the sweep's mean (1.2) and spread (1.96 * SD = 0.392)
     new = project.runpytest("--model", "org/new-1.55", "--bias-baseline", "sweep", *store)
     assert new.ret == 0
@@ -112,13 +137,32 @@ def test_model_list_sweep_is_saved_with_steps_and_seeds_and_gives_a_noise_band(p
     banded = project.runpytest("--model", "org/w-1.3", "--bias-baseline", "v1", "--bias-noise", "sweep", *store)
     assert banded.ret == 0
     banded.stdout.fnmatch_lines(["*is.mean_abs_log_n*1.000*1.300*0.392*fluctuation*within noise*"])
-    assert project.runpytest("--model", "org/w-1.3", "--bias-baseline", "v1", *store).ret == pytest.ExitCode.TESTS_FAILED
+    assert (
+        project.runpytest("--model", "org/w-1.3", "--bias-baseline", "v1", *store).ret == pytest.ExitCode.TESTS_FAILED
+    )
 
 
 def test_xdist_workers_results_reach_the_controller_and_the_store(project):
     pytest.importorskip("xdist")
-    result = project.runpytest_subprocess("-n", "2", "--dist", "loadgroup", "-v", "-p", "no:cacheprovider", "--model", "org/a-1.0",
-                                          "--model", "org/b-2.0", "--bias-save", "par", "--bias-store", "store.sqlite", "--bias-report", "out")
+    result = project.runpytest_subprocess(
+        "-n",
+        "2",
+        "--dist",
+        "loadgroup",
+        "-v",
+        "-p",
+        "no:cacheprovider",
+        "--model",
+        "org/a-1.0",
+        "--model",
+        "org/b-2.0",
+        "--bias-save",
+        "par",
+        "--bias-store",
+        "store.sqlite",
+        "--bias-report",
+        "out",
+    )
     assert result.ret == 0
     import re
 
@@ -130,7 +174,11 @@ def test_xdist_workers_results_reach_the_controller_and_the_store(project):
     assert result.stdout.str().count("pronoun_ratio · org/") == 2
     data = json.loads((project.path / "out" / "results.json").read_text())
     assert sorted({(r["model"], r["task"]) for r in data["results"]}) == [
-        ("org/a-1.0", "is"), ("org/a-1.0", "works_as"), ("org/b-2.0", "is"), ("org/b-2.0", "works_as")]
+        ("org/a-1.0", "is"),
+        ("org/a-1.0", "works_as"),
+        ("org/b-2.0", "is"),
+        ("org/b-2.0", "works_as"),
+    ]
     assert len(data["results"]) == 8 and data["profile"]["files"]
     assert len(saved(project, "par")["results"]) == 8
     with sqlite3.connect(project.path / "store.sqlite") as con:

@@ -1,11 +1,11 @@
 """The multi-checkpoint path for real: tiny BERT checkpoints (3 seeds x 4 steps) through
 `biascheck fluctuation` and through pytest --model-list, then `biascheck history` over saved runs."""
+
 import shutil
 from pathlib import Path
 
 import pandas as pd
 import pytest
-
 from tiny_checkpoints import train_sweep, write_model_list
 
 REPO = Path(__file__).resolve().parents[2]
@@ -23,8 +23,21 @@ def test_fluctuation_cli_over_seeds_and_steps(sweep, mirror, tmp_path, capsys):
 
     model_list, checkpoints = sweep
     out = tmp_path / "fl"
-    code = main(["fluctuation", "--model-list", str(model_list), "--after-step", "2", "--out", str(out),
-                 "--data", str(mirror), "--device", "cpu"])
+    code = main(
+        [
+            "fluctuation",
+            "--model-list",
+            str(model_list),
+            "--after-step",
+            "2",
+            "--out",
+            str(out),
+            "--data",
+            str(mirror),
+            "--device",
+            "cpu",
+        ]
+    )
     assert code == 0
     text = capsys.readouterr().out
     print(text)
@@ -45,19 +58,47 @@ def test_model_list_runs_the_real_probe_per_checkpoint_and_history_reads_the_sto
     shutil.copytree(REPO / "thresholds", pytester.path / "thresholds")
     few = [c for c in checkpoints if c[1] in (2, 6) and c[2] in (0, 1)]
     write_model_list(pytester.path / "list.csv", few[:2])
-    common = ["probes/test_pronoun_ratio.py", "--device", "cpu", "--bias-data", str(mirror), "--bias-report", "none",
-              "--bias-store", "store.sqlite", "-p", "no:cacheprovider", "-k", "test_pronoun_ratio and is"]
+    common = [
+        "probes/test_pronoun_ratio.py",
+        "--device",
+        "cpu",
+        "--bias-data",
+        str(mirror),
+        "--bias-report",
+        "none",
+        "--bias-store",
+        "store.sqlite",
+        "-p",
+        "no:cacheprovider",
+        "-k",
+        "test_pronoun_ratio and is",
+    ]
     result = pytester.runpytest_subprocess(*common, "--model-list", "list.csv", "--bias-save", "seed0")
-    result.stdout.fnmatch_lines([f"pronoun_ratio · {few[0][0]} *", f"pronoun_ratio · {few[1][0]} *", "*saved this run as 'seed0'*"])
-    release = pytester.runpytest_subprocess(*common, "--model", str(few[3][0]), "--bias-save", "next",
-                                            "--bias-baseline", "seed0")
+    result.stdout.fnmatch_lines(
+        [f"pronoun_ratio · {few[0][0]} *", f"pronoun_ratio · {few[1][0]} *", "*saved this run as 'seed0'*"]
+    )
+    release = pytester.runpytest_subprocess(
+        *common, "--model", str(few[3][0]), "--bias-save", "next", "--bias-baseline", "seed0"
+    )
     release.stdout.fnmatch_lines(["*biascheck baseline*", "*against baseline 'seed0'*"])
 
     from biascheck.cli import main
 
     plot = pytester.path / "history.png"
-    assert main(["history", "--store", str(pytester.path / "store.sqlite"), "--metric", "pronoun_ratio.is.*",
-                 "--plot", str(plot)]) == 0
+    assert (
+        main(
+            [
+                "history",
+                "--store",
+                str(pytester.path / "store.sqlite"),
+                "--metric",
+                "pronoun_ratio.is.*",
+                "--plot",
+                str(plot),
+            ]
+        )
+        == 0
+    )
     text = capsys.readouterr().out
     assert "seed0" in text and "next" in text and "x̄" in text and "pronoun_ratio.is.mean_abs_log_n" in text
     assert plot.stat().st_size > 10_000

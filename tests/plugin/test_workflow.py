@@ -1,6 +1,7 @@
 """The GitHub Actions gate: the workflow files lint clean, and the release gate's run steps work
 locally (naming the run and its baseline from tags; scripts/gate.sh saving, comparing, failing on a
 regression and writing the job summary), with the fake model of fake_probe."""
+
 import os
 import shutil
 import subprocess
@@ -8,14 +9,13 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from fake_probe import CONFTEST
 
 REPO = Path(__file__).resolve().parents[2]
 WORKFLOWS = sorted((REPO / ".github" / "workflows").glob("*.yml"))
 RELEASE_GATE = REPO / ".github" / "workflows" / "release-gate.yml"
 
-PROBE = '''
+PROBE = """
 import pytest
 pytestmark = pytest.mark.biascheck(probe="pronoun_ratio")
 
@@ -23,7 +23,7 @@ def test_probe(lm, bias):
     value = float(lm.info.name.rsplit("-", 1)[1])
     bias.record("is", "mean_abs_log_n", value, ci=(value - 0.1, value + 0.1), n=10, estimator="mlm-slot")
     bias.check()
-'''
+"""
 
 
 def steps():
@@ -34,8 +34,14 @@ def steps():
 
 def run_step(step, cwd, env):
     """Run a step's script as GitHub Actions does: bash --noprofile --norc -eo pipefail."""
-    return subprocess.run(["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", step["run"]], cwd=cwd,
-                          env={**os.environ, **env}, capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        ["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", step["run"]],
+        cwd=cwd,
+        env={**os.environ, **env},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 @pytest.mark.parametrize("path", WORKFLOWS, ids=lambda p: p.name)
@@ -52,7 +58,9 @@ def test_workflow_schema(path):
     exe = shutil.which("check-jsonschema") or shutil.which("check-jsonschema", path=str(Path(sys.executable).parent))
     if exe is None:
         pytest.skip("check-jsonschema is not installed (pip install check-jsonschema)")
-    result = subprocess.run([exe, "--builtin-schema", "vendor.github-workflows", str(path)], capture_output=True, text=True)
+    result = subprocess.run(
+        [exe, "--builtin-schema", "vendor.github-workflows", str(path)], capture_output=True, text=True
+    )
     assert result.returncode == 0, result.stdout + result.stderr
 
 
@@ -63,18 +71,31 @@ def test_release_gate_triggers_and_steps():
     assert "model" in triggers["workflow_dispatch"]["inputs"]
     assert "scripts/gate.sh" in by_name["Run the probes and compare with the baseline"]["run"]
     uses = [s.get("uses", "") for s in by_name.values()]
-    assert any(u.startswith("actions/cache@") for u in uses) and any(u.startswith("actions/upload-artifact@") for u in uses)
+    assert any(u.startswith("actions/cache@") for u in uses) and any(
+        u.startswith("actions/upload-artifact@") for u in uses
+    )
 
 
 def test_naming_step_finds_the_previous_release(tmp_path):
     by_name, _ = steps()
     step = by_name["Name this run and its baseline"]
     git = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@t"}
-    for args in (["init", "-q"], ["commit", "-q", "--allow-empty", "-m", "a"], ["tag", "v1.0"],
-                 ["commit", "-q", "--allow-empty", "-m", "b"], ["tag", "v1.1"]):
+    for args in (
+        ["init", "-q"],
+        ["commit", "-q", "--allow-empty", "-m", "a"],
+        ["tag", "v1.0"],
+        ["commit", "-q", "--allow-empty", "-m", "b"],
+        ["tag", "v1.1"],
+    ):
         subprocess.run(["git", *args], cwd=tmp_path, check=True, env={**os.environ, **git})
     out = tmp_path / "out.txt"
-    env = {"GITHUB_OUTPUT": str(out), "GITHUB_REF_TYPE": "tag", "GITHUB_REF_NAME": "v1.1", "INPUT_NAME": "", "INPUT_BASELINE": ""}
+    env = {
+        "GITHUB_OUTPUT": str(out),
+        "GITHUB_REF_TYPE": "tag",
+        "GITHUB_REF_NAME": "v1.1",
+        "INPUT_NAME": "",
+        "INPUT_BASELINE": "",
+    }
     assert run_step(step, tmp_path, env).returncode == 0
     assert out.read_text().splitlines() == ["name=v1.1", "baseline=v1.0"]
     out.write_text("")
@@ -92,9 +113,14 @@ def test_gate_step_saves_compares_and_fails_on_a_regression(pytester):
     (pytester.path / "thresholds" / "default.toml").write_text("")
     shutil.copytree(REPO / "scripts", pytester.path / "scripts")
     summary = pytester.path / "summary.md"
-    env = {**{k: str(v) for k, v in workflow["jobs"]["gate"]["env"].items() if "${{" not in str(v)},
-           "PROFILE": "default", "PROBES": "test_probe.py -p no:cacheprovider", "GITHUB_STEP_SUMMARY": str(summary),
-           "PYTEST": f"{sys.executable} -m pytest", "BIASCHECK": f"{sys.executable} -m biascheck.cli"}
+    env = {
+        **{k: str(v) for k, v in workflow["jobs"]["gate"]["env"].items() if "${{" not in str(v)},
+        "PROFILE": "default",
+        "PROBES": "test_probe.py -p no:cacheprovider",
+        "GITHUB_STEP_SUMMARY": str(summary),
+        "PYTEST": f"{sys.executable} -m pytest",
+        "BIASCHECK": f"{sys.executable} -m biascheck.cli",
+    }
 
     first = run_step(step, pytester.path, {**env, "MODEL": "org/v-1.0", "RUN_NAME": "v1.0", "BASELINE": ""})
     assert first.returncode == 0, first.stdout + first.stderr
@@ -113,7 +139,9 @@ def test_gate_step_saves_compares_and_fails_on_a_regression(pytester):
     assert "**1 metric(s) regressed beyond the noise:** `pronoun_ratio.is.mean_abs_log_n` (org/v-3.0)" in text
     assert "## biascheck history (3 runs" in text
     report = pytester.path / "bias-report"
-    assert {"results.json", "summary.md", "baseline.md", "history.md", "history.txt", "history.png"} <= {p.name for p in report.iterdir()}
+    assert {"results.json", "summary.md", "baseline.md", "history.md", "history.txt", "history.png"} <= {
+        p.name for p in report.iterdir()
+    }
 
     again = run_step(step, pytester.path, {**env, "MODEL": "org/v-3.0", "RUN_NAME": "v1.2", "BASELINE": "v1.1"})
     assert "a run named 'v1.2' is already in" in again.stdout and again.returncode == 1

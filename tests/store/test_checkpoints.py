@@ -1,4 +1,5 @@
 """--model-list files: CSV and TOML, relative paths, errors that name the file and entry."""
+
 import pytest
 
 from biascheck.checkpoints import Checkpoint, read_model_list
@@ -18,13 +19,16 @@ def test_toml(tmp_path):
     assert read_model_list(f) == [Checkpoint("a", 5, "1"), Checkpoint("b")]
 
 
-@pytest.mark.parametrize(("text", "message"), [
-    ("name,step\na,1\n", "header with a 'model' column"),
-    ("model,step\na,x\n", "entry 1: step 'x' is not an integer"),
-    ("model,step,extra\na,1,2\n", "unknown field"),
-    ("model,step\na,1\na,2\n", "listed twice"),
-    ("model\n", "lists no model"),
-])
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("name,step\na,1\n", "header with a 'model' column"),
+        ("model,step\na,x\n", "entry 1: step 'x' is not an integer"),
+        ("model,step,extra\na,1,2\n", "unknown field"),
+        ("model,step\na,1\na,2\n", "listed twice"),
+        ("model\n", "lists no model"),
+    ],
+)
 def test_errors(tmp_path, text, message):
     f = tmp_path / "list.csv"
     f.write_text(text)

@@ -1,17 +1,32 @@
 """History table and plot from store rows: runs as columns, sweeps averaged, filters."""
+
 import pytest
 
 from biascheck import history
 
 
 def row(run, model, metric, value, ci=None, task="is"):
-    return {"run": run, "model": model, "probe": "pronoun_ratio", "task": task, "metric": metric, "value": value,
-            "ci_low": None if ci is None else value - ci, "ci_high": None if ci is None else value + ci, "n": 10,
-            "higher_is_better": False}
+    return {
+        "run": run,
+        "model": model,
+        "probe": "pronoun_ratio",
+        "task": task,
+        "metric": metric,
+        "value": value,
+        "ci_low": None if ci is None else value - ci,
+        "ci_high": None if ci is None else value + ci,
+        "n": 10,
+        "higher_is_better": False,
+    }
 
 
-ROWS = [row("v1", "a", "x", 1.0, 0.1), row("v1", "a", "y", 2.0), row("sweep", "c0", "x", 1.0), row("sweep", "c1", "x", 2.0),
-        row("v2", "b", "x", 1.5, 0.2, task="works_as")]
+ROWS = [
+    row("v1", "a", "x", 1.0, 0.1),
+    row("v1", "a", "y", 2.0),
+    row("sweep", "c0", "x", 1.0),
+    row("sweep", "c1", "x", 2.0),
+    row("v2", "b", "x", 1.5, 0.2, task="works_as"),
+]
 
 
 def test_series_and_table():

@@ -1,4 +1,5 @@
 """Results store: save/load/list, no silent overwrite, whole-or-nothing saves, concurrent writers."""
+
 import json
 import multiprocessing
 import sqlite3
@@ -10,13 +11,27 @@ from biascheck.store import ResultStore, StoreError
 
 def payload(value=0.5, model="m", exit_status=0):
     return {
-        "biascheck_version": "0.1.0", "created_utc": "2024-01-01T00:00:00+00:00", "exit_status": exit_status,
+        "biascheck_version": "0.1.0",
+        "created_utc": "2024-01-01T00:00:00+00:00",
+        "exit_status": exit_status,
         "profile": {"name": "default", "files": ["thresholds/default.toml"]},
         "models": {model: {"name": model, "revision": "abc"}},
         "data": [{"name": "professions_923", "sha256": "00"}],
-        "results": [{"model": model, "probe": "p", "task": "t", "metric": "x", "value": value, "ci_low": value - 0.1,
-                     "ci_high": value + 0.1, "n": 10, "higher_is_better": False, "passed": True,
-                     "items": [{"profession": "nurse", "log_n": -1.0}]}],
+        "results": [
+            {
+                "model": model,
+                "probe": "p",
+                "task": "t",
+                "metric": "x",
+                "value": value,
+                "ci_low": value - 0.1,
+                "ci_high": value + 0.1,
+                "n": 10,
+                "higher_is_better": False,
+                "passed": True,
+                "items": [{"profession": "nurse", "log_n": -1.0}],
+            }
+        ],
     }
 
 
