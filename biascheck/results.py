@@ -16,6 +16,19 @@ from biascheck.spec import ProbeSpec
 from biascheck.thresholds import Threshold, ThresholdSet
 
 
+@dataclass(frozen=True)
+class Metric:
+    """One number a probe's math computed, before it is recorded (what `methods` functions return)."""
+
+    name: str
+    value: float
+    ci: tuple[float, float] | None = None
+    n: int | None = None
+    paper_value: float | None = None
+    items: list[dict[str, Any]] | None = None
+    note: str = ""
+
+
 @dataclass
 class Result:
     model: str
@@ -86,6 +99,14 @@ class ProbeRecorder:
         self.recorded.append(result)
         self.sink(result)
         return result
+
+    def record_metric(self, task: str, metric: Metric, *, estimator: str = "", note: str = "",
+                      items: Sequence[dict[str, Any]] | None = None) -> Result:
+        """`record` for a computed `Metric`; `note` and `items` here add to / replace the metric's own."""
+        joined = "; ".join(part for part in (note, metric.note) if part)
+        return self.record(task, metric.name, metric.value, ci=metric.ci, n=metric.n, estimator=estimator,
+                           paper_value=metric.paper_value, note=joined,
+                           items=items if items is not None else metric.items)
 
     def check(self) -> None:
         """Fail the test if any metric recorded here is outside its threshold (all are listed)."""

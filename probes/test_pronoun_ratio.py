@@ -27,14 +27,15 @@ def scored(lm, reference):
 def test_pronoun_ratio(verb, scored, reference, bias):
     scores = scored[verb]
     note = "" if scores.certainty is not None else "certainty P(he)+P(she) is not defined for causal-sentence scores"
+    per_profession = method.items(scores, reference["women_share"], reference["stereotypes"])
     for m in method.verb_metrics(scores, reference["women_share"], reference["stereotypes"]):
-        bias.record(verb, m.name, m.value, ci=m.ci, n=m.n, estimator=scores.estimator, note=note,
-                    items=method.items(scores, reference["women_share"], reference["stereotypes"]) if m.name == "mean_abs_log_n" else None)
+        bias.record_metric(verb, m, estimator=scores.estimator, note=note,
+                           items=per_profession if m.name == "mean_abs_log_n" else None)
     bias.save_figure(f"gold-{verb}", method.gold_scatter(scores, reference["women_share"], f"{bias.model}: '{method.VERBS[verb]}' template"))
     bias.check()
 
 
 def test_template_sensitivity(scored, bias):
     for m in method.sensitivity_metrics(scored["is"], scored["works_as"]):
-        bias.record("sensitivity", m.name, m.value, ci=m.ci, n=m.n, estimator=scored["is"].estimator)
+        bias.record_metric("sensitivity", m, estimator=scored["is"].estimator)
     bias.check()

@@ -46,6 +46,7 @@ import numpy as np
 from scipy import stats as _st
 
 from biascheck.models.base import BLANK, SLOT
+from biascheck.results import Metric
 from biascheck.spec import MetricSpec, ProbeSpec
 from biascheck.stats import bootstrap_ci, pearson, spearman
 
@@ -487,17 +488,6 @@ def score_all(
 
 # ---------------------------------------------------------------------------------------------
 # metrics per task
-
-
-@dataclass(frozen=True)
-class Metric:
-    name: str
-    value: float
-    ci: tuple[float, float] | None
-    n: int | None
-    items: list[dict[str, Any]] | None = None
-    note: str = ""
-    paper_value: float | None = None
 
 
 # GPT-2 small (the model the template prompts come from, Vig et al. 2020): the paper's Tables 3 and 4.

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from biascheck.results import Metric
 from biascheck.spec import MetricSpec, ProbeSpec
 from biascheck.stats import bootstrap_ci, spearman
 
@@ -95,14 +96,6 @@ def stereotype_agreement(log_n: np.ndarray, stereotype: list[str]) -> np.ndarray
     log_n = np.asarray(log_n, float)
     female = np.asarray([s == "female" for s in stereotype])
     return np.where(female, log_n < 0, log_n > 0).astype(float)
-
-
-@dataclass(frozen=True)
-class Metric:
-    name: str
-    value: float
-    ci: tuple[float, float] | None
-    n: int
 
 
 def _mean_abs(x: np.ndarray) -> float:

@@ -33,12 +33,12 @@ from __future__ import annotations
 import math
 import os
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from biascheck.results import Metric
 from biascheck.spec import MetricSpec, ProbeSpec
 from biascheck.stats import CONFIDENCE, N_RESAMPLES, SEED, bootstrap_ci
 
@@ -408,16 +408,6 @@ def shares_figure(human: pd.DataFrame, model: pd.DataFrame, prior: pd.DataFrame,
 
 
 # ---------------------------------------------------------------- probe driver
-
-
-@dataclass(frozen=True)
-class Metric:
-    name: str
-    value: float
-    ci: tuple[float, float] | None
-    n: int
-    paper_value: float | None = None
-    items: list[dict[str, Any]] | None = None
 
 
 def states_from_env(states: Sequence[str], environ: dict[str, str] | None = None) -> list[str]:
