@@ -56,9 +56,16 @@ class ThresholdSet:
     profile: str
     files: list[str] = field(default_factory=list)
     by_key: dict[tuple[str, str | None, str], Threshold] = field(default_factory=dict)
+    switched_off: set[tuple[str, str | None, str]] = field(default_factory=set)  # `off = true` keys
 
     def lookup(self, probe: str, task: str, metric: str) -> Threshold | None:
-        return self.by_key.get((probe, task, metric)) or self.by_key.get((probe, None, metric))
+        """The task's own threshold, else the probe-wide one; a task key with `off = true` hides both."""
+        for key in ((probe, task, metric), (probe, None, metric)):
+            if key in self.switched_off:
+                return None
+            if key in self.by_key:
+                return self.by_key[key]
+        return None
 
 
 def profile_path(name_or_path: str, directories: list[Path]) -> Path:
@@ -142,10 +149,13 @@ def _apply_file(path: Path, data: dict[str, Any], probes: dict[str, ProbeSpec], 
                 if metric not in metric_names:
                     raise ConfigError(f"{label}: unknown metric.{did_you_mean(metric, metric_names)} Known: {', '.join(metric_names)}.")
                 parsed = _parse_bound(bound, label, metric_names[metric].higher_is_better)
+                key = (probe_name, task, metric)
                 if parsed is None:
-                    into.by_key.pop((probe_name, task, metric), None)
+                    into.by_key.pop(key, None)
+                    into.switched_off.add(key)
                 else:
-                    into.by_key[(probe_name, task, metric)] = parsed
+                    into.by_key[key] = parsed
+                    into.switched_off.discard(key)
 
 
 def load_profile(name_or_path: str, directories: list[Path], probes: dict[str, ProbeSpec]) -> ThresholdSet:

@@ -38,6 +38,19 @@ why = "is only"
     assert not t.lookup("pronoun_ratio", "is", "mean_abs_log_n").accepts(float("nan"))
 
 
+def test_task_level_off_hides_the_probe_wide_threshold_for_that_task_only(tmp_path):
+    write(tmp_path, """
+[pronoun_ratio.mean_abs_log_n]
+max = 1.0
+why = "all tasks"
+[pronoun_ratio.is.mean_abs_log_n]
+off = true
+""")
+    t = load_profile("p", [tmp_path], PROBES)
+    assert t.lookup("pronoun_ratio", "is", "mean_abs_log_n") is None
+    assert t.lookup("pronoun_ratio", "works_as", "mean_abs_log_n").max == 1.0
+
+
 def test_extends_inherits_and_off_removes(tmp_path):
     write(tmp_path, '[pronoun_ratio.mean_abs_log_n]\nmax = 1.0\nwhy = "base"\n', "base.toml")
     write(tmp_path, 'extends = "base"\n[pronoun_ratio.template_spearman]\nmin = 0.3\nwhy = "child"\n', "child.toml")
@@ -45,7 +58,8 @@ def test_extends_inherits_and_off_removes(tmp_path):
     child = load_profile("child", [tmp_path], PROBES)
     assert {k[2] for k in child.by_key} == {"mean_abs_log_n", "template_spearman"}
     assert child.files[0].endswith("base.toml")
-    assert load_profile("off", [tmp_path], PROBES).by_key == {}
+    off = load_profile("off", [tmp_path], PROBES)
+    assert off.by_key == {} and off.lookup("pronoun_ratio", "is", "mean_abs_log_n") is None
 
 
 @pytest.mark.parametrize(
