@@ -62,6 +62,7 @@ import numpy as np
 import pandas as pd
 from scipy.special import logsumexp
 
+from biascheck.results import Metric
 from biascheck.spec import MetricSpec, ProbeSpec
 
 # ---------------------------------------------------------------------------------------------
@@ -392,23 +393,14 @@ _STATISTICS = {
 }
 
 
-@dataclass(frozen=True)
-class Metric:
-    name: str
-    value: float
-    ci: tuple[float, float]
-    n: int
-    note: str = ""
-
-
 def _metric(name: str, statistic, *arrays: np.ndarray, note: str = "") -> Metric:
     from biascheck.stats import bootstrap_ci
 
     arrays = tuple(np.asarray(a, float) for a in arrays)
     n = len(arrays[0])
     if n == 0:
-        return Metric(name, float("nan"), (float("nan"), float("nan")), 0, note or "no occupations in this set")
-    return Metric(name, float(statistic(*arrays)), bootstrap_ci(statistic, *arrays), n, note)
+        return Metric(name, float("nan"), (float("nan"), float("nan")), 0, note=note or "no occupations in this set")
+    return Metric(name, float(statistic(*arrays)), bootstrap_ci(statistic, *arrays), n, note=note)
 
 
 def task_metrics(table: pd.DataFrame) -> list[Metric]:
