@@ -1,9 +1,10 @@
 """Causal engine against plain per-sentence / per-prompt loops (full logits, log_softmax, gather)."""
+
 from __future__ import annotations
 
 import numpy as np
 import pytest
-from helpers import causal_next, causal_sentence, causal_terms, causal_top
+from helpers import F32_EPS, causal_next, causal_sentence, causal_terms, causal_top, logprob_approx, n_tokens
 
 from biascheck.errors import TokenizationError
 from biascheck.models import CAUSAL_NEXT, CAUSAL_SENTENCE, SLOT
@@ -33,11 +34,11 @@ def test_fill_slot_equals_sentence_loop(fixture, request):
     for i, t in enumerate(TEMPLATES):
         for j, w in enumerate(WORDS):
             text = t.replace(SLOT, w).split("[BLANK]")[0].rstrip()
-            assert res.logprob[i, j] == pytest.approx(causal_sentence(model, tok, prefix, text), abs=1e-5)
+            assert res.logprob[i, j] == logprob_approx(causal_sentence(model, tok, prefix, text), n_tokens(tok, text))
     vals, est = lm.sentence_logprob(["He is a nurse.", "She works as a"])
     assert est == CAUSAL_SENTENCE
-    assert vals[0] == pytest.approx(res.logprob[0, 0], abs=1e-5)
-    assert vals[1] == pytest.approx(res.logprob[2, 1], abs=1e-5)
+    assert vals[0] == logprob_approx(res.logprob[0, 0], n_tokens(tok, "He is a nurse."))
+    assert vals[1] == logprob_approx(res.logprob[2, 1], n_tokens(tok, "She works as a"))
 
 
 @pytest.mark.parametrize("fixture", MODELS)
@@ -49,7 +50,7 @@ def test_next_token_equals_prompt_loop(fixture, request):
     prefix = list(lm.prefix_ids)
     for i, p in enumerate(PROMPTS):
         for j, w in enumerate(WORDS):
-            assert res.logprob[i, j] == pytest.approx(causal_next(model, tok, prefix, p, w), abs=1e-5)
+            assert res.logprob[i, j] == logprob_approx(causal_next(model, tok, prefix, p, w), res.n_pieces[i, j])
     assert res.multi_piece
 
 
@@ -61,7 +62,7 @@ def test_top_next_equals_topk(fixture, request):
     assert vals.shape == (len(PROMPTS), 7) and vals.dtype == np.float64
     for i, p in enumerate(PROMPTS):
         v, ids = causal_top(model, tok, list(lm.prefix_ids), p, 7)
-        np.testing.assert_allclose(vals[i], v, atol=1e-5)
+        np.testing.assert_allclose(vals[i], v, atol=1e-5, rtol=16 * F32_EPS)  # see helpers.logprob_approx
         assert toks[i] == [tok.decode([int(x)]) for x in ids]
         assert np.all(np.diff(vals[i]) <= 0)
 
@@ -76,12 +77,12 @@ def test_word_logprobs_sum_to_sentence(fixture, request):
     for s, ws, v in zip(sents, words, vals, strict=False):
         assert [w for w, *_ in ws] == s.split()
         assert all(s[a:b] == w for w, a, b, _ in ws)
-        assert sum(x for *_, x in ws) == pytest.approx(v, abs=1e-5)
+        assert sum(x for *_, x in ws) == logprob_approx(v, n_tokens(tok, s))
     # the first word's score is its chain-rule log-prob given the prefix alone
     ids = tok(sents[1], add_special_tokens=False, return_offsets_mapping=True)
     terms = causal_terms(model, list(lm.prefix_ids), ids["input_ids"])
     first = [q for q, (a, b) in enumerate(ids["offset_mapping"]) if b <= 2 and b > a]
-    assert words[1][0][3] == pytest.approx(terms[first].sum(), abs=1e-5)
+    assert words[1][0][3] == logprob_approx(terms[first].sum(), len(first))
 
 
 def test_no_prefix_leaves_first_piece_unscored(gpt2_tiny):
@@ -100,10 +101,12 @@ def test_explicit_prefix_and_fallback_head(gpt2_tiny, monkeypatch):
     monkeypatch.setattr(CausalLM, "_head_module", lambda self: None)
     slow = CausalLM(model, tok, context_prefix="<|endoftext|>")
     assert fast.fast_head and not slow.fast_head
-    np.testing.assert_allclose(fast.fill_slot(TEMPLATES, WORDS).logprob, slow.fill_slot(TEMPLATES, WORDS).logprob,
-                               atol=1e-5)
-    np.testing.assert_allclose(fast.next_token(PROMPTS, WORDS).logprob, slow.next_token(PROMPTS, WORDS).logprob,
-                               atol=1e-5)
+    np.testing.assert_allclose(
+        fast.fill_slot(TEMPLATES, WORDS).logprob, slow.fill_slot(TEMPLATES, WORDS).logprob, atol=1e-5
+    )
+    np.testing.assert_allclose(
+        fast.next_token(PROMPTS, WORDS).logprob, slow.next_token(PROMPTS, WORDS).logprob, atol=1e-5
+    )
 
 
 def test_single_piece_next_tokens_share_one_forward(gpt2_tiny):
@@ -123,15 +126,18 @@ def test_shared_prefix_kv_reuse_equals_loop(fixture, batch_size, request):
     jobs = ["a nurse", "an engineer", "a firefighter", "a surgeon", "a pilot", "a librarian", "an aide", "a plumber"]
     templates = [f"[SLOT] is {j}." for j in jobs] + [f"The doctor said that [SLOT] is {j}." for j in jobs]
     res = lm.fill_slot(templates, ["He", "She"])
-    full_tokens = sum(len(lm.prefix_ids) + len(tok(t.replace(SLOT, c), add_special_tokens=False)["input_ids"])
-                      for t in templates for c in ["He", "She"])
+    full_tokens = sum(
+        len(lm.prefix_ids) + len(tok(t.replace(SLOT, c), add_special_tokens=False)["input_ids"])
+        for t in templates
+        for c in ["He", "She"]
+    )
     assert lm.engine.tokens_run < full_tokens  # a shared prefix ran once per batch
     for i, t in enumerate(templates):
         for j, c in enumerate(["He", "She"]):
             want = causal_sentence(model, tok, list(lm.prefix_ids), t.replace(SLOT, c))
-            assert res.logprob[i, j] == pytest.approx(want, abs=1e-5)
+            assert res.logprob[i, j] == logprob_approx(want, n_tokens(tok, t.replace(SLOT, c)))
     nt = lm.next_token([f"The doctor said that he is {j}" for j in jobs], ["here", "she", "firefighter"])
     for i, j in enumerate(jobs):
         for c_i, c in enumerate(["here", "she", "firefighter"]):
             want = causal_next(model, tok, list(lm.prefix_ids), f"The doctor said that he is {j}", c)
-            assert nt.logprob[i, c_i] == pytest.approx(want, abs=1e-5)
+            assert nt.logprob[i, c_i] == logprob_approx(want, nt.n_pieces[i, c_i])

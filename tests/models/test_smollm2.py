@@ -1,17 +1,19 @@
 """The real embedded SmolLM2-135M (GGUF Q4_1, dequantised): loading and equality to a plain loop."""
+
 from __future__ import annotations
 
 import numpy as np
 import pytest
-from helpers import causal_next, causal_sentence, causal_top
+from helpers import F32_EPS, causal_next, causal_sentence, causal_top, logprob_approx, n_tokens
 
 from biascheck.models import CAUSAL_NEXT, CAUSAL_SENTENCE, SLOT, load_model
 from biascheck.registry import ALIASES, embedded_dir
 
 pytestmark = pytest.mark.slow
-# float32 sums of ~10 log-probs with SmolLM2's large activations: batched/padded/KV-cached matmuls
-# differ from one-at-a-time ones by up to ~2e-6 relative (1e-4 on a sentence log-prob of -45).
-TOL = 5e-4
+# float32 sums of log-probs with SmolLM2's large activations (dequantised Q4_1 weights): batched, padded
+# matmuls differ from one-at-a-time ones by up to ~19 ulps per term (1e-4 on a 10-piece sentence
+# log-prob of -45), more than the small test models' 2.5 (helpers.logprob_approx): 128 ulps per term.
+ULPS = 128
 
 
 @pytest.fixture(scope="module")
@@ -40,17 +42,21 @@ def test_equals_plain_loop(smol):
     for i, t in enumerate(templates):
         for j, c in enumerate(cands):
             text = t.replace(SLOT, c).split(" [BLANK]")[0]
-            assert res.logprob[i, j] == pytest.approx(causal_sentence(model, tok, prefix, text), abs=TOL)
+            assert res.logprob[i, j] == logprob_approx(
+                causal_sentence(model, tok, prefix, text), n_tokens(tok, text), ulps=ULPS
+            )
     prompts = ["The nurse said that", "My boss is a man and"]
     nt = smol.next_token(prompts, ["he", "she", "phlebologist"])
     assert nt.estimator == CAUSAL_NEXT and nt.n_pieces[0, 2] > 1
     for i, p in enumerate(prompts):
         for j, c in enumerate(["he", "she", "phlebologist"]):
-            assert nt.logprob[i, j] == pytest.approx(causal_next(model, tok, prefix, p, c), abs=TOL)
+            assert nt.logprob[i, j] == logprob_approx(
+                causal_next(model, tok, prefix, p, c), nt.n_pieces[i, j], ulps=ULPS
+            )
     vals, toks = smol.top_next(prompts, 5)
     for i, p in enumerate(prompts):
         v, ids = causal_top(model, tok, prefix, p, 5)
-        np.testing.assert_allclose(vals[i], v, atol=TOL)
+        np.testing.assert_allclose(vals[i], v, atol=1e-5, rtol=ULPS * F32_EPS)
         assert toks[i] == [tok.decode([int(x)]) for x in ids]
     # the prior template of paper 001: a male default is a property of the model, not checked here
     assert np.all(np.isfinite(res.logprob))
