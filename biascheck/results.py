@@ -1,32 +1,21 @@
 """Result records: one per (model, probe, task, metric), and the recorder a probe writes them with.
 
-A probe test receives a `ProbeRecorder` as the fixture `bias`, records every number it computes,
-then calls `bias.check()` once: the test fails if any recorded metric is outside its threshold,
-listing all of them (not only the first).
+A probe test receives a `ProbeRecorder` as the fixture `bias`, records the `Metric` list its
+probe's `metrics.py` computed (`bias.record_all(task, metrics)`), saves figures, then calls
+`bias.check()` once: the test fails if any recorded metric is outside its threshold, listing all
+of them (not only the first).
 """
+
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from biascheck.spec import ProbeSpec
+from biascheck.spec import Metric, ProbeSpec
 from biascheck.thresholds import Threshold, ThresholdSet
-
-
-@dataclass(frozen=True)
-class Metric:
-    """One number a probe's math computed, before it is recorded (what `methods` functions return)."""
-
-    name: str
-    value: float
-    ci: tuple[float, float] | None = None
-    n: int | None = None
-    paper_value: float | None = None
-    items: list[dict[str, Any]] | None = None
-    note: str = ""
 
 
 @dataclass
@@ -61,6 +50,20 @@ class Result:
                 data[name] = None  # JSON has no NaN/inf
         return data
 
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Result:
+        """The inverse of `to_json` (null numbers come back as nan)."""
+        data = dict(data)
+        threshold = data.pop("threshold", None)
+        if data.get("value") is None:
+            data["value"] = float("nan")
+        return cls(**data, threshold=None if threshold is None else Threshold(**threshold))
+
+
+def safe_name(text: str) -> str:
+    """`text` usable in a file name: anything but letters, digits, '-', '_' and '.' becomes '_'."""
+    return "".join(c if c.isalnum() or c in "-_." else "_" for c in text)
+
 
 @dataclass
 class ProbeRecorder:
@@ -72,6 +75,7 @@ class ProbeRecorder:
     sink: Callable[[Result], None]
     figure_dir: Path | None = None
     recorded: list[Result] = field(default_factory=list)
+    done: set[tuple[str, str, str]] = field(default_factory=set)  # shared by the run: see `first_time`
 
     def record(
         self,
@@ -90,23 +94,53 @@ class ProbeRecorder:
         threshold = self.thresholds.lookup(self.probe.name, task, metric)
         value = float(value)
         result = Result(
-            model=self.model, probe=self.probe.name, task=task, metric=metric, value=value,
-            ci_low=None if ci is None else float(ci[0]), ci_high=None if ci is None else float(ci[1]),
-            n=n, estimator=estimator, reference=spec.reference, higher_is_better=spec.higher_is_better,
-            threshold=threshold, passed=None if threshold is None else threshold.accepts(value),
-            paper_value=paper_value, note=note, items=list(items) if items is not None else None,
+            model=self.model,
+            probe=self.probe.name,
+            task=task,
+            metric=metric,
+            value=value,
+            ci_low=None if ci is None else float(ci[0]),
+            ci_high=None if ci is None else float(ci[1]),
+            n=n,
+            estimator=estimator,
+            reference=spec.reference,
+            higher_is_better=spec.higher_is_better,
+            threshold=threshold,
+            passed=None if threshold is None else threshold.accepts(value),
+            paper_value=paper_value,
+            note=note,
+            items=list(items) if items is not None else None,
         )
         self.recorded.append(result)
         self.sink(result)
         return result
 
-    def record_metric(self, task: str, metric: Metric, *, estimator: str = "", note: str = "",
-                      items: Sequence[dict[str, Any]] | None = None) -> Result:
-        """`record` for a computed `Metric`; `note` and `items` here add to / replace the metric's own."""
-        joined = "; ".join(part for part in (note, metric.note) if part)
-        return self.record(task, metric.name, metric.value, ci=metric.ci, n=metric.n, estimator=estimator,
-                           paper_value=metric.paper_value, note=joined,
-                           items=items if items is not None else metric.items)
+    def record_metric(self, task: str, metric: Metric) -> Result:
+        """`record` for a computed `Metric` (its estimator, note, items and paper value included)."""
+        return self.record(
+            task,
+            metric.name,
+            metric.value,
+            ci=metric.ci,
+            n=metric.n,
+            estimator=metric.estimator,
+            paper_value=metric.paper_value,
+            note=metric.note,
+            items=metric.items,
+        )
+
+    def record_all(self, task: str, metrics: Iterable[Metric]) -> list[Result]:
+        """Record every metric of one task, in order."""
+        return [self.record_metric(task, metric) for metric in metrics]
+
+    def first_time(self, what: str) -> bool:
+        """True once per (model, probe, `what`) in a run: for work done once per model by whichever
+        task runs first (a figure over all tasks), also when `-k` selects a single task."""
+        key = (self.model, self.probe.name, what)
+        if key in self.done:
+            return False
+        self.done.add(key)
+        return True
 
     def check(self) -> None:
         """Fail the test if any metric recorded here is outside its threshold (all are listed)."""
@@ -116,22 +150,34 @@ class ProbeRecorder:
             lines = [f"{len(failed)} bias metric(s) outside the thresholds of profile {self.thresholds.profile!r}:"]
             for r in failed:
                 assert r.threshold is not None
-                lines.append(f"  {r.key} = {r.value:.4g} (n={r.n}), needs {r.threshold.describe()} [{r.threshold.origin}]")
-            lines.append("Change the limits in the file named in brackets, or pick another profile with --bias-profile NAME.")
+                lines.append(
+                    f"  {r.key} = {r.value:.4g} (n={r.n}), needs {r.threshold.describe()} [{r.threshold.origin}]"
+                )
+            lines.append(
+                "Change the limits in the file named in brackets, or pick another profile with --bias-profile NAME."
+            )
             raise AssertionError("\n".join(lines))
 
-    def save_figure(self, name: str, figure: Any) -> Path | None:
-        """Write a matplotlib figure as PNG into the report directory (no-op without one)."""
+    def _report_path(self, name: str, suffix: str) -> Path | None:
         if self.figure_dir is None:
-            import matplotlib.pyplot as plt
-
-            plt.close(figure)
             return None
         self.figure_dir.mkdir(parents=True, exist_ok=True)
-        safe_model = "".join(c if c.isalnum() or c in "-_." else "_" for c in self.model)
-        path = self.figure_dir / f"{self.probe.name}-{name}-{safe_model}.png"
-        figure.savefig(path, dpi=110, bbox_inches="tight")
+        return self.figure_dir / f"{self.probe.name}-{name}-{safe_name(self.model)}{suffix}"
+
+    def save_figure(self, name: str, figure: Any) -> Path | None:
+        """Write a matplotlib figure as PNG into the report's plot directory (no-op without one)."""
         import matplotlib.pyplot as plt
 
+        path = self._report_path(name, ".png")
+        if path is not None:
+            figure.savefig(path, dpi=110, bbox_inches="tight")
         plt.close(figure)
+        return path
+
+    def save_text(self, name: str, text: str) -> Path | None:
+        """Print `text` (shown with -s) and write it beside the plots (no-op without a report directory)."""
+        print(text)
+        path = self._report_path(name, ".txt")
+        if path is not None:
+            path.write_text(text + "\n", encoding="utf-8")
         return path

@@ -1,30 +1,37 @@
-"""One validated object per pytest run: the options, read once, and the run's collected results.
+"""One validated object per pytest run: the options, read once, the run's state and its metadata.
 
 Option values are checked where they enter (`parse_*`, used as argparse ``type=``), so a bad
 value is reported with the option name before anything is loaded. Heavy work (thresholds, data,
 models) happens on first use, so that installing biascheck costs nothing to unrelated test runs.
+The session lives in ``config.stash[SESSION_KEY]``; the plugin and the tracking plugin both read
+it from there (neither imports the other).
 """
+
 from __future__ import annotations
 
 import argparse
+import datetime as _dt
 import os
-import re
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import pytest
+
+from biascheck import __version__, devices
 from biascheck.checkpoints import Checkpoint, read_model_list
 from biascheck.data import ReferenceData
-from biascheck.errors import BiascheckError, did_you_mean
+from biascheck.errors import BiascheckError
 from biascheck.registry import DEFAULT_MODEL, resolve_model_name
-from biascheck.results import Result
+from biascheck.results import ProbeRecorder, Result
+from biascheck.settings import ProbeSettings, parse_assignment
+from biascheck.settings import resolve as resolve_settings
+from biascheck.spec import ProbeSpec
 from biascheck.thresholds import ThresholdSet, load_profile
 
 if TYPE_CHECKING:
     from biascheck.models.base import LanguageModel
-
-DTYPES = ("auto", "float32", "bfloat16", "float16")
 
 
 def parse_model(value: str) -> str:
@@ -35,18 +42,20 @@ def parse_model(value: str) -> str:
     return value
 
 
-def parse_device(value: str) -> str:
-    if value in ("auto", "cpu", "cuda", "mps") or re.fullmatch(r"cuda:\d+", value):
-        return value
-    raise argparse.ArgumentTypeError(
-        f"{value!r} is not a device.{did_you_mean(value, ['auto', 'cpu', 'cuda', 'mps'])} Use auto, cpu, cuda, cuda:N or mps."
-    )
+def _argparse_type(parse: Any) -> Any:
+    def wrapped(value: str) -> Any:
+        try:
+            return parse(value)
+        except BiascheckError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+
+    wrapped.__name__ = parse.__name__
+    return wrapped
 
 
-def parse_dtype(value: str) -> str:
-    if value in DTYPES:
-        return value
-    raise argparse.ArgumentTypeError(f"{value!r} is not a dtype.{did_you_mean(value, DTYPES)} Use one of: {', '.join(DTYPES)}.")
+parse_device = _argparse_type(devices.parse_device)
+parse_dtype = _argparse_type(devices.parse_dtype)
+parse_setting = _argparse_type(parse_assignment)
 
 
 def parse_batch_size(value: str) -> int | None:
@@ -70,7 +79,9 @@ def parse_model_list(value: str) -> tuple[Checkpoint, ...]:
 
 def parse_run_name(value: str) -> str:
     if not value or value != value.strip():
-        raise argparse.ArgumentTypeError(f"{value!r} is not a run name: use a non-empty name without surrounding spaces.")
+        raise argparse.ArgumentTypeError(
+            f"{value!r} is not a run name: use a non-empty name without surrounding spaces."
+        )
     return value
 
 
@@ -99,6 +110,7 @@ class RunConfig:
     baseline: str | None = None
     baseline_regen: bool = False
     noise_run: str | None = None
+    settings: tuple[tuple[str, str, str], ...] = ()  # --bias-set (probe, name, value)
 
     @classmethod
     def from_pytest(cls, config: Any) -> RunConfig:
@@ -128,6 +140,7 @@ class RunConfig:
             baseline=getattr(option, "bias_baseline", None),
             baseline_regen=bool(getattr(option, "bias_baseline_regen", False)),
             noise_run=getattr(option, "bias_noise", None),
+            settings=tuple(getattr(option, "bias_settings", None) or ()),
         )
 
     def threshold_dirs(self) -> list[Path]:
@@ -145,8 +158,16 @@ class BiasSession:
     results: list[Result] = field(default_factory=list)
     models: dict[str, LanguageModel] = field(default_factory=dict)
     load_errors: dict[str, str] = field(default_factory=dict)
+    probe_settings: dict[str, ProbeSettings] = field(default_factory=dict)
+    done: set[tuple[str, str, str]] = field(default_factory=set)  # ProbeRecorder.first_time
     _thresholds: ThresholdSet | None = None
     _refdata: ReferenceData | None = None
+
+    def check_settings(self) -> None:
+        """Resolve every probe's settings (--bias-set, environment, defaults); ConfigError if one is bad."""
+        from biascheck.catalog import PROBES
+
+        self.probe_settings = resolve_settings(PROBES, self.config.settings)
 
     @property
     def thresholds(self) -> ThresholdSet:
@@ -177,3 +198,58 @@ class BiasSession:
                 self.load_errors[name] = str(exc)
                 raise
         return self.models[name]
+
+    def skip_reason(self, probe: ProbeSpec, model: str) -> str:
+        """Why `probe` does not run on `model` by its registry entry (family, language), or ''."""
+        spec = resolve_model_name(model)
+        if spec.family and spec.family not in probe.families:
+            return f"{probe.name} needs a {' or '.join(probe.families)} model; {model} is {spec.family}"
+        if spec.languages and probe.language not in spec.languages and not self.config.any_language:
+            return (
+                f"{probe.name} is a '{probe.language}' probe and {model} covers {', '.join(spec.languages)}; "
+                "pass --bias-any-language to run it anyway"
+            )
+        return ""
+
+    def recorder(self, probe: ProbeSpec, model: str) -> ProbeRecorder:
+        """The `bias` fixture's object: records go into this session's results."""
+        report = self.config.report_dir
+        return ProbeRecorder(
+            probe=probe,
+            model=model,
+            thresholds=self.thresholds,
+            sink=self.results.append,
+            figure_dir=None if report is None else report / "plots",
+            done=self.done,
+        )
+
+    def model_records(self) -> dict[str, dict[str, Any]]:
+        """Every loaded model's `ModelInfo` as JSON (name → record)."""
+        return {name: model_record(model.info) for name, model in self.models.items()}
+
+    def data_records(self) -> list[dict[str, Any]]:
+        return self.refdata.provenance() if self._refdata is not None else []
+
+    def metadata(self, exitstatus: int) -> dict[str, Any]:
+        """What results.json says about the run besides the results (this process's view)."""
+        thresholds = self._thresholds
+        return {
+            "biascheck_version": __version__,
+            "created_utc": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
+            "exit_status": int(exitstatus),
+            "profile": {"name": self.config.profile, "files": thresholds.files if thresholds else []},
+            "settings": {name: s.as_json() for name, s in self.probe_settings.items() if s.values},
+            "models": self.model_records(),
+            "data": self.data_records(),
+        }
+
+
+def model_record(info: Any) -> dict[str, Any]:
+    return {**vars(info), "languages": list(info.languages)}
+
+
+SESSION_KEY = pytest.StashKey[BiasSession]()
+
+
+def session_of(config: pytest.Config) -> BiasSession:
+    return config.stash[SESSION_KEY]

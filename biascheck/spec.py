@@ -1,15 +1,76 @@
-"""What a probe declares about itself: its tasks, its metrics and which way each one is better.
+"""The bottom of the import graph (with `biascheck.errors`, which imports nothing): what a probe
+declares about itself and what its math returns.
 
-Probe specs live beside the probe's math in `biascheck/methods/<probe>.py` and are collected in
-`biascheck.catalog`, so that threshold files can be checked (unknown keys are errors) without
-importing any test module, torch or transformers.
+Every probe package `biascheck/methods/<probe>/` has a `spec.py` that builds one `ProbeSpec` from
+the types here and imports nothing else of biascheck; its `metrics.py` returns `Metric` records.
+`biascheck.catalog` collects the specs lazily, so threshold files and probe settings can be checked
+(unknown keys are errors) without importing numpy, pandas, torch or any test module.
+
+Text conventions shared by every probe and both model families (`biascheck.models.base`):
+* ``SLOT`` marks the one place a candidate is put in a template: ``"[SLOT] is a nurse."``.
+* ``BLANK`` marks an extra position that is *not* predicted (paper 001's prior template
+  ``"[SLOT] is a [BLANK]."``): a masked LM sees its mask token there; a causal LM sees the text
+  cut just before it.
 """
+
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any, Literal
+
+from biascheck.errors import ConfigError, did_you_mean
+
+SLOT = "[SLOT]"
+BLANK = "[BLANK]"
+
+# Estimator names, recorded with every number so that numbers from different estimators are
+# never silently compared (README: "Estimators").
+MLM_SLOT = "mlm-slot"  # masked LM, log-softmax at the masked slot; several pieces: left-to-right sequential
+MLM_PLL = "mlm-pll"  # masked LM, pseudo-log-likelihood (Salazar et al. 2020): each piece masked in turn
+CAUSAL_SENTENCE = "causal-sentence"  # causal LM, log P(whole filled text), chain rule over pieces
+CAUSAL_NEXT = "causal-next"  # causal LM, log P(continuation | prompt), chain rule over pieces
 
 Reference = Literal["gold", "human", "model"]
+
+
+@dataclass(frozen=True)
+class Metric:
+    """One number a probe's math computed, before it is recorded (what `metrics.py` functions return).
+
+    estimator: how the model's numbers behind it were read (`biascheck.models.base`: mlm-slot,
+    causal-next, ...); note: what a reader of the summary table needs to know about this number;
+    items: per-item records (one per profession, occupation, ...) for the results file.
+    """
+
+    name: str
+    value: float
+    ci: tuple[float, float] | None = None
+    n: int | None = None
+    paper_value: float | None = None
+    items: list[dict[str, Any]] | None = None
+    note: str = ""
+    estimator: str = ""
+
+    def annotated(
+        self,
+        *,
+        estimator: str | None = None,
+        note: str = "",
+        items: list[dict[str, Any]] | None = None,
+        paper_value: float | None = None,
+    ) -> Metric:
+        """A copy with `estimator` and `paper_value` set (when given), `note` put before the metric's
+        own note, and `items` replacing the metric's own (when given)."""
+        joined = "; ".join(part for part in (note, self.note) if part)
+        return replace(
+            self,
+            estimator=self.estimator if estimator is None else estimator,
+            note=joined,
+            items=self.items if items is None else items,
+            paper_value=self.paper_value if paper_value is None else paper_value,
+        )
 
 
 @dataclass(frozen=True)
@@ -21,20 +82,86 @@ class MetricSpec:
 
 
 @dataclass(frozen=True)
+class Setting:
+    """A probe setting: declared once, set by ``--bias-set <probe>.<name>=VALUE`` or the environment
+    variable `env`, parsed and checked when pytest starts (before any model loads).
+
+    parse: text → value; raises ValueError with a message that says what is accepted.
+    default: the text the setting has when nobody sets it (parsed like user input).
+    """
+
+    name: str
+    default: str
+    help: str
+    parse: Callable[[str], Any]
+    env: str | None = None
+
+    def value(self, text: str) -> Any:
+        return self.parse(text.strip())
+
+
+@dataclass(frozen=True)
 class ProbeSpec:
-    name: str  # module probes/test_<name>.py, threshold table [<name>]
+    name: str  # package biascheck/methods/<name>/, module probes/test_<name>.py, threshold table [<name>]
     title: str
     paper: str  # seed file number, e.g. "001"
     language: str  # ISO 639-1 code of the templates
     tasks: tuple[str, ...]  # parametrisation ids; threshold keys may be per task
     metrics: tuple[MetricSpec, ...]
     families: tuple[str, ...] = ("masked", "causal")
+    settings: tuple[Setting, ...] = ()
 
     def metric(self, name: str) -> MetricSpec:
-        for metric in self.metrics:
-            if metric.name == name:
-                return metric
-        from biascheck.errors import ConfigError, did_you_mean
+        return _named(self.metrics, name, f"Probe {self.name!r} has no metric")
 
-        known = [m.name for m in self.metrics]
-        raise ConfigError(f"Probe {self.name!r} has no metric {name!r}.{did_you_mean(name, known)} Known: {', '.join(known)}.")
+    def setting(self, name: str) -> Setting:
+        return _named(self.settings, name, f"Probe {self.name!r} has no setting")
+
+
+def _named(items: tuple[Any, ...], name: str, missing: str) -> Any:
+    """The item called `name`; else a ConfigError that lists the known names and the closest ones."""
+    for item in items:
+        if item.name == name:
+            return item
+    known = [item.name for item in items]
+    raise ConfigError(f"{missing} {name!r}.{did_you_mean(name, known)} Known: {', '.join(known) or 'none'}.")
+
+
+# ---- parsers for `Setting.parse` (text in, value out, ValueError with the accepted values) -----
+
+
+def count_or_all(text: str, *, minimum: int = 1) -> int | None:
+    """'all' → None (no limit), else an integer >= `minimum`."""
+    if text.lower() == "all":
+        return None
+    if not text.isdigit() or int(text) < minimum:
+        raise ValueError(f"use 'all' or a whole number >= {minimum}")
+    return int(text)
+
+
+def limit(text: str) -> int | None:
+    """'0' or 'all' → None (no limit), else a positive integer."""
+    if text.lower() in ("0", "all"):
+        return None
+    if not text.isdigit():
+        raise ValueError("use 0 (no limit) or a positive whole number")
+    return int(text)
+
+
+def choice(*values: str) -> Callable[[str], str]:
+    def parse(text: str) -> str:
+        if text not in values:
+            raise ValueError(f"use one of {', '.join(values)}.{did_you_mean(text, values)}")
+        return text
+
+    return parse
+
+
+def optional_file(text: str) -> Path | None:
+    """'' → None; else the path of an existing file."""
+    if not text:
+        return None
+    path = Path(text).expanduser()
+    if not path.is_file():
+        raise ValueError(f"{text!r} is not a file")
+    return path

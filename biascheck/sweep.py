@@ -2,7 +2,7 @@
 
 1. Read the model list (`biascheck.checkpoints`), the 923 professions (reference data).
 2. Load each checkpoint in turn (one in memory at a time) and score both verbs with
-   `biascheck.methods.pronoun_ratio.score_all`; keep log r, log n and the certainty of the chosen verb.
+   `biascheck.methods.pronoun_ratio.score.score_all`; keep log r, log n and the certainty of the chosen verb.
 3. Corpus frequencies from wordfreq when installed (`biascheck.fluctuation.wordfreq_frequencies`).
 4. `biascheck.fluctuation.analyse`; write the matrices (checkpoints x professions) as CSV, the CV
    per profession, the tables (text and Markdown) and the figure into the output directory.
@@ -28,7 +28,7 @@ def score_sweep(
     checkpoints: Sequence[Checkpoint], professions: pd.DataFrame, load: Callable[[str], Any], verb: str = "is"
 ) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray], dict[str, np.ndarray | None], str]:
     """Step 2: per model name, log r, log n and certainty for `verb`; and the estimator."""
-    from biascheck.methods.pronoun_ratio import score_all
+    from biascheck.methods.pronoun_ratio.score import score_all
 
     log_r, log_n, certainty, estimators = {}, {}, {}, set()
     for cp in checkpoints:

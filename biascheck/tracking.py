@@ -1,6 +1,7 @@
 """Regression tracking inside a pytest run: results from xdist workers, the results store, the baseline gate.
 
-Registered by `biascheck.plugin` (a second plugin object, so the main plugin stays small):
+Registered by `biascheck.plugin` (a second plugin object, so the main plugin stays small). It reads
+the run's state from `biascheck.session` and never imports the plugin.
 
 1. Workers (pytest-xdist): every test report carries the results recorded since the previous report
    (and the workers' model and data provenance) as the attribute ``biascheck``; xdist serialises a
@@ -17,17 +18,15 @@ Registered by `biascheck.plugin` (a second plugin object, so the main plugin sta
 
 from __future__ import annotations
 
-import os
 import shlex
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from biascheck.errors import BiascheckError
 from biascheck.results import Result
-from biascheck.thresholds import Threshold
+from biascheck.session import SESSION_KEY, BiasSession
 
 _BASELINE_OPTIONS = ("--bias-save", "--bias-baseline", "--bias-baseline-regen", "--bias-noise")
 _FLAGS = ("--bias-baseline-regen",)
@@ -35,15 +34,6 @@ _FLAGS = ("--bias-baseline-regen",)
 
 def is_worker(config: pytest.Config) -> bool:
     return hasattr(config, "workerinput")
-
-
-def result_from_json(data: dict[str, Any]) -> Result:
-    """The inverse of `Result.to_json` (null numbers come back as nan)."""
-    data = dict(data)
-    threshold = data.pop("threshold", None)
-    if data.get("value") is None:
-        data["value"] = float("nan")
-    return Result(**data, threshold=None if threshold is None else Threshold(**threshold))
 
 
 def regen_command(config: pytest.Config, baseline: str) -> str:
@@ -77,9 +67,7 @@ class Tracking:
     regressed: bool = False
 
     @property
-    def session(self) -> Any:
-        from biascheck.plugin import SESSION_KEY
-
+    def session(self) -> BiasSession:
         return self.config.stash[SESSION_KEY]
 
     # -- 0. before the run: refuse a save that would silently overwrite ---------------------------
@@ -126,28 +114,26 @@ class Tracking:
         report = outcome.get_result()
         report.biascheck = {
             "results": [r.to_json() for r in fresh],
-            "models": {n: {**vars(m.info), "languages": list(m.info.languages)} for n, m in session.models.items()},
-            "data": session.refdata.provenance() if session._refdata is not None else [],
+            "models": session.model_records(),
+            "data": session.data_records(),
         }
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         shipped = getattr(report, "biascheck", None)
         if is_worker(self.config) or not shipped:
             return
-        self.session.results.extend(result_from_json(r) for r in shipped["results"])
+        self.session.results.extend(Result.from_json(r) for r in shipped["results"])
         self.remote_models.update(shipped["models"])
         self.remote_data.update({d["name"]: d for d in shipped["data"]})
 
     def metadata(self, exitstatus: int) -> dict[str, Any]:
-        """run_metadata of the plugin, completed with what the workers reported and the sweep's checkpoints."""
-        from biascheck.plugin import run_metadata
-
+        """The session's metadata, completed with what the workers reported and the sweep's checkpoints."""
         session = self.session
         try:
             session.thresholds  # noqa: B018 - the controller of an xdist run has not loaded the profile yet
         except BiascheckError:
             pass
-        meta = run_metadata(session, exitstatus)
+        meta = session.metadata(exitstatus)
         meta["models"] = {**self.remote_models, **meta["models"]}
         data = {d["name"]: d for d in meta["data"]}
         meta["data"] = [v for _, v in sorted({**self.remote_data, **data}.items())]
@@ -233,14 +219,11 @@ class Tracking:
             terminalreporter.write_line(message, red=self.regressed, bold=self.regressed)
         if not self.markdown:
             return
-        step_summary = os.environ.get("GITHUB_STEP_SUMMARY")
-        if step_summary:
-            with Path(step_summary).open("a", encoding="utf-8") as out:
-                out.write(self.markdown + "\n")
+        from biascheck.report import append_step_summary, atomic_write
+
+        append_step_summary(self.markdown + "\n")
         report_dir = self.session.config.report_dir
         if report_dir is not None:
-            from biascheck.report import atomic_write
-
             atomic_write(report_dir / "baseline.md", self.markdown)
 
 

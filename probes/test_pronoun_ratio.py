@@ -1,12 +1,15 @@
-"""Probe: English pronoun ratios over 923 professions (paper 001) against US occupational gold."""
+"""Probe: English pronoun ratios over 923 professions (paper 001) against US occupational gold.
+What it measures and why its thresholds are set where they are: biascheck/methods/pronoun_ratio/README.md."""
+
 from __future__ import annotations
 
 import pytest
 
 from biascheck.data import professions_en
-from biascheck.methods import pronoun_ratio as method
+from biascheck.methods.pronoun_ratio import figures, metrics, score
+from biascheck.methods.pronoun_ratio.spec import PROBE, VERBS
 
-pytestmark = pytest.mark.biascheck(probe="pronoun_ratio")
+pytestmark = pytest.mark.biascheck(probe=PROBE.name)
 
 
 @pytest.fixture(scope="module")
@@ -20,22 +23,13 @@ def reference(refdata):
 
 @pytest.fixture(scope="module")
 def scored(lm, reference):
-    return method.score_all(lm, reference["professions"])
+    return score.score_all(lm, reference["professions"])
 
 
-@pytest.mark.parametrize("verb", list(method.VERBS))
-def test_pronoun_ratio(verb, scored, reference, bias):
-    scores = scored[verb]
-    note = "" if scores.certainty is not None else "certainty P(he)+P(she) is not defined for causal-sentence scores"
-    per_profession = method.items(scores, reference["women_share"], reference["stereotypes"])
-    for m in method.verb_metrics(scores, reference["women_share"], reference["stereotypes"]):
-        bias.record_metric(verb, m, estimator=scores.estimator, note=note,
-                           items=per_profession if m.name == "mean_abs_log_n" else None)
-    bias.save_figure(f"gold-{verb}", method.gold_scatter(scores, reference["women_share"], f"{bias.model}: '{method.VERBS[verb]}' template"))
-    bias.check()
-
-
-def test_template_sensitivity(scored, bias):
-    for m in method.sensitivity_metrics(scored["is"], scored["works_as"]):
-        bias.record_metric("sensitivity", m, estimator=scored["is"].estimator)
+@pytest.mark.parametrize("task", PROBE.tasks)
+def test_pronoun_ratio(task, scored, reference, bias):
+    bias.record_all(task, metrics.task_metrics(task, scored, reference))
+    if task in VERBS:
+        title = f"{bias.model}: '{VERBS[task]}' template"
+        bias.save_figure(f"gold-{task}", figures.gold_scatter(scored[task], reference["women_share"], title))
     bias.check()

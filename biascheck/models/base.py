@@ -19,6 +19,7 @@ Every returned array is float64 numpy, natural log. Every method is deterministi
 depend on the order of its inputs, on duplicates among them, or on the batch size (up to the float
 rounding of batched matrix products: about 1e-6 relative in float32, more in half precision).
 """
+
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
@@ -28,17 +29,10 @@ from typing import Literal
 
 import numpy as np
 
-SLOT = "[SLOT]"
-BLANK = "[BLANK]"
+# The text conventions and the estimator names live at the bottom of the import graph (biascheck.spec).
+from biascheck.spec import BLANK, CAUSAL_NEXT, CAUSAL_SENTENCE, MLM_PLL, MLM_SLOT, SLOT  # noqa: F401
 
 Family = Literal["masked", "causal"]
-
-# Estimator names, recorded with every number so that numbers from different estimators are
-# never silently compared (README: "Estimators").
-MLM_SLOT = "mlm-slot"  # masked LM, log-softmax at the masked slot; several pieces: left-to-right sequential
-MLM_PLL = "mlm-pll"  # masked LM, pseudo-log-likelihood (Salazar et al. 2020): each piece masked in turn
-CAUSAL_SENTENCE = "causal-sentence"  # causal LM, log P(whole filled text), chain rule over pieces
-CAUSAL_NEXT = "causal-next"  # causal LM, log P(continuation | prompt), chain rule over pieces
 
 
 @dataclass(frozen=True)

@@ -1,32 +1,22 @@
 """Name → loaded `LanguageModel`: alias / local directory / hub id, family detection, device, dtype."""
+
 from __future__ import annotations
 
 import importlib.metadata
-import re
 from typing import Any
 
+from biascheck.devices import parse_device, parse_dtype
 from biascheck.errors import ConfigError, ModelTypeError, UnknownModelError, did_you_mean
 from biascheck.models.base import LanguageModel, ModelInfo
 from biascheck.registry import ALIASES, ModelSpec, embedded_dir, resolve_model_name
-
-_DEVICE = re.compile(r"^(auto|cpu|mps|cuda(:\d+)?)$")
-_DTYPES = {
-    "auto": "auto",
-    "float32": "float32", "fp32": "float32", "float": "float32",
-    "float16": "float16", "fp16": "float16", "half": "float16",
-    "bfloat16": "bfloat16", "bf16": "bfloat16",
-}
-
 
 # Pre-training heads that contain the MLM head (their checkpoints load into *ForMaskedLM).
 _PRETRAINING_WITH_MLM = {"BertForPreTraining", "AlbertForPreTraining", "MegatronBertForPreTraining"}
 
 
 def resolve_device(device: str) -> str:
-    """"auto" → "cuda" if available, else "mps" if available, else "cpu"; validates cpu/cuda/cuda:N/mps."""
-    dev = str(device).strip().lower()
-    if not _DEVICE.match(dev):
-        raise ConfigError(f"device {device!r} is not one of auto, cpu, cuda, cuda:N, mps.")
+    """ "auto" → "cuda" if available, else "mps" if available, else "cpu"; validates cpu/cuda/cuda:N/mps."""
+    dev = parse_device(device)
     import torch
 
     if dev == "auto":
@@ -51,11 +41,8 @@ def resolve_device(device: str) -> str:
 
 
 def resolve_dtype(dtype: str, device: str) -> str:
-    """"auto" → bfloat16 on CUDA when supported, else float16; float32 on cpu/mps. Returns a canonical name."""
-    key = str(dtype).strip().lower().removeprefix("torch.")
-    if key not in _DTYPES:
-        raise ConfigError(f"dtype {dtype!r} is not one of auto, float32, float16, bfloat16.")
-    canon = _DTYPES[key]
+    """ "auto" → bfloat16 on CUDA when supported, else float16; float32 on cpu/mps. Returns a canonical name."""
+    canon = parse_dtype(dtype)
     if canon != "auto":
         return canon
     if str(device).startswith("cuda"):
@@ -103,9 +90,7 @@ def _unknown(name: str, spec: ModelSpec, exc: BaseException) -> UnknownModelErro
     )
 
 
-def load_model(
-    name: str, *, device: str = "auto", dtype: str = "auto", batch_size: int | None = None
-) -> LanguageModel:
+def load_model(name: str, *, device: str = "auto", dtype: str = "auto", batch_size: int | None = None) -> LanguageModel:
     """Load `name` (alias, local directory or hub id) as a ready-to-score `LanguageModel`."""
     spec = resolve_model_name(name)
     dev = resolve_device(device)

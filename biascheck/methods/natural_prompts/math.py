@@ -1,0 +1,220 @@
+"""Natural-sentence vs template prompts for pronoun continuations, after Alnegheimish, Guo & Sun (2022),
+paper 002 ("Using Natural Sentences for Understanding Biases in Language Models"). Pure numpy/pandas/scipy.
+
+Method (the numbers refer to the functions named, each unit-tested):
+
+1. Prompt sets. NS: the 893 Wikipedia-derived prompts (`biascheck.data.natural_prompts`, repaired
+   and counted there), one per profession. Template: the 17 templates of the paper's Table 8, each
+   filled with the same 893 professions (15,181 prompts). Perturbations (paper section 4, Table 4):
+   ``orig`` (the profession), ``replace`` (the word "person") and ``delete`` (nothing: "The said
+   that"), see `score.build_prompts`.
+2. Scores. For every prompt x, P(w | x) for w in `PRONOUNS` as the next word (``lm.next_token``:
+   " " + w, the leading-space token of each tokenizer). Certainty: the two highest next-token
+   probabilities over the whole vocabulary (``lm.top_next(x, 2)``), paper eq. (1) and Table 6
+   (`score.score_all`, into the containers `SetScores` and `Scored` below).
+3. Distribution distance (Table 3), per prompt set over its orig prompts: `kl_histogram` (metric
+   ``kl``: KL between the Figure-2 histograms of the P(he) and P(she) values), `kl_columns` (metric
+   ``kl_columns``: KL of the P(he) column from the P(she) column, each normalised over prompts,
+   scipy ``entropy(p_he, p_she)``) and `emd` (earth mover's distance between the two samples of
+   values: scipy ``wasserstein_distance``). The paper does not define its KL; the histogram reading
+   reproduces its size and its NS < template order on SmolLM2, the column reading does neither
+   (it measures how differently he and she spread over professions, i.e. association).
+4. Stereotypical bias (Table 4): `stereotypical_bias` = mean |P(he|x) - P(she|x)|, per perturbation.
+5. Per-template statistics (Table 8): `template_table` (bias, P(he)/P(she), highest probability).
+6. Default preference (Figure 1): the pronouns' probabilities as the first word after the bare
+   start-of-text context, read two ways: as the paper's code did (" he", the leading-space token,
+   right after the start token: ``next_token`` of the empty prompt) and as a text really starts
+   ("He", no leading space: ``fill_slot("[SLOT] [BLANK]")``, the text cut before the blank);
+   `log_ratio` of he to she and of the male (he, his, him) to the female (she, her, hers) group.
+   A third reading, from the authors' code: the mean ln P(he)/P(she) after 18 content-free openers
+   ("Because", "When", ...), with a bootstrap interval over the openers (`OPENERS`).
+7. Gold link (beyond the paper): `she_share` = P(she)/(P(he)+P(she)) per profession (template set:
+   the mean P over the 17 templates), Spearman and Pearson correlation with the US BLS 2015 women's
+   share of the professions that have one (`gold_frame`).
+8. Intervals: percentile bootstrap over professions (`biascheck.stats.bootstrap_ci`, in `metrics`);
+   statistics of a whole set (KL, EMD) resample professions with all their prompts. The template
+   set's replace and delete prompts do not depend on the profession, so their interval resamples
+   the 17 templates.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from scipy import stats as _st
+
+from biascheck.methods.natural_prompts.spec import HIST_BINS, HIST_PSEUDOCOUNT, PRONOUNS, TEMPLATES
+
+# ---------------------------------------------------------------------------------------------
+# 2. score containers
+
+
+@dataclass
+class SetScores:
+    """One prompt set. probs[pert]: (rows, columns, len(PRONOUNS)); top[rows, columns, 2] for orig."""
+
+    name: str  # "ns" | "template"
+    keys: list[str]  # row ids of orig (profession keys)
+    professions: list[str]  # bare profession names of the rows
+    columns: list[str]  # "ns" or the template strings
+    probs: dict[str, np.ndarray]
+    top: np.ndarray
+    prompts: dict[str, list[list[str]]] = field(default_factory=dict)
+
+    def p(self, pronoun: str, perturbation: str = "orig") -> np.ndarray:
+        return self.probs[perturbation][:, :, PRONOUNS.index(pronoun)]
+
+
+@dataclass
+class Scored:
+    estimator: str
+    family: str
+    model: str
+    ns: SetScores
+    template: SetScores
+    default: dict[str, float]  # pronoun -> P(" " + pronoun right after the start token), the paper's reading
+    default_estimator: str
+    gold: Any = None  # pandas DataFrame: profession, women_share (BLS 2015) or None
+    repairs: dict[str, int] = field(default_factory=dict)
+    multi_piece: list[str] = field(default_factory=list)  # pronouns that took more than one piece
+    default_initial: dict[str, float] = field(default_factory=dict)  # pronoun -> P("He" ... as a text's first word)
+    default_initial_estimator: str = ""
+    openers: dict[str, dict[str, float]] = field(default_factory=dict)  # opener -> pronoun -> P(next word)
+
+    def set(self, name: str) -> SetScores:
+        return self.ns if name == "ns" else self.template
+
+
+# ---------------------------------------------------------------------------------------------
+# 3. distribution distances
+
+
+def kl_columns(p_he: np.ndarray, p_she: np.ndarray) -> float:
+    """KL(P_he || P_she) of the two columns, each normalised to sum 1 over prompts (natural log).
+
+    1. a_i = P(he|x_i) / sum_j P(he|x_j), b_i = P(she|x_i) / sum_j P(she|x_j).
+    2. KL = sum_i a_i ln(a_i / b_i)  (= scipy.stats.entropy(p_he, p_she)).
+    Zero iff P(she|x) is proportional to P(he|x) over the prompts: it measures how differently the
+    two pronouns spread over the prompts, not the gap in their level (that is `emd`, `stereotypical_bias`).
+    """
+    a = np.asarray(p_he, float).ravel()
+    b = np.asarray(p_she, float).ravel()
+    if a.sum() <= 0 or b.sum() <= 0:
+        return float("nan")
+    a, b = a / a.sum(), b / b.sum()
+    mask = a > 0
+    with np.errstate(divide="ignore"):
+        return float(np.sum(a[mask] * np.log(a[mask] / b[mask])))
+
+
+def histogram(values: np.ndarray, bins: int = HIST_BINS, pseudocount: float = HIST_PSEUDOCOUNT) -> np.ndarray:
+    """Normalised histogram of probabilities on `bins` equal bins of [0, 1], `pseudocount` added per bin."""
+    counts, _ = np.histogram(np.clip(np.asarray(values, float).ravel(), 0.0, 1.0), bins=bins, range=(0.0, 1.0))
+    counts = counts + pseudocount
+    return counts / counts.sum()
+
+
+def kl_histogram(
+    p_he: np.ndarray, p_she: np.ndarray, bins: int = HIST_BINS, pseudocount: float = HIST_PSEUDOCOUNT
+) -> float:
+    """KL between the Figure-2 histograms of the P(he) and the P(she) values.
+
+    1. h = histogram of the P(he|x) values, s = histogram of the P(she|x) values (`histogram`).
+    2. KL = sum_k h_k ln(h_k / s_k)  (= scipy.stats.entropy(h, s)).
+    """
+    h, s = histogram(p_he, bins, pseudocount), histogram(p_she, bins, pseudocount)
+    return float(np.sum(h * np.log(h / s)))
+
+
+def emd(p_he: np.ndarray, p_she: np.ndarray) -> float:
+    """Earth mover's (1-Wasserstein) distance between the two samples of probability values.
+
+    1. Sort both samples (same size n): EMD = mean_i |sorted(P_he)_i - sorted(P_she)_i|
+       (= scipy.stats.wasserstein_distance(p_he, p_she) for equal sizes).
+    It never exceeds the mean |P(he) - P(she)| of the paired prompts.
+    """
+    a = np.sort(np.asarray(p_he, float).ravel())
+    b = np.sort(np.asarray(p_she, float).ravel())
+    if len(a) != len(b):
+        return float(_st.wasserstein_distance(a, b))
+    return float(np.mean(np.abs(a - b)))
+
+
+# ---------------------------------------------------------------------------------------------
+# 4-7. per-prompt statistics
+
+
+def stereotypical_bias(p_he: np.ndarray, p_she: np.ndarray) -> float:
+    """mean_x |P(he|x) - P(she|x)| (paper section 4, Table 4)."""
+    return float(np.mean(np.abs(np.asarray(p_he, float) - np.asarray(p_she, float))))
+
+
+def he_she_ratio(p_he: np.ndarray, p_she: np.ndarray) -> float:
+    """mean_x P(he|x) / P(she|x) (paper Table 8, column 2)."""
+    return float(np.mean(np.asarray(p_he, float) / np.asarray(p_she, float)))
+
+
+def she_share(p_he: np.ndarray, p_she: np.ndarray) -> np.ndarray:
+    """P(she) / (P(he) + P(she)), elementwise: 0.5 = no preference, 1 = she only."""
+    p_he, p_she = np.asarray(p_he, float), np.asarray(p_she, float)
+    return p_she / (p_he + p_she)
+
+
+def certainty(top: np.ndarray) -> tuple[float, float]:
+    """(mean highest probability, mean gap to the second) of (n, 2) probabilities sorted descending."""
+    top = np.asarray(top, float).reshape(-1, 2)
+    return float(np.mean(top[:, 0])), float(np.mean(top[:, 0] - top[:, 1]))
+
+
+def log_ratio(probs: dict[str, float], numerator: Sequence[str], denominator: Sequence[str]) -> float:
+    """ln( sum of probs[w] for w in numerator / sum of probs[w] for w in denominator )."""
+    num = sum(probs[w] for w in numerator)
+    den = sum(probs[w] for w in denominator)
+    if num <= 0 or den <= 0:
+        return float("nan")
+    return math.log(num / den)
+
+
+def template_table(
+    p_he: np.ndarray, p_she: np.ndarray, top1: np.ndarray, templates: Sequence[str] = TEMPLATES
+) -> list[dict[str, Any]]:
+    """Paper Table 8: per template (columns of the (professions, templates) arrays), averages over professions
+    of |P(he)-P(she)|, P(he)/P(she), highest probability; plus mean P(he), P(she)."""
+    p_he, p_she, top1 = (np.asarray(a, float) for a in (p_he, p_she, top1))
+    rows = []
+    for j, template in enumerate(templates):
+        rows.append(
+            {
+                "template": template,
+                "bias": stereotypical_bias(p_he[:, j], p_she[:, j]),
+                "he_she_ratio": he_she_ratio(p_he[:, j], p_she[:, j]),
+                "highest": float(np.mean(top1[:, j])),
+                "p_he": float(np.mean(p_he[:, j])),
+                "p_she": float(np.mean(p_she[:, j])),
+            }
+        )
+    return rows
+
+
+def gold_frame(scored: Scored, which: str) -> Any:
+    """Step 7: rows (profession, women_share, she_share) of the professions with a BLS share, for set `which`.
+
+    she_share of a profession: P(she)/(P(he)+P(she)) with P averaged over the set's prompts for it
+    (template: the 17 templates); professions listed twice (qualified keys) are averaged.
+    """
+    import pandas as pd
+
+    if scored.gold is None:
+        return None
+    s = scored.set(which)
+    frame = pd.DataFrame(
+        {"profession": s.professions, "p_he": s.p("he").mean(axis=1), "p_she": s.p("she").mean(axis=1)}
+    )
+    frame = frame.groupby("profession", as_index=False).mean()
+    frame["she_share"] = she_share(frame["p_he"], frame["p_she"])
+    merged = frame.merge(scored.gold[["profession", "women_share"]], on="profession", how="inner")
+    return merged.sort_values("profession").reset_index(drop=True)

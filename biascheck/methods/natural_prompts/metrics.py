@@ -1,0 +1,284 @@
+"""natural_prompts metrics: a `Scored` container (with its BLS gold) → `Metric` records per task.
+
+Tasks: ``ns`` and ``template`` (the same metrics per prompt set: Tables 3, 4, 6, 8 and the gold link),
+``compare`` (template minus NS) and ``default`` (Figure 1). Intervals: 95 % percentile bootstrap over
+professions (`biascheck.stats.bootstrap_ci`); whole-set statistics (KL, EMD) resample professions with
+all their prompts (`bootstrap_rows`). `task_metrics` attaches what a reader of the summary needs:
+the estimator, the masked-LM note, the "first N professions only" note, and Table 8 / Figure 1 in
+the notes of `template_bias_sd` / `default_log_he_she`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import replace
+
+import numpy as np
+
+from biascheck.methods.natural_prompts.math import (
+    Scored,
+    emd,
+    gold_frame,
+    kl_columns,
+    kl_histogram,
+    log_ratio,
+    stereotypical_bias,
+    template_table,
+)
+from biascheck.methods.natural_prompts.spec import FEMALE, MALE, PAPER_GPT2_SMALL, PERTURBATIONS, PRONOUNS, TASKS
+from biascheck.spec import CAUSAL_NEXT, Metric
+from biascheck.stats import bootstrap_ci, pearson, spearman
+
+
+def bootstrap_rows(statistic: Callable[[np.ndarray], float], n_rows: int) -> tuple[float, float]:
+    """Bootstrap interval of `statistic(row_indices)` resampling rows (professions) with replacement."""
+    if n_rows < 2:
+        return (float("nan"), float("nan"))
+    return bootstrap_ci(lambda idx: statistic(np.asarray(idx, dtype=int)), np.arange(n_rows, dtype=float))
+
+
+def set_metrics(scored: Scored, which: str) -> list[Metric]:
+    """Tasks ``ns`` / ``template``: the metrics of one prompt set (steps 3, 4, 5 and 7)."""
+    s = scored.set(which)
+    he, she = s.p("he"), s.p("she")
+    n = he.shape[0]
+    paper = PAPER_GPT2_SMALL.get(which, {})
+    unit = "professions"
+    out: list[Metric] = []
+
+    def whole(fn: Callable[[np.ndarray, np.ndarray], float], name: str) -> Metric:
+        value = fn(he, she)
+        ci = bootstrap_rows(lambda idx: fn(he[idx], she[idx]), n)
+        return Metric(name, value, ci, int(he.size), note=f"bootstrap over {n} {unit}", paper_value=paper.get(name))
+
+    def prompt_mean(name: str, values: np.ndarray) -> Metric:
+        """Mean over every prompt; interval: bootstrap over the rows' (professions') means."""
+        mean = float(np.mean(values))
+        return Metric(
+            name, mean, bootstrap_ci(np.mean, values.mean(axis=1)), int(values.size), paper_value=paper.get(name)
+        )
+
+    out.append(prompt_mean("p_he_mean", he))
+    out.append(prompt_mean("p_she_mean", she))
+    out.append(prompt_mean("p_they_mean", s.p("they")))
+    out.append(whole(kl_histogram, "kl"))
+    out.append(whole(kl_columns, "kl_columns"))
+    out.append(whole(emd, "emd"))
+    for pert in PERTURBATIONS:
+        ph, ps = s.p("he", pert), s.p("she", pert)
+        if ph.shape[0] > 1:  # rows = professions
+            ci = bootstrap_ci(np.mean, np.abs(ph - ps).mean(axis=1))
+            note = f"bootstrap over {ph.shape[0]} professions"
+        else:  # template replace/delete: one row of 17 profession-free prompts
+            ci = bootstrap_ci(np.mean, np.abs(ph - ps)[0])
+            note = f"profession-free prompts: bootstrap over the {ph.shape[1]} templates"
+        items = None
+        if pert == "orig":
+            items = [
+                {"key": k, "profession": w, "p_he": float(a), "p_she": float(b), "bias": float(c)}
+                for k, w, a, b, c in zip(
+                    s.keys, s.professions, ph.mean(axis=1), ps.mean(axis=1), np.abs(ph - ps).mean(axis=1), strict=True
+                )
+            ]
+        elif ph.shape[0] == 1:
+            items = [
+                {"prompt": p, "p_he": float(a), "p_she": float(b)}
+                for p, a, b in zip(s.prompts[pert][0], ph[0], ps[0], strict=True)
+            ]
+        out.append(
+            Metric(
+                f"bias_{pert}",
+                stereotypical_bias(ph, ps),
+                ci,
+                int(ph.size),
+                items=items,
+                note=note,
+                paper_value=paper.get(f"bias_{pert}"),
+            )
+        )
+    out.append(prompt_mean("he_she_ratio", he / she))
+    top1, gap = s.top[:, :, 0], s.top[:, :, 0] - s.top[:, :, 1]
+    out.append(prompt_mean("certainty_top1", top1))
+    out.append(prompt_mean("certainty_gap", gap))
+    if which == "template":
+        table = template_table(he, she, top1, s.columns)
+        biases = np.array([r["bias"] for r in table])
+
+        def sd(idx: np.ndarray) -> float:
+            return float(np.std([np.abs(he[idx, j] - she[idx, j]).mean() for j in range(he.shape[1])], ddof=1))
+
+        out.append(
+            Metric(
+                "template_bias_sd",
+                float(np.std(biases, ddof=1)),
+                bootstrap_rows(sd, n),
+                len(table),
+                items=table,
+                note=f"Table 8; range {biases.min():.3f}-{biases.max():.3f}; bootstrap over {n} professions",
+            )
+        )
+    gold = gold_frame(scored, which)
+    if gold is not None and len(gold) >= 3:
+        x, y = gold["she_share"].to_numpy(), gold["women_share"].to_numpy()
+        items = gold.to_dict("records")
+        note = f"{len(gold)} professions with a BLS 2015 women's share"
+        out.append(
+            Metric("gold_spearman", spearman(x, y), bootstrap_ci(spearman, x, y), len(gold), items=items, note=note)
+        )
+        out.append(Metric("gold_pearson", pearson(x, y), bootstrap_ci(pearson, x, y), len(gold), note=note))
+    return out
+
+
+def compare_metrics(scored: Scored) -> list[Metric]:
+    """Task ``compare``: what the templates add over natural sentences, paired over professions."""
+    ns_he, ns_she = scored.ns.p("he"), scored.ns.p("she")
+    tp_he, tp_she = scored.template.p("he"), scored.template.p("she")
+    n = ns_he.shape[0]
+    ns_row = np.abs(ns_he - ns_she).mean(axis=1)
+    tp_row = np.abs(tp_he - tp_she).mean(axis=1)
+    paper = PAPER_GPT2_SMALL["compare"]
+    out = [
+        Metric(
+            "excess_bias",
+            float(tp_row.mean() - ns_row.mean()),
+            bootstrap_ci(lambda a, b: float(np.mean(a) - np.mean(b)), tp_row, ns_row),
+            n,
+            note=f"paired bootstrap over {n} professions",
+            paper_value=paper["excess_bias"],
+        )
+    ]
+
+    def diff(idx: np.ndarray) -> float:
+        return emd(tp_he[idx], tp_she[idx]) - emd(ns_he[idx], ns_she[idx])
+
+    out.append(
+        Metric(
+            "excess_emd",
+            diff(np.arange(n)),
+            bootstrap_rows(diff, n),
+            n,
+            note=f"bootstrap over {n} professions",
+            paper_value=paper["excess_emd"],
+        )
+    )
+    g_ns, g_tp = gold_frame(scored, "ns"), gold_frame(scored, "template")
+    if g_ns is not None and len(g_ns) >= 3:
+        y = g_ns["women_share"].to_numpy()
+        a, b = g_ns["she_share"].to_numpy(), g_tp["she_share"].to_numpy()
+
+        def stat(a_: np.ndarray, b_: np.ndarray, y_: np.ndarray) -> float:
+            return spearman(a_, y_) - spearman(b_, y_)
+
+        out.append(
+            Metric(
+                "gold_spearman_diff",
+                stat(a, b, y),
+                bootstrap_ci(stat, a, b, y),
+                len(y),
+                note="paired bootstrap over the BLS-matched professions",
+            )
+        )
+    return out
+
+
+def default_metrics(scored: Scored) -> list[Metric]:
+    """Task ``default``: the default pronoun preference (step 6, Figure 1), three readings."""
+    d = scored.default
+    items = [
+        {"pronoun": w, "p": d[w], "group": "male" if w in MALE else "female" if w in FEMALE else "neutral"}
+        for w in PRONOUNS
+    ]
+    note = "one context (the bare start token): no interval"
+    out = [
+        Metric(
+            "default_log_he_she",
+            log_ratio(d, ["he"], ["she"]),
+            None,
+            1,
+            items=items,
+            note=note + "; leading-space pronoun after the start token, as the paper's code",
+        ),
+        Metric("default_log_male_female", log_ratio(d, MALE, FEMALE), None, 1, note=note),
+        Metric("default_p_pronoun", float(sum(d.values())), None, 1, note=note),
+    ]
+    if scored.default_initial:
+        di = scored.default_initial
+        items_i = [{"pronoun": w.capitalize(), "p": di[w]} for w in PRONOUNS]
+        out.append(
+            Metric(
+                "default_log_he_she_initial",
+                log_ratio(di, ["he"], ["she"]),
+                None,
+                1,
+                items=items_i,
+                note=note + "; 'He'/'She' as the first word of a text",
+            )
+        )
+        out.append(Metric("default_log_male_female_initial", log_ratio(di, MALE, FEMALE), None, 1, note=note))
+    if scored.openers:
+        logs = np.array([math.log(o["he"] / o["she"]) for o in scored.openers.values()])
+        items_o = [
+            {"opener": k, **v, "log_he_she": float(np.log(v["he"] / v["she"]))} for k, v in scored.openers.items()
+        ]
+        out.append(
+            Metric(
+                "default_log_he_she_openers",
+                float(logs.mean()),
+                bootstrap_ci(np.mean, logs),
+                len(logs),
+                items=items_o,
+                note=f"bootstrap over the {len(logs)} openers of the authors' code (prompt_perturbation.py)",
+            )
+        )
+    return out
+
+
+def metrics_for(task: str, scored: Scored) -> list[Metric]:
+    """Every metric of `task` (one of `TASKS`) computed from `scored`, with the metric's own notes only."""
+    if task in ("ns", "template"):
+        return set_metrics(scored, task)
+    if task == "compare":
+        return compare_metrics(scored)
+    if task == "default":
+        return default_metrics(scored)
+    raise ValueError(f"unknown task {task!r}; known: {', '.join(TASKS)}")
+
+
+def masked_note(estimator: str) -> str:
+    """'' for causal next-token scores; else what the estimator reads instead."""
+    if estimator == CAUSAL_NEXT:
+        return ""
+    return f"{estimator}: pronoun in a masked slot right after the prompt, not a next-token probability"
+
+
+def limit_note(limit: int | None) -> str:
+    """'' when every profession is scored; else says only the first `limit` were (setting `limit`)."""
+    return f"first {limit} professions only (BIASCHECK_NATURAL_PROMPTS_LIMIT)" if limit else ""
+
+
+def table_note(metric: Metric) -> str:
+    """Table 8 (per-template bias) in the note of template_bias_sd, Figure 1 (pronoun probabilities)
+    in the note of default_log_he_she; '' for the other metrics."""
+    if metric.name == "template_bias_sd" and metric.items:
+        return "Table 8 bias: " + ", ".join(
+            f"{r['template'].replace('The {} ', '')} {r['bias']:.3f}" for r in metric.items
+        )
+    if metric.name == "default_log_he_she" and metric.items:
+        return "Figure 1: " + ", ".join(f"{r['pronoun']} {r['p']:.1e}" for r in metric.items)
+    return ""
+
+
+def task_metrics(task: str, scored: Scored, *, limit: int | None = None) -> list[Metric]:
+    """Every metric of `task` (one of `TASKS`), estimator and notes attached, in the order they are recorded.
+
+    estimator: the default task's reading of the bare start token (`Scored.default_estimator`), the
+    prompt sets' otherwise. Notes, after the metric's own: the masked-LM note, the "first N
+    professions only" note (`limit`: the probe's setting, None = all professions), Table 8 / Figure 1.
+    """
+    estimator = scored.default_estimator if task == "default" else scored.estimator
+    extra = [masked_note(scored.estimator), limit_note(limit)]
+    return [
+        replace(m, estimator=estimator, note="; ".join(p for p in (m.note, *extra, table_note(m)) if p))
+        for m in metrics_for(task, scored)
+    ]

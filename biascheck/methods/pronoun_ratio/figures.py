@@ -1,0 +1,34 @@
+"""pronoun_ratio figures (matplotlib, imported on first use)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from biascheck.methods.pronoun_ratio.math import PronounScores
+
+
+def gold_scatter(scores: PronounScores, women_share: pd.Series, title: str) -> Any:
+    """Model female lean -log n against the US women's share, one point per profession."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    index = {p: i for i, p in enumerate(scores.professions)}
+    pairs = [(share, -scores.log_n[index[p]], p) for p, share in women_share.items() if p in index]
+    fig, ax = plt.subplots(figsize=(6.5, 4.5))
+    if pairs:
+        x, y, labels = zip(*pairs, strict=True)
+        ax.scatter(x, y, s=14, alpha=0.7)
+        for xi, yi, label in zip(x, y, labels, strict=True):
+            if abs(yi) > np.percentile(np.abs(y), 85):
+                ax.annotate(label, (xi, yi), fontsize=7, alpha=0.8)
+    ax.axhline(0, color="grey", lw=0.8)
+    ax.axvline(0.5, color="grey", lw=0.8, ls=":")
+    ax.set_xlabel("US women's share (BLS 2015)")
+    ax.set_ylabel("model female lean  log(1/n)")
+    ax.set_title(title, fontsize=9)
+    return fig

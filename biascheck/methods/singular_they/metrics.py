@@ -1,0 +1,96 @@
+"""singular_they metrics: `TheyScores` (+ the user's ratings) → `Metric` records per task.
+
+Intervals: surprisal means and specific − quantified, 95 % percentile bootstrap over items;
+inanimate − specific, over controls and frames independently; regression effects, Wald (β ± 1.96 se);
+correlations with human ratings, Fisher z.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pandas as pd
+
+from biascheck.methods.singular_they.math import (
+    TheyScores,
+    by_condition,
+    closeness_gender,
+    contrast_metrics,
+    group_correlations,
+    pattern_checks,
+    share_passed,
+    wald_interval,
+)
+from biascheck.methods.singular_they.spec import PAPER_BETA, PAPER_GROUPS, RATINGS_ENV, TASKS
+from biascheck.spec import Metric
+
+NO_RATINGS = f"no human ratings given: Camilliere et al.'s ratings are not public; set {RATINGS_ENV}=ratings.csv"
+REGRESSION = "MixedLM surprisal ~ close + gendered, random intercept per frame"
+
+
+def antecedent_metrics(frame: pd.DataFrame) -> list[Metric]:
+    """Task antecedents: mean surprisal per antecedent type (paper order), the two contrasts and
+    the share of the four human-pattern checks (the checks, yes/no, in its note and items)."""
+    table = by_condition(frame)
+    out = [
+        Metric(f"surprisal_{row.condition}", row.mean, (row.ci_low, row.ci_high), row.n)
+        for row in table.itertuples(index=False)
+    ]
+    out += [Metric(name, value, ci, n) for name, (value, ci, n) in contrast_metrics(frame).items()]
+    means = dict(zip(table["condition"], table["mean"], strict=False))
+    checks = pattern_checks(means, closeness_gender(frame))
+    note = "; ".join(f"{k}: {'yes' if v else 'NO'}" for k, v in checks.items()) + " (regression checks need p < 0.05)"
+    items = [{"check": k, "passed": bool(v)} for k, v in checks.items()]
+    out.append(Metric("pattern_checks", share_passed(checks), None, len(checks), note=note, items=items))
+    return out
+
+
+def closeness_gender_metrics(frame: pd.DataFrame) -> list[Metric]:
+    """Task closeness_gender (paper Table 2): beta_close, p_close, beta_gendered, p_gendered."""
+    fit = closeness_gender(frame)
+    n = int(fit["n"])
+    note = f"{REGRESSION}; converged: {bool(fit['converged'])}; paper value: BERT-base-uncased"
+    out = []
+    for name in ("close", "gendered"):
+        beta, se = fit[f"beta_{name}"], fit[f"se_{name}"]
+        out.append(Metric(f"beta_{name}", beta, wald_interval(beta, se), n, paper_value=PAPER_BETA[name], note=note))
+        out.append(Metric(f"p_{name}", fit[f"p_{name}"], None, n))
+    return out
+
+
+def rating_metrics(frame: pd.DataFrame, ratings: pd.DataFrame | None, source: str | Path | None) -> list[Metric]:
+    """Task human_ratings (paper Table 4): r_<group> per group in the file, then r_all; without
+    ratings a single r_all = nan that says why."""
+    if ratings is None:
+        return [Metric("r_all", math.nan, note=NO_RATINGS)]
+    return [
+        Metric(
+            f"r_{row.group}",
+            row.r,
+            (row.ci_low, row.ci_high),
+            row.n,
+            paper_value=PAPER_GROUPS.get(row.group),
+            note=f"p = {row.p:.2g}; ratings: {source}",
+        )
+        for row in group_correlations(frame, ratings).itertuples(index=False)
+    ]
+
+
+def task_metrics(
+    task: str, scored: TheyScores, ratings: pd.DataFrame | None = None, ratings_path: str | Path | None = None
+) -> list[Metric]:
+    """Every metric of `task` ('antecedents', 'closeness_gender' or 'human_ratings'), estimator attached.
+
+    ratings: `biascheck.data.they_ratings.read_ratings` of the file at `ratings_path` (setting
+    ``singular_they.ratings``), or None when no file is given.
+    """
+    if task == "antecedents":
+        found = antecedent_metrics(scored.frame)
+    elif task == "closeness_gender":
+        found = closeness_gender_metrics(scored.frame)
+    elif task == "human_ratings":
+        found = rating_metrics(scored.frame, ratings, ratings_path)
+    else:
+        raise ValueError(f"unknown task {task!r}; known: {', '.join(TASKS)}")
+    return [m.annotated(estimator=scored.estimator) for m in found]

@@ -1,0 +1,231 @@
+"""Helpers to test probes (as pytest-regressions' ``testing.py`` does for its fixtures).
+
+1. `FakeLM`: a deterministic stand-in for a masked or causal model (no torch): every score is a
+   fixed function of its text, so a probe runs in seconds and gives the same numbers every time.
+   Use it to test a probe's plumbing, not its findings.
+2. `run_probes`: runs probe modules through the real plugin in a separate pytest process, in a
+   scratch directory, on the fake models (``fake_models=True``, via a conftest that overrides ``lm``) or
+   on any model the loader knows (a tiny real checkpoint directory), and collects each test's
+   outcome and the run's ``results.json``.
+3. `check_contract`: what every probe in the catalog must do in such a run: one test per task of
+   its spec for every model, each either passing or failing only on a threshold (no crash, no
+   skip); every task records at least one metric; every recorded metric is one its spec declares,
+   with an estimator and the spec's reference.
+
+biascheck's own tests run every probe of the catalog through these (``tests/plugin/test_probe_contract.py``);
+a new probe is held to the contract the moment it is listed in `biascheck.catalog`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import zlib
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from xml.etree import ElementTree
+
+import numpy as np
+
+from biascheck.models.base import (
+    CAUSAL_NEXT,
+    CAUSAL_SENTENCE,
+    MLM_PLL,
+    MLM_SLOT,
+    Family,
+    LanguageModel,
+    ModelInfo,
+    SlotScores,
+)
+from biascheck.spec import BLANK, SLOT, ProbeSpec
+
+THRESHOLD_FAILURE = "outside the thresholds of profile"  # the first line of ProbeRecorder.check's message
+
+
+def _unit(*parts: str) -> float:
+    """A number in [0, 1) that depends only on `parts` (crc32: stable across runs and platforms)."""
+    return zlib.crc32("\x1f".join(parts).encode("utf-8")) / 2**32
+
+
+class FakeLM(LanguageModel):
+    """Deterministic scores from the text alone. family 'masked' or 'causal' picks the estimators
+    a real model of that family would report; every log-probability lies in [-12, -0.5)."""
+
+    def __init__(self, name: str, family: Family = "masked", languages: tuple[str, ...] = ()) -> None:
+        self.info = ModelInfo(
+            name=name,
+            source="fake",
+            revision="0",
+            family=family,
+            architecture="FakeLM",
+            device="cpu",
+            dtype="float32",
+            languages=languages,
+        )
+
+    def _logprob(self, *parts: str) -> float:
+        return -0.5 - 11.5 * _unit(self.info.family, *parts)
+
+    def fill_slot(self, templates: Sequence[str], candidates: Sequence[str]) -> SlotScores:
+        for template in templates:
+            if template.count(SLOT) != 1:
+                raise ValueError(f"a template needs exactly one {SLOT}: {template!r}")
+        logprob = np.array([[self._logprob(t, c) for c in candidates] for t in templates], dtype=float)
+        pieces = np.array([[1 + len(c) // 8 for c in candidates] for _ in templates], dtype=int)
+        estimator = MLM_SLOT if self.family == "masked" else CAUSAL_SENTENCE
+        return SlotScores(logprob.reshape(len(templates), len(candidates)), pieces.reshape(logprob.shape), estimator)
+
+    def next_token(self, prompts: Sequence[str], candidates: Sequence[str]) -> SlotScores:
+        scores = self.fill_slot([f"{p} {SLOT}".strip() for p in prompts], candidates)
+        return SlotScores(scores.logprob, scores.n_pieces, MLM_SLOT if self.family == "masked" else CAUSAL_NEXT)
+
+    def top_next(self, prompts: Sequence[str], k: int) -> tuple[np.ndarray, list[list[str]]]:
+        logprob = np.sort(np.array([[self._logprob(p, "top", str(j)) for j in range(k)] for p in prompts]), axis=1)
+        return logprob[:, ::-1].copy(), [[f" w{j}" for j in range(k)] for _ in prompts]
+
+    def sentence_logprob(self, sentences: Sequence[str]) -> tuple[np.ndarray, str]:
+        values = [sum(w[3] for w in words) for words in self.word_logprobs(sentences)]
+        return np.array(values, dtype=float), MLM_PLL if self.family == "masked" else CAUSAL_SENTENCE
+
+    def word_logprobs(self, sentences: Sequence[str]) -> list[list[tuple[str, int, int, float]]]:
+        out = []
+        for sentence in sentences:
+            if BLANK in sentence or SLOT in sentence:
+                raise ValueError(f"sentences are plain text: {sentence!r}")
+            words, start = [], 0
+            for word in sentence.split():
+                begin = sentence.index(word, start)
+                start = begin + len(word)
+                words.append((word, begin, start, self._logprob(sentence, word, str(begin))))
+            out.append(words)
+        return out
+
+
+FAKE_CONFTEST = """
+import pytest
+
+from biascheck.testing import FakeLM
+
+
+@pytest.fixture(scope="session")
+def lm(request):
+    family = "causal" if "causal" in request.param else "masked"
+    return FakeLM(request.param, family)
+"""
+
+
+@dataclass
+class ProbeRun:
+    """What one pytest run of probe modules produced."""
+
+    returncode: int
+    outcomes: dict[str, tuple[str, str]]  # node id -> (passed | failed | error | skipped, message)
+    results: dict[str, Any]  # results.json ({} when none was written)
+    output: str = ""
+    models: list[str] = field(default_factory=list)
+
+
+def run_probes(
+    directory: Path,
+    repo: Path,
+    models: Sequence[str],
+    *,
+    data_dir: Path,
+    settings: Sequence[str] = (),
+    fake_models: bool = False,
+    extra_args: Sequence[str] = (),
+    timeout: float = 1800,
+) -> ProbeRun:
+    """Copy `repo`'s probes and thresholds into `directory` and run them there in a new pytest process.
+
+    models: values for ``--model``; settings: ``probe.key=value`` strings for ``--bias-set``;
+    fake_models: override the ``lm`` fixture with `FakeLM` (family from the model name: 'causal'
+    in it gives a causal fake). The report goes to ``<directory>/out``.
+    """
+    directory.mkdir(parents=True, exist_ok=True)
+    shutil.copytree(repo / "probes", directory / "probes", dirs_exist_ok=True)
+    shutil.copytree(repo / "thresholds", directory / "thresholds", dirs_exist_ok=True)
+    if fake_models:
+        (directory / "probes" / "conftest.py").write_text(FAKE_CONFTEST, encoding="utf-8")
+    args = [
+        sys.executable,
+        "-m",
+        "pytest",
+        "probes",
+        "--bias-data",
+        str(data_dir),
+        "--bias-report",
+        "out",
+        "--bias-any-language",
+        "-p",
+        "no:cacheprovider",
+        "--junitxml",
+        "junit.xml",
+        "-q",
+        "--rootdir",
+        ".",
+    ]
+    for model in models:
+        args += ["--model", model]
+    for setting in settings:
+        args += ["--bias-set", setting]
+    env = {k: v for k, v in os.environ.items() if not k.startswith("BIASCHECK_") and k != "PYTEST_ADDOPTS"}
+    done = subprocess.run(
+        [*args, *extra_args], cwd=directory, env=env, capture_output=True, text=True, timeout=timeout, check=False
+    )
+    results_file = directory / "out" / "results.json"
+    results = json.loads(results_file.read_text(encoding="utf-8")) if results_file.is_file() else {}
+    junit = directory / "junit.xml"
+    outcomes = _junit_outcomes(junit) if junit.is_file() else {}
+    return ProbeRun(done.returncode, outcomes, results, done.stdout + done.stderr, list(models))
+
+
+def _junit_outcomes(path: Path) -> dict[str, tuple[str, str]]:
+    out = {}
+    for case in ElementTree.parse(path).getroot().iter("testcase"):
+        name = f"{case.get('classname', '')}::{case.get('name', '')}"
+        state, message = "passed", ""
+        for tag in ("failure", "error", "skipped"):
+            node = case.find(tag)
+            if node is not None:
+                state = {"failure": "failed", "error": "error", "skipped": "skipped"}[tag]
+                message = (node.get("message") or "") + "\n" + (node.text or "")
+                break
+        out[name] = (state, message)
+    return out
+
+
+def check_contract(spec: ProbeSpec, run: ProbeRun) -> list[str]:
+    """Every way `spec`'s probe broke the contract in `run` (empty: it kept it). See the module doc."""
+    problems: list[str] = []
+    module = f"probes.test_{spec.name}"
+    tests = {node: outcome for node, outcome in run.outcomes.items() if node.startswith(module + "::")}
+    if not tests:
+        return [f"{spec.name}: no test of probes/test_{spec.name}.py ran (does the module exist and collect?)"]
+    for node, (state, message) in tests.items():
+        if state in ("error", "skipped") or (state == "failed" and THRESHOLD_FAILURE not in message):
+            problems.append(f"{node}: {state}: {message.strip()[:600]}")
+    results = [r for r in run.results.get("results", []) if r["probe"] == spec.name]
+    metrics = {m.name: m for m in spec.metrics}
+    for model in run.models:
+        mine = [r for r in results if r["model"] == model]
+        for task in spec.tasks:
+            if not any(r["task"] == task for r in mine):
+                problems.append(f"{spec.name} on {model}: task {task!r} recorded no metric")
+        for r in mine:
+            where = f"{spec.name}.{r['task']}.{r['metric']} on {model}"
+            if r["task"] not in spec.tasks:
+                problems.append(f"{where}: task not in the spec ({', '.join(spec.tasks)})")
+            if r["metric"] not in metrics:
+                problems.append(f"{where}: metric not in the spec")
+                continue
+            if not r["estimator"]:
+                problems.append(f"{where}: no estimator recorded")
+            if r["reference"] != metrics[r["metric"]].reference:
+                problems.append(f"{where}: reference {r['reference']!r}, spec says {metrics[r['metric']].reference!r}")
+    return problems

@@ -1,0 +1,113 @@
+"""Hand calculations for paper 002's statistics (natural-sentence vs template prompts) and scipy cross-checks."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy import stats
+
+from biascheck.methods.natural_prompts import math as m
+from biascheck.methods.natural_prompts.spec import FEMALE, MALE
+
+# ---------------------------------------------------------------------------------------------
+# 3. distances: hand examples
+#   P(he) = (.2, .2), P(she) = (.1, .3):
+#   columns a = (.5, .5), b = (.25, .75): KL = .5 ln(.5/.25) + .5 ln(.5/.75) = .5 ln 2 + .5 ln(2/3) = .5 ln(4/3)
+#   EMD: sorted (.2, .2) vs (.1, .3): mean(|.1|, |.1|) = .1 ; bias = mean(.1, .1) = .1
+#   P(he) = (.3, .1), P(she) = (.1, .3): columns swapped -> KL = .75 ln 3 + .25 ln(1/3) = .5 ln 3;
+#   EMD = 0 (same values), bias = .2 (the EMD ignores which prompt gets which value)
+
+
+@pytest.mark.parametrize(
+    ("he", "she", "kl", "emd", "bias"),
+    [
+        ([0.2, 0.2], [0.1, 0.3], 0.5 * math.log(4 / 3), 0.1, 0.1),
+        ([0.3, 0.1], [0.1, 0.3], 0.5 * math.log(3), 0.0, 0.2),
+        ([0.1, 0.2], [0.05, 0.1], 0.0, 0.075, 0.075),  # she proportional to he: KL 0, level gap remains
+        ([0.4], [0.4], 0.0, 0.0, 0.0),
+    ],
+)
+def test_distances_by_hand(he, she, kl, emd, bias):
+    assert m.kl_columns(np.array(he), np.array(she)) == pytest.approx(kl, abs=1e-12)
+    assert m.emd(np.array(he), np.array(she)) == pytest.approx(emd, abs=1e-12)
+    assert m.stereotypical_bias(np.array(he), np.array(she)) == pytest.approx(bias, abs=1e-12)
+
+
+def test_kl_histogram_by_hand():
+    # 2 bins on [0, 1], pseudocount 0.5: he values (.1, .2) -> counts (2, 0) -> (2.5, .5)/3;
+    # she values (.1, .9) -> (1, 1) -> (1.5, 1.5)/3. KL = 5/6 ln(5/3) + 1/6 ln(1/3)
+    got = m.kl_histogram(np.array([0.1, 0.2]), np.array([0.1, 0.9]), bins=2, pseudocount=0.5)
+    assert got == pytest.approx(5 / 6 * math.log(5 / 3) + 1 / 6 * math.log(1 / 3))
+    assert m.histogram(np.array([0.1, 0.2]), bins=2, pseudocount=0.5) == pytest.approx([5 / 6, 1 / 6])
+    assert m.kl_histogram(np.array([0.31, 0.32]), np.array([0.33, 0.34])) == 0.0  # same bin
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.floats(1e-6, 1.0), st.floats(1e-6, 1.0)), min_size=1, max_size=40))
+def test_distances_agree_with_scipy(pairs):
+    he, she = np.array(pairs).T
+    assert m.kl_columns(he, she) == pytest.approx(stats.entropy(he, she), rel=1e-9, abs=1e-12)
+    assert m.emd(he, she) == pytest.approx(stats.wasserstein_distance(he, she), rel=1e-9, abs=1e-12)
+    assert m.kl_histogram(he, she) == pytest.approx(
+        stats.entropy(m.histogram(he), m.histogram(she)), rel=1e-9, abs=1e-12
+    )
+    assert m.emd(he, she) <= m.stereotypical_bias(he, she) + 1e-12  # pairing is one transport plan
+
+
+def test_emd_of_unequal_samples_uses_scipy():
+    assert m.emd(np.array([0.0, 1.0]), np.array([0.5])) == pytest.approx(stats.wasserstein_distance([0, 1], [0.5]))
+
+
+def test_kl_is_nan_without_mass():
+    assert math.isnan(m.kl_columns(np.zeros(3), np.ones(3)))
+
+
+# ---------------------------------------------------------------------------------------------
+# 4-7. per-prompt statistics
+
+
+@pytest.mark.parametrize(
+    ("he", "she", "ratio", "share"),
+    [
+        ([0.2, 0.3], [0.1, 0.3], (2 + 1) / 2, [1 / 3, 0.5]),
+        ([0.05], [0.15], 1 / 3, [0.75]),
+    ],
+)
+def test_ratio_and_share_by_hand(he, she, ratio, share):
+    assert m.he_she_ratio(np.array(he), np.array(she)) == pytest.approx(ratio)
+    assert m.she_share(np.array(he), np.array(she)) == pytest.approx(share)
+
+
+def test_certainty_by_hand():
+    top = np.array([[0.5, 0.2], [0.3, 0.3]])
+    assert m.certainty(top) == pytest.approx((0.4, 0.15))
+
+
+def test_log_ratio_by_hand():
+    probs = {"he": 0.04, "his": 0.01, "him": 0.0, "she": 0.01, "her": 0.01, "hers": 0.0}
+    assert m.log_ratio(probs, ["he"], ["she"]) == pytest.approx(math.log(4))
+    assert m.log_ratio(probs, MALE, FEMALE) == pytest.approx(math.log(0.05 / 0.02))
+    assert math.isnan(m.log_ratio(probs, ["him"], ["she"]))
+
+
+def test_template_table_by_hand():
+    he = np.array([[0.3, 0.1], [0.1, 0.1]])
+    she = np.array([[0.1, 0.1], [0.1, 0.05]])
+    top1 = np.array([[0.5, 0.2], [0.3, 0.4]])
+    rows = m.template_table(he, she, top1, ["The {} said that", "The {} ran because"])
+    assert [r["template"] for r in rows] == ["The {} said that", "The {} ran because"]
+    assert rows[0]["bias"] == pytest.approx(0.1) and rows[1]["bias"] == pytest.approx(0.025)
+    assert rows[0]["he_she_ratio"] == pytest.approx(2.0) and rows[1]["he_she_ratio"] == pytest.approx(1.5)
+    assert rows[0]["highest"] == pytest.approx(0.4) and rows[1]["highest"] == pytest.approx(0.3)
+
+
+def test_gold_frame_by_hand(scored):
+    # NS prompts of the fake: nurse he .1 / she .3 -> she_share .75; engineer, coach, cook: .5
+    gold = m.gold_frame(scored, "ns")
+    assert list(gold["profession"]) == ["coach", "cook", "engineer", "nurse"]
+    assert gold["she_share"].to_numpy() == pytest.approx([0.5, 0.5, 0.5, 0.75])
+    assert gold["women_share"].to_numpy() == pytest.approx([0.3, 0.4, 0.15, 0.9])

@@ -1,0 +1,19 @@
+"""singular_they's figure (the paper's Figure 4)."""
+
+import numpy as np
+import pandas as pd
+
+from biascheck.data.they_ratings import RATING_COLUMNS
+from biascheck.methods.singular_they import figures
+from biascheck.methods.singular_they.math import TheyScores
+from biascheck.methods.singular_they.stimuli import they_stimuli
+
+STIM = they_stimuli()
+
+
+def test_surprisal_figure_with_and_without_ratings():
+    rng = np.random.default_rng(0)
+    scores = TheyScores(STIM.assign(surprisal=rng.normal(3.0, 0.2, len(STIM))), "mlm-slot")
+    assert len(figures.surprisal_figure(scores, "t").axes) == 1
+    ratings = pd.DataFrame([("F01", "plural", "innovators", 6.0)], columns=list(RATING_COLUMNS))
+    assert [ax.get_title() for ax in figures.surprisal_figure(scores, "t", ratings).axes] == ["participants", "model"]

@@ -1,0 +1,80 @@
+"""Every probe of the catalog, through the real plugin, keeps the probe contract (`biascheck.testing`):
+on deterministic fake models of both families, and on a tiny real masked LM (random weights, the
+real bert-base-uncased tokenizer). Settings keep the runs small; the full designs run in `probes/`."""
+
+from pathlib import Path
+
+import pytest
+
+from biascheck.catalog import PROBES
+from biascheck.testing import FakeLM, check_contract, run_probes
+
+REPO = Path(__file__).resolve().parents[2]
+# Small designs: 20 of 893 professions, 1 of 50 states, 1 name per sex.
+QUICK = ("natural_prompts.limit=20", "role_nouns.states=1", "norwegian_occupations.names=1")
+FAKES = ("fake/masked", "fake/causal")
+
+
+@pytest.fixture(scope="module")
+def fake_run(tmp_path_factory, mirror):
+    return run_probes(tmp_path_factory.mktemp("fake"), REPO, FAKES, data_dir=mirror, settings=QUICK, fake_models=True)
+
+
+@pytest.fixture(scope="module")
+def tiny_run(tmp_path_factory, mirror, tiny_bert):
+    return run_probes(
+        tmp_path_factory.mktemp("tiny"),
+        REPO,
+        [str(tiny_bert)],
+        data_dir=mirror,
+        settings=QUICK,
+        extra_args=["--device", "cpu"],
+    )
+
+
+@pytest.mark.parametrize("probe", list(PROBES))
+def test_probe_keeps_the_contract_on_fake_models(probe, fake_run):
+    assert check_contract(PROBES[probe], fake_run) == [], fake_run.output[-3000:]
+
+
+@pytest.mark.parametrize("probe", list(PROBES))
+def test_probe_keeps_the_contract_on_a_tiny_real_masked_model(probe, tiny_run):
+    assert check_contract(PROBES[probe], tiny_run) == [], tiny_run.output[-3000:]
+
+
+def test_the_runs_record_their_settings(fake_run):
+    settings = fake_run.results["settings"]
+    assert settings["natural_prompts"]["limit"] == {"value": 20, "source": "--bias-set"}
+    assert settings["role_nouns"]["states"] == {"value": 1, "source": "--bias-set"}
+
+
+def test_contract_catches_a_crash_a_missing_task_and_an_undeclared_metric(tmp_path, mirror):
+    (tmp_path / "repo" / "probes").mkdir(parents=True)
+    (tmp_path / "repo" / "thresholds").mkdir()
+    (tmp_path / "repo" / "probes" / "test_pronoun_ratio.py").write_text(
+        "import pytest\n"
+        "pytestmark = pytest.mark.biascheck(probe='pronoun_ratio')\n"
+        "@pytest.mark.parametrize('task', ['is', 'works_as'])\n"
+        "def test_pronoun_ratio(task, lm, bias):\n"
+        "    if task == 'works_as':\n"
+        "        raise RuntimeError('boom')\n"
+        "    bias.record(task, 'median_log_r', 0.1)\n"
+    )
+    run = run_probes(tmp_path / "run", tmp_path / "repo", ["fake/masked"], data_dir=mirror, fake_models=True)
+    problems = "\n".join(check_contract(PROBES["pronoun_ratio"], run))
+    assert "test_pronoun_ratio[fake/masked-works_as]: failed: RuntimeError: boom" in problems
+    assert "task 'sensitivity' recorded no metric" in problems
+    assert "pronoun_ratio.is.median_log_r on fake/masked: no estimator recorded" in problems
+
+
+def test_fake_lm_is_deterministic_and_family_shaped():
+    masked, causal = FakeLM("m", "masked"), FakeLM("c", "causal")
+    a = masked.fill_slot(["[SLOT] is a nurse.", "[SLOT] works as a [BLANK]."], ["He", "She"])
+    assert a.logprob.shape == (2, 2) and (a.logprob < 0).all() and a.estimator == "mlm-slot"
+    assert (masked.fill_slot(["[SLOT] is a nurse."], ["He"]).logprob == a.logprob[0, 0]).all()
+    assert causal.next_token(["The nurse said that"], ["he"]).estimator == "causal-next"
+    values, tokens = causal.top_next(["x", "y"], 3)
+    assert values.shape == (2, 3) and (values[:, :-1] >= values[:, 1:]).all() and len(tokens[0]) == 3
+    words = masked.word_logprobs(["He is a nurse."])[0]
+    assert [w[:3] for w in words] == [("He", 0, 2), ("is", 3, 5), ("a", 6, 7), ("nurse.", 8, 14)]
+    assert masked.sentence_logprob(["He is a nurse."])[0][0] == pytest.approx(sum(w[3] for w in words))
