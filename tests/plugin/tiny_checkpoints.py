@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from biascheck.testing import tiny_bert_config
+
 PROFESSIONS = [
     "nurse",
     "engineer",
@@ -40,15 +42,7 @@ def train_sweep(root: Path, tokenizer_dir: Path, seeds=(0, 1, 2), steps=8, every
     out = []
     for seed in seeds:
         torch.manual_seed(seed)
-        config = transformers.BertConfig(
-            vocab_size=tokenizer.vocab_size,
-            hidden_size=32,
-            num_hidden_layers=2,
-            num_attention_heads=2,
-            intermediate_size=64,
-            max_position_embeddings=64,
-        )
-        model = transformers.BertForMaskedLM(config)
+        model = transformers.BertForMaskedLM(tiny_bert_config(tokenizer.vocab_size))
         optimizer = torch.optim.AdamW(model.parameters(), lr=3e-3)
         generator = torch.Generator().manual_seed(seed)
         for step in range(1, steps + 1):

@@ -30,6 +30,7 @@ from biascheck.methods.singular_they.spec import (  # noqa: F401  (the design, d
     CONTROL,
     LABELS,
 )
+from biascheck.spec import SLOT
 
 NP = "{NP}"
 PRON = "{PRON}"
@@ -507,7 +508,7 @@ def _place(template: str, antecedent: str, pronoun: str) -> str:
     return text[0].upper() + text[1:]
 
 
-def they_stimuli(slot: str = "[SLOT]") -> pd.DataFrame:
+def they_stimuli(slot: str = SLOT) -> pd.DataFrame:
     """All 335 stimuli. Columns: item, condition, antecedent, pronoun, sentence (filled), template
     (the pronoun replaced by `slot`), prompt (the text before the pronoun, no trailing space),
     close, gendered (0/1 for the four Table 2 cells, else NA)."""
