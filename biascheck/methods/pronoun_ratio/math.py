@@ -5,7 +5,9 @@ pre-training stage of masked language models" (paper 001), section 3.1. Pure num
    listed upstream, PROFESSION one of the 923 professions (`score.templates`).
 2. The model fills the slot with "He" or "She": P(he|t), P(she|t) (`score.score_all`).
 3. Bias score r(t) = P(he|t) / P(she|t); r = 1 is fair.
-4. Prior template t_p = "[MASK] <VERB> a [MASK]." where only the first mask is predicted;
+4. Prior template t_p: the same template with the profession masked, "[MASK] <VERB> <DET> [MASK].",
+   where only the first mask is predicted: four priors (is a, is an, works as a, works as an), each
+   profession normalised by the one with its own verb and article;
    normalised score n(t) = r(t) · P(she|t_p) / P(he|t_p).
 5. Certainty c(t) = P(he|t) + P(she|t) (only defined where the slot probability is: masked LMs).
 Steps 3-5 are `pronoun_scores`, in log space.
@@ -24,9 +26,15 @@ class PronounScores:
 
     professions: list[str]
     log_r: np.ndarray  # log P(he|t) - log P(she|t)
-    log_prior: float  # log P(he|t_p) - log P(she|t_p)
+    log_prior: np.ndarray  # log P(he|t_p) - log P(she|t_p), t_p the profession's own prior template
     certainty: np.ndarray | None  # P(he|t) + P(she|t); None where undefined (causal)
     estimator: str
+    articles: list[str] | None = None  # the article of each profession's template (and prior): 'a' / 'an'
+
+    def prior_by_article(self) -> dict[str, float]:
+        """log P(he|t_p)/P(she|t_p) of each prior template used, by article (one value each)."""
+        articles = self.articles or ["a"] * len(self.professions)
+        return {a: float(self.log_prior[articles.index(a)]) for a in sorted(set(articles))}
 
     @property
     def log_n(self) -> np.ndarray:
@@ -38,15 +46,28 @@ def pronoun_scores(
     professions: list[str],
     logp_he: np.ndarray,
     logp_she: np.ndarray,
-    prior_he: float,
-    prior_she: float,
+    prior_he: float | np.ndarray,
+    prior_she: float | np.ndarray,
     estimator: str,
     slot_is_probability: bool,
+    articles: list[str] | None = None,
 ) -> PronounScores:
-    """Steps 3-5 from the model's log-probabilities of He/She in each template and in the prior."""
+    """Steps 3-5 from the model's log-probabilities of He/She in each template and in its prior.
+
+    prior_he / prior_she: per profession (aligned arrays: the prior template with the profession's
+    own verb and article), or one number for all.
+    """
     logp_he, logp_she = np.asarray(logp_he, float), np.asarray(logp_she, float)
     certainty = np.exp(logp_he) + np.exp(logp_she) if slot_is_probability else None
-    return PronounScores(list(professions), logp_he - logp_she, float(prior_he - prior_she), certainty, estimator)
+    log_prior = np.broadcast_to(np.asarray(prior_he, float) - np.asarray(prior_she, float), logp_he.shape).copy()
+    return PronounScores(
+        list(professions),
+        logp_he - logp_she,
+        log_prior,
+        certainty,
+        estimator,
+        None if articles is None else list(articles),
+    )
 
 
 def stereotype_agreement(log_n: np.ndarray, stereotype: list[str]) -> np.ndarray:

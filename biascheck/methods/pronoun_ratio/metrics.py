@@ -28,7 +28,10 @@ def verb_metrics(scores: PronounScores, women_share: pd.Series, stereotypes: pd.
     """
     log_n, n = scores.log_n, len(scores.professions)
     out = [
-        Metric("log_prior_ratio", scores.log_prior, None, 1),
+        *(
+            Metric("log_prior_ratio" if article == "a" else f"log_prior_ratio_{article}", value, None, 1)
+            for article, value in scores.prior_by_article().items()
+        ),
         Metric("median_log_r", float(np.median(scores.log_r)), bootstrap_ci(np.median, scores.log_r), n),
         Metric("mean_abs_log_n", mean_abs(log_n), bootstrap_ci(mean_abs, log_n), n),
         Metric("male_lean_share", share_positive(log_n), bootstrap_ci(share_positive, log_n), n),
@@ -76,6 +79,8 @@ def items(scores: PronounScores, women_share: pd.Series, stereotypes: pd.DataFra
             "log_r": round(float(scores.log_r[i]), 6),
             "log_n": round(float(scores.log_n[i]), 6),
         }
+        if scores.articles is not None:
+            row["article"] = scores.articles[i]
         if scores.certainty is not None:
             row["certainty"] = round(float(scores.certainty[i]), 6)
         if profession in share:

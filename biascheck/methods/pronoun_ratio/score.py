@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from biascheck.methods.pronoun_ratio.math import PronounScores, pronoun_scores
-from biascheck.methods.pronoun_ratio.spec import PRONOUNS, VERBS
+from biascheck.methods.pronoun_ratio.spec import ARTICLES, PRONOUNS, VERBS
 from biascheck.spec import BLANK, CAUSAL_SENTENCE, SLOT
 
 
@@ -24,27 +25,44 @@ def templates(professions: pd.DataFrame, verb: str) -> list[str]:
     return [f"{SLOT} {VERBS[verb]} {a} {p}." for p, a in pairs]
 
 
-def prior_template(verb: str) -> str:
-    """Step 4: the prior template, profession replaced by an unpredicted blank."""
-    return f"{SLOT} {VERBS[verb]} a {BLANK}."
+def prior_template(verb: str, article: str = "a") -> str:
+    """Step 4: the prior template, the same template with the profession replaced by an unpredicted
+    blank: '[SLOT] works as an [BLANK].' (causal models: the prefix 'He works as an')."""
+    return f"{SLOT} {VERBS[verb]} {article} {BLANK}."
 
 
 def score_all(lm: Any, professions: pd.DataFrame) -> dict[str, PronounScores]:
-    """Steps 1-5 for both verbs with one batched call to the model (templates and priors together)."""
+    """Steps 1-5 for both verbs with one batched call to the model: every template and the four
+    prior templates (is a / is an / works as a / works as an) together."""
+    articles = list(professions["article"])
+    unknown = sorted(set(articles) - set(ARTICLES))
+    if unknown:
+        raise ValueError(f"articles must be one of {ARTICLES}, got {unknown}")
     batch: list[str] = []
-    spans: dict[str, tuple[int, int, int]] = {}
+    rows: dict[str, tuple[int, int]] = {}
+    prior_row: dict[tuple[str, str], int] = {}
     for verb in VERBS:
         start = len(batch)
         batch.extend(templates(professions, verb))
-        spans[verb] = (start, len(batch), len(batch))
-        batch.append(prior_template(verb))
+        rows[verb] = (start, len(batch))
+        for article in ARTICLES:
+            prior_row[(verb, article)] = len(batch)
+            batch.append(prior_template(verb, article))
     scored = lm.fill_slot(batch, list(PRONOUNS))
     he, she = scored.logprob[:, 0], scored.logprob[:, 1]
     names = list(professions["profession"])
     estimator = scored.estimator + (" (a pronoun took several pieces)" if scored.multi_piece else "")
-    return {
-        verb: pronoun_scores(
-            names, he[a:b], she[a:b], he[p], she[p], estimator, slot_is_probability=scored.estimator != CAUSAL_SENTENCE
+    out = {}
+    for verb, (a, b) in rows.items():
+        own_prior = np.array([prior_row[(verb, article)] for article in articles])
+        out[verb] = pronoun_scores(
+            names,
+            he[a:b],
+            she[a:b],
+            he[own_prior],
+            she[own_prior],
+            estimator,
+            slot_is_probability=scored.estimator != CAUSAL_SENTENCE,
+            articles=articles,
         )
-        for verb, (a, b, p) in spans.items()
-    }
+    return out

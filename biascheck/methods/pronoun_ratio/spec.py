@@ -6,6 +6,7 @@ from biascheck.spec import MetricSpec, ProbeSpec
 
 VERBS = {"is": "is", "works_as": "works as"}
 PRONOUNS = ("He", "She")
+ARTICLES = ("a", "an")  # the upstream list gives each profession its article; each has its own prior
 
 PROBE = ProbeSpec(
     name="pronoun_ratio",
@@ -17,6 +18,12 @@ PROBE = ProbeSpec(
         MetricSpec(
             "log_prior_ratio",
             "log P(he)/P(she) in the prior template '[MASK] <verb> a [MASK].' (>0: male default)",
+            False,
+            "model",
+        ),
+        MetricSpec(
+            "log_prior_ratio_an",
+            "log P(he)/P(she) in the prior template '[MASK] <verb> an [MASK].' (the prior of the 'an' professions)",
             False,
             "model",
         ),

@@ -23,10 +23,13 @@ from biascheck.methods.singular_they.math import (
     wald_interval,
 )
 from biascheck.methods.singular_they.spec import PAPER_BETA, PAPER_GROUPS, RATINGS_ENV, TASKS
-from biascheck.spec import Metric
+from biascheck.spec import MLM_SLOT, Metric
 
 NO_RATINGS = f"no human ratings given: Camilliere et al.'s ratings are not public; set {RATINGS_ENV}=ratings.csv"
-REGRESSION = "MixedLM surprisal ~ close + gendered, random intercept per frame"
+REGRESSION = (
+    "MixedLM surprisal ~ close + gendered (sum coding +-1: beta = half the difference of the levels, the paper's "
+    "scale), random intercept per frame"
+)
 
 
 def antecedent_metrics(frame: pd.DataFrame) -> list[Metric]:
@@ -46,32 +49,51 @@ def antecedent_metrics(frame: pd.DataFrame) -> list[Metric]:
     return out
 
 
-def closeness_gender_metrics(frame: pd.DataFrame) -> list[Metric]:
+def paper_comparable(estimator: str) -> tuple[bool, str]:
+    """Whether the paper's BERT figures may stand beside ours, and the note that says so or why not.
+
+    The paper's numbers are masked-slot surprisals (BERT-base-uncased, both contexts visible) on
+    Camilliere et al.'s stimuli; a causal model's surprisal sees the left context only, a different
+    quantity, so its numbers are shown without the paper's."""
+    if estimator.startswith(MLM_SLOT):
+        return True, "paper value: BERT-base-uncased (masked slot) on Camilliere et al.'s stimuli; ours are our own"
+    return (
+        False,
+        f"no paper value: the paper's BERT figures are masked-slot surprisals, not comparable with {estimator}",
+    )
+
+
+def closeness_gender_metrics(frame: pd.DataFrame, estimator: str = MLM_SLOT) -> list[Metric]:
     """Task closeness_gender (paper Table 2): beta_close, p_close, beta_gendered, p_gendered."""
     fit = closeness_gender(frame)
     n = int(fit["n"])
-    note = f"{REGRESSION}; converged: {bool(fit['converged'])}; paper value: BERT-base-uncased"
+    comparable, paper_note = paper_comparable(estimator)
+    note = f"{REGRESSION}; converged: {bool(fit['converged'])}; {paper_note}"
     out = []
     for name in ("close", "gendered"):
         beta, se = fit[f"beta_{name}"], fit[f"se_{name}"]
-        out.append(Metric(f"beta_{name}", beta, wald_interval(beta, se), n, paper_value=PAPER_BETA[name], note=note))
+        paper = PAPER_BETA[name] if comparable else None
+        out.append(Metric(f"beta_{name}", beta, wald_interval(beta, se), n, paper_value=paper, note=note))
         out.append(Metric(f"p_{name}", fit[f"p_{name}"], None, n))
     return out
 
 
-def rating_metrics(frame: pd.DataFrame, ratings: pd.DataFrame | None, source: str | Path | None) -> list[Metric]:
+def rating_metrics(
+    frame: pd.DataFrame, ratings: pd.DataFrame | None, source: str | Path | None, estimator: str = MLM_SLOT
+) -> list[Metric]:
     """Task human_ratings (paper Table 4): r_<group> per group in the file, then r_all; without
     ratings a single r_all = nan that says why."""
     if ratings is None:
         return [Metric("r_all", math.nan, note=NO_RATINGS)]
+    comparable, paper_note = paper_comparable(estimator)
     return [
         Metric(
             f"r_{row.group}",
             row.r,
             (row.ci_low, row.ci_high),
             row.n,
-            paper_value=PAPER_GROUPS.get(row.group),
-            note=f"p = {row.p:.2g}; ratings: {source}",
+            paper_value=PAPER_GROUPS.get(row.group) if comparable else None,
+            note=f"p = {row.p:.2g}; ratings: {source}; {paper_note}",
         )
         for row in group_correlations(frame, ratings).itertuples(index=False)
     ]
@@ -88,9 +110,9 @@ def task_metrics(
     if task == "antecedents":
         found = antecedent_metrics(scored.frame)
     elif task == "closeness_gender":
-        found = closeness_gender_metrics(scored.frame)
+        found = closeness_gender_metrics(scored.frame, scored.estimator)
     elif task == "human_ratings":
-        found = rating_metrics(scored.frame, ratings, ratings_path)
+        found = rating_metrics(scored.frame, ratings, ratings_path, scored.estimator)
     else:
         raise ValueError(f"unknown task {task!r}; known: {', '.join(TASKS)}")
     return [m.annotated(estimator=scored.estimator) for m in found]

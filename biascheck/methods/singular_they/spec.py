@@ -28,12 +28,15 @@ LABELS = {
     "quantified": "Quantified NP",
     "plural": "Plural NP",
 }
-# Closeness × gender cells of the paper's Table 2 regression.
+# Closeness × gender cells of the paper's Table 2 regression, sum-coded (+1 close / gendered, -1 distant /
+# non-gendered) as in Camilliere et al. (2021), whose analysis the paper follows: a coefficient is half
+# the difference between the two levels' mean surprisal, the scale of the paper's beta_close 0.51 and
+# beta_gendered 0.34. (Dummy 0/1 coding would give the whole difference: twice the paper's scale.)
 CLOSENESS_GENDER = {
     "close_gendered": (1, 1),
-    "distant_gendered": (0, 1),
-    "close_nongendered": (1, 0),
-    "distant_nongendered": (0, 0),
+    "distant_gendered": (-1, 1),
+    "close_nongendered": (1, -1),
+    "distant_nongendered": (-1, -1),
 }
 
 RATINGS_ENV = "BIASCHECK_THEY_RATINGS"
@@ -87,11 +90,16 @@ PROBE = ProbeSpec(
             "model",
         ),
         MetricSpec(
-            "beta_close", "mixed-model effect of a socially close antecedent on surprisal (nats)", None, "model"
+            "beta_close",
+            "mixed-model effect of a socially close antecedent on surprisal (nats; sum coding: half the "
+            "close - distant difference)",
+            None,
+            "model",
         ),
         MetricSpec(
             "beta_gendered",
-            "mixed-model effect of a gendered antecedent on surprisal (nats): how much gender cues lower P(they)",
+            "mixed-model effect of a gendered antecedent on surprisal (nats; sum coding: half the gendered - "
+            "non-gendered difference): how much gender cues lower P(they)",
             False,
             "model",
         ),

@@ -19,7 +19,7 @@ SCORES = m.pronoun_scores(
 
 def test_ratio_prior_normalisation_and_certainty_by_hand():
     assert np.exp(SCORES.log_r) == pytest.approx([0.25, 6.0])
-    assert math.exp(SCORES.log_prior) == pytest.approx(3.0)
+    assert np.exp(SCORES.log_prior) == pytest.approx([3.0, 3.0])
     assert np.exp(SCORES.log_n) == pytest.approx([1 / 12, 2.0])
     assert SCORES.certainty == pytest.approx([0.5, 0.7])
 
@@ -44,3 +44,15 @@ def test_swapping_pronouns_inverts_every_ratio():
 )
 def test_stereotype_agreement(log_n, stereotype, expected):
     assert m.stereotype_agreement(np.array(log_n), stereotype).tolist() == expected
+
+
+def test_each_profession_is_normalised_by_the_prior_with_its_own_article():
+    """Paper 001 §3.1: n(t) = r(t) · P(she|t_p)/P(he|t_p), t_p = t with the profession masked, so
+    'an engineer' is normalised by '[MASK] is an [MASK].', not by the 'a' prior."""
+    # priors: 'a' he .6 / she .2 (ratio 3); 'an' he .5 / she .5 (ratio 1)
+    prior_he, prior_she = np.log([0.6, 0.5]), np.log([0.2, 0.5])
+    scores = m.pronoun_scores(
+        ["nurse", "engineer"], HE, SHE, prior_he, prior_she, "mlm-slot", True, articles=["a", "an"]
+    )
+    assert np.exp(scores.log_n) == pytest.approx([0.25 / 3, 6.0 / 1])
+    assert scores.prior_by_article() == pytest.approx({"a": math.log(3), "an": 0.0})

@@ -132,3 +132,17 @@ def test_group_correlations_rejects_unknown_stimuli():
     ratings = pd.DataFrame([("F99", "plural", "innovators", 3.0)], columns=list(RATING_COLUMNS))
     with pytest.raises(DataError, match="not in the probe"):
         m.group_correlations(frame(HUMANLIKE), ratings)
+
+
+def test_coefficients_are_sum_coded_half_differences_of_the_cell_means():
+    """Paper 004 Table 2 follows Camilliere et al. (2021): factors sum-coded +-1, so with cell means
+    close/distant x gendered/non-gendered of 5/3 and 4/2 (no noise, every frame alike) beta_close =
+    ((5+4) - (3+2)) / 4 = 1.0 and beta_gendered = ((5+3) - (4+2)) / 4 = 0.5, half the differences
+    of the levels' means (2.0 and 1.0); dummy 0/1 coding would give 2.0 and 1.0."""
+    means = {"close_gendered": 5.0, "distant_gendered": 3.0, "close_nongendered": 4.0, "distant_nongendered": 2.0}
+    rng = np.random.default_rng(0)
+    cells = STIM[STIM["condition"].isin(list(means))]
+    planted = cells.assign(surprisal=[means[c] + rng.normal(0, 1e-3) for c in cells["condition"]])
+    fit = m.closeness_gender(planted)
+    assert fit["beta_close"] == pytest.approx(1.0, abs=1e-3)
+    assert fit["beta_gendered"] == pytest.approx(0.5, abs=1e-3)

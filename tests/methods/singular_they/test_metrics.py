@@ -47,12 +47,16 @@ def test_closeness_gender_wald_intervals_and_paper_values():
     assert [x.name for x in got] == ["beta_close", "p_close", "beta_gendered", "p_gendered"]
     fit = m.closeness_gender(SCORED.frame)
     beta = got[0]
-    assert beta.value == fit["beta_close"] and beta.n == 160 and beta.paper_value == PAPER_BETA["close"]
+    # SCORED is causal-next: the paper's masked-slot BERT figures are not on the same scale, so none is shown
+    assert beta.value == fit["beta_close"] and beta.n == 160 and beta.paper_value is None
     assert beta.ci == (fit["beta_close"] - 1.96 * fit["se_close"], fit["beta_close"] + 1.96 * fit["se_close"])
     assert beta.note == (
-        "MixedLM surprisal ~ close + gendered, random intercept per frame; "
-        f"converged: {bool(fit['converged'])}; paper value: BERT-base-uncased"
+        f"{metrics.REGRESSION}; converged: {bool(fit['converged'])}; no paper value: the paper's BERT figures are "
+        "masked-slot surprisals, not comparable with causal-next"
     )
+    assert "sum coding" in metrics.REGRESSION
+    masked = metrics.task_metrics("closeness_gender", m.TheyScores(SCORED.frame, "mlm-slot"))
+    assert masked[0].paper_value == PAPER_BETA["close"] and masked[2].paper_value == PAPER_BETA["gendered"]
     assert got[3].value == fit["p_gendered"] and got[3].note == "" and got[3].paper_value is None
     assert {x.estimator for x in got} == {"causal-next"}
 
@@ -72,8 +76,10 @@ def test_human_ratings_per_group_then_all():
     got = metrics.task_metrics("human_ratings", SCORED, ratings, "/data/r.csv")
     assert [x.name for x in got] == ["r_innovators", "r_all"]
     assert got[0].value == pytest.approx(-1.0) and got[0].n == 335
-    assert got[0].paper_value == PAPER_GROUPS["innovators"] and got[1].paper_value is None
-    assert got[0].note.startswith("p = ") and got[0].note.endswith("; ratings: /data/r.csv")
+    assert got[0].paper_value is None  # causal-next: the paper's masked-slot correlations are not comparable
+    assert got[0].note.startswith("p = ") and "; ratings: /data/r.csv; no paper value" in got[0].note
+    masked = metrics.task_metrics("human_ratings", m.TheyScores(SCORED.frame, "mlm-slot"), ratings, "/data/r.csv")
+    assert masked[0].paper_value == PAPER_GROUPS["innovators"] and masked[1].paper_value is None
 
 
 def test_unknown_task():

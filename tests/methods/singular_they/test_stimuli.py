@@ -54,5 +54,6 @@ def test_template_and_prompt_locate_the_pronoun():
 
 def test_closeness_gender_cells():
     cells = STIM.dropna(subset=["close"]).groupby("condition")[["close", "gendered"]].first()
-    assert cells.loc["close_gendered"].tolist() == [1, 1] and cells.loc["distant_nongendered"].tolist() == [0, 0]
+    assert cells.loc["close_gendered"].tolist() == [1, 1] and cells.loc["distant_nongendered"].tolist() == [-1, -1]
+    assert cells.loc["distant_gendered"].tolist() == [-1, 1] and cells.loc["close_nongendered"].tolist() == [1, -1]
     assert len(STIM.dropna(subset=["close"])) == 160
