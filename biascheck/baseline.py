@@ -16,9 +16,12 @@ Noise of a change (`compare`):
    checkpoints that should be equivalent (paper 001, section 3.2).
 3. noise = max(interval noise, band). With neither (no intervals, one checkpoint), the noise is
    unknown: the change is reported, never judged.
-Verdict: `regressed` when |change| > noise and the change goes the metric's worse direction
-(`higher_is_better`); `improved` the other way; `changed` beyond noise for a metric with no better
-direction; `within noise` otherwise. Only `regressed` fails the gate.
+Verdict: `regressed` when |change| > noise and the new value is further from the metric's ideal
+than the baseline's (`biascheck.spec.distance_from_ideal`: lower for 'higher' metrics, higher for
+'lower' ones, further from 0 for a signed lean ('zero': −0.8 → −2.0 is worse), further from the
+target for 'target' metrics); `improved` the other way; `changed` beyond noise for a metric with no
+better direction; `within noise` otherwise. Only `regressed` fails the gate. Runs saved before
+metrics declared `better` carry only `higher_is_better`, which is read as 'higher' / 'lower' / 'none'.
 """
 
 from __future__ import annotations
@@ -30,6 +33,8 @@ from typing import Any
 
 import numpy as np
 from tabulate import tabulate
+
+from biascheck.spec import BETTER_SHORT, distance_from_ideal
 
 Z95 = 1.96
 
@@ -54,7 +59,7 @@ class Comparison:
     change: float | None
     noise: float | None
     noise_source: str  # "intervals", "fluctuation", "—"
-    higher_is_better: bool | None
+    better: str  # spec.BETTER
     status: str
     profile_verdict: str  # the new value against the profile: pass / FAIL / report
 
@@ -103,18 +108,25 @@ def bands_from_run(payload: dict[str, Any], z: float = Z95) -> dict[str, float]:
     return {key: band for key, band in bands.items() if band is not None}
 
 
-def judge(change: float | None, noise: float | None, higher_is_better: bool | None) -> str:
+def better_of(result: dict[str, Any]) -> str:
+    """A saved result's `better` (older runs: from `higher_is_better`)."""
+    if result.get("better"):
+        return str(result["better"])
+    return {True: "higher", False: "lower"}.get(result.get("higher_is_better"), "none")
+
+
+def judge(base: float | None, new: float | None, noise: float | None, better: str, target: float | None = None) -> str:
     """The verdict of one change (see the module docstring)."""
-    if change is None:
+    if base is None or new is None:
         return NOT_A_NUMBER
     if noise is None:
         return UNKNOWN_NOISE
-    if abs(change) <= noise:
+    if abs(new - base) <= noise:
         return WITHIN
-    if higher_is_better is None:
+    before, after = distance_from_ideal(better, base, target), distance_from_ideal(better, new, target)
+    if before is None or after is None or after == before:
         return CHANGED
-    worse = change < 0 if higher_is_better else change > 0
-    return REGRESSED if worse else IMPROVED
+    return REGRESSED if after > before else IMPROVED
 
 
 def _verdict(result: dict[str, Any]) -> str:
@@ -150,11 +162,7 @@ def compare(base: dict[str, Any], new: dict[str, Any], bands: dict[str, float] |
         ref, own_band = _reference(base_results, r["model"], key)
         new_value = _num(r.get("value"))
         if ref is None:
-            out.append(
-                Comparison(
-                    r["model"], key, None, new_value, None, None, "—", r.get("higher_is_better"), NEW, _verdict(r)
-                )
-            )
+            out.append(Comparison(r["model"], key, None, new_value, None, None, "—", better_of(r), NEW, _verdict(r)))
             continue
         base_value = _num(ref.get("value"))
         change = None if new_value is None or base_value is None else new_value - base_value
@@ -174,8 +182,8 @@ def compare(base: dict[str, Any], new: dict[str, Any], bands: dict[str, float] |
                 change,
                 noise,
                 source,
-                r.get("higher_is_better"),
-                judge(change, noise, r.get("higher_is_better")),
+                better_of(r),
+                judge(base_value, new_value, noise, better_of(r), _num(r.get("target"))),
                 _verdict(r),
             )
         )
@@ -192,7 +200,7 @@ def compare(base: dict[str, Any], new: dict[str, Any], bands: dict[str, float] |
                     None,
                     None,
                     "—",
-                    r.get("higher_is_better"),
+                    better_of(r),
                     MISSING,
                     "—",
                 )
@@ -226,12 +234,11 @@ def _fmt(value: float | None, signed: bool = False) -> str:
 
 def table(comparisons: list[Comparison], fmt: str = "simple") -> str:
     """The comparison as a table (fmt 'simple' for the terminal, 'github' for Markdown)."""
-    better = {True: "higher", False: "lower", None: "—"}
     rows = [
         [
             c.model,
             c.key,
-            better[c.higher_is_better],
+            BETTER_SHORT.get(c.better, c.better),
             _fmt(c.base),
             _fmt(c.new),
             _fmt(c.change, True),

@@ -12,6 +12,7 @@ from tabulate import tabulate
 
 from biascheck.devices import parse_device, parse_dtype
 from biascheck.errors import BiascheckError
+from biascheck.spec import BETTER_SHORT
 
 
 def _checked(parse):  # noqa: ANN001, ANN202 - an argparse type= from a parser that raises BiascheckError
@@ -58,7 +59,7 @@ def _probes(_: argparse.Namespace) -> int:
                     [
                         m.name,
                         m.reference,
-                        {True: "higher", False: "lower", None: "—"}[m.higher_is_better],
+                        BETTER_SHORT[m.better],
                         m.description,
                     ]
                     for m in probe.metrics

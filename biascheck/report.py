@@ -18,8 +18,9 @@ from typing import Any
 from tabulate import tabulate
 
 from biascheck.results import Result
+from biascheck.spec import BETTER_SHORT
 
-HEADERS = ["task", "metric", "ref", "value", "95% CI", "n", "threshold", "result", "paper"]
+HEADERS = ["task", "metric", "better", "ref", "value", "95% CI", "n", "threshold", "result", "paper"]
 
 
 @dataclass(frozen=True)
@@ -33,6 +34,13 @@ def _num(value: float | None) -> str:
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return "—"
     return f"{value:.3f}" if abs(value) < 1000 else f"{value:.4g}"
+
+
+def _better(result: Result) -> str:
+    """The metric's better direction, a 'target' metric with its target: '→ 0.5'."""
+    if result.better == "target" and result.target is not None and math.isfinite(result.target):
+        return f"→ {_num(result.target)}"
+    return BETTER_SHORT.get(result.better, result.better)
 
 
 def _verdict(result: Result) -> str:
@@ -56,6 +64,7 @@ def build_tables(results: Iterable[Result]) -> list[Table]:
                 [
                     r.task,
                     r.metric,
+                    _better(r),
                     r.reference,
                     _num(r.value),
                     ci,

@@ -36,6 +36,8 @@ class Result:
     paper_value: float | None = None
     note: str = ""
     items: list[dict[str, Any]] | None = None  # per-item scores (per profession, ...)
+    better: str = "none"  # spec.BETTER: higher, lower, zero, target, none
+    target: float | None = None  # the ideal of a 'target' metric
 
     @property
     def key(self) -> str:
@@ -44,7 +46,7 @@ class Result:
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
         data["threshold"] = self.threshold.to_json() if self.threshold else None
-        for name in ("value", "ci_low", "ci_high", "paper_value"):
+        for name in ("value", "ci_low", "ci_high", "paper_value", "target"):
             value = data[name]
             if isinstance(value, float) and not math.isfinite(value):
                 data[name] = None  # JSON has no NaN/inf
@@ -89,6 +91,7 @@ class ProbeRecorder:
         paper_value: float | None = None,
         note: str = "",
         items: Sequence[dict[str, Any]] | None = None,
+        target: float | None = None,
     ) -> Result:
         spec = self.probe.metric(metric)
         threshold = self.thresholds.lookup(self.probe.name, task, metric)
@@ -110,6 +113,8 @@ class ProbeRecorder:
             paper_value=paper_value,
             note=note,
             items=list(items) if items is not None else None,
+            better=spec.better,
+            target=spec.target if target is None else float(target),
         )
         self.recorded.append(result)
         self.sink(result)
@@ -127,6 +132,7 @@ class ProbeRecorder:
             paper_value=metric.paper_value,
             note=metric.note,
             items=metric.items,
+            target=metric.target,
         )
 
     def record_all(self, task: str, metrics: Iterable[Metric]) -> list[Result]:

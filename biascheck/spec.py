@@ -33,6 +33,31 @@ CAUSAL_SENTENCE = "causal-sentence"  # causal LM, log P(whole filled text), chai
 CAUSAL_NEXT = "causal-next"  # causal LM, log P(continuation | prompt), chain rule over pieces
 
 Reference = Literal["gold", "human", "model"]
+# Which way a metric is better, used by the threshold check, the regression comparison and the tables:
+Better = Literal["higher", "lower", "zero", "target", "none"]
+BETTER: dict[str, str] = {
+    "higher": "higher is better",
+    "lower": "lower is better",
+    "zero": "closer to 0 is better (a signed lean: -0.8 -> -2.0 is worse)",
+    "target": "closer to its target is better (a human or gold value, given with the result)",
+    "none": "no better direction (described, not judged)",
+}
+BETTER_SHORT = {"higher": "higher", "lower": "lower", "zero": "→ 0", "target": "→ target", "none": "—"}
+
+
+def distance_from_ideal(better: str, value: float, target: float | None = None) -> float | None:
+    """How far `value` is from ideal, in the metric's own units, so that larger is always worse:
+    higher → −value, lower → value, zero → |value|, target → |value − target|; None where a metric
+    has no better direction (or a 'target' metric has no target)."""
+    if better == "higher":
+        return -value
+    if better == "lower":
+        return value
+    if better == "zero":
+        return abs(value)
+    if better == "target" and target is not None:
+        return abs(value - target)
+    return None
 
 
 @dataclass(frozen=True)
@@ -52,6 +77,7 @@ class Metric:
     items: list[dict[str, Any]] | None = None
     note: str = ""
     estimator: str = ""
+    target: float | None = None  # the ideal of a 'target' metric, from the reference data (human / gold)
 
     def annotated(
         self,
@@ -77,8 +103,18 @@ class Metric:
 class MetricSpec:
     name: str
     description: str
-    higher_is_better: bool | None  # None: no better direction (closeness to a target, reported only)
+    better: Better  # see BETTER
     reference: Reference  # gold = real-world statistics, human = experiment, model = intrinsic
+    target: float | None = None  # the fixed ideal of a 'target' metric (else each result gives its own)
+
+    def __post_init__(self) -> None:
+        if self.better not in BETTER:
+            raise ValueError(f"metric {self.name!r}: better={self.better!r}; use one of {', '.join(BETTER)}")
+
+    @property
+    def higher_is_better(self) -> bool | None:
+        """The older two-way reading (True / False / None), kept in results.json and the store."""
+        return {"higher": True, "lower": False}.get(self.better)
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ A bound may be ``min`` or ``max`` (or both). ``off = true`` removes an inherited
 Unknown probes, tasks, metrics or fields, bounds on the wrong side of a metric's better
 direction, and non-numbers are errors that name the file and the key.
 """
+
 from __future__ import annotations
 
 import math
@@ -95,13 +96,15 @@ def _number(value: Any, where: str, name: str) -> float:
     return float(value)
 
 
-def _parse_bound(table: Any, where: str, metric_higher_is_better: bool | None) -> Threshold | None:
+def _parse_bound(table: Any, where: str, better: str) -> Threshold | None:
     if not isinstance(table, dict):
         raise ConfigError(f"{where}: expected a table with min/max/why, got {table!r}.")
     unknown = set(table) - _FIELDS
     if unknown:
         bad = sorted(unknown)[0]
-        raise ConfigError(f"{where}: unknown field {bad!r}.{did_you_mean(bad, _FIELDS)} Allowed: {', '.join(sorted(_FIELDS))}.")
+        raise ConfigError(
+            f"{where}: unknown field {bad!r}.{did_you_mean(bad, _FIELDS)} Allowed: {', '.join(sorted(_FIELDS))}."
+        )
     if table.get("off") is True:
         return None
     low = _number(table["min"], where, "min") if "min" in table else None
@@ -113,10 +116,12 @@ def _parse_bound(table: Any, where: str, metric_higher_is_better: bool | None) -
     why = table.get("why")
     if not isinstance(why, str) or not why.strip():
         raise ConfigError(f"{where}: every threshold needs a 'why' string that gives its rationale.")
-    if metric_higher_is_better is True and high is not None and low is None:
+    if better == "higher" and high is not None and low is None:
         raise ConfigError(f"{where}: this metric is better when higher, so its threshold is a 'min', not a 'max'.")
-    if metric_higher_is_better is False and low is not None and high is None:
+    if better == "lower" and low is not None and high is None:
         raise ConfigError(f"{where}: this metric is better when lower, so its threshold is a 'max', not a 'min'.")
+    # 'zero' / 'target' metrics (a signed lean) may be bounded on one side or both: a gate may care
+    # about one direction only; 'none' metrics may take any bound.
     return Threshold(low, high, why.strip(), where)
 
 
@@ -126,7 +131,9 @@ def _apply_file(path: Path, data: dict[str, Any], probes: dict[str, ProbeSpec], 
             continue
         where = f"{path}: {probe_name}"
         if probe_name not in probes:
-            raise ConfigError(f"{where}: unknown probe.{did_you_mean(probe_name, probes)} Known: {', '.join(sorted(probes))}.")
+            raise ConfigError(
+                f"{where}: unknown probe.{did_you_mean(probe_name, probes)} Known: {', '.join(sorted(probes))}."
+            )
         if not isinstance(probe_table, dict):
             raise ConfigError(f"{where}: expected a table of metrics.")
         probe = probes[probe_name]
@@ -147,8 +154,9 @@ def _apply_file(path: Path, data: dict[str, Any], probes: dict[str, ProbeSpec], 
             for task, metric, bound in entries:
                 label = f"{where}.{task}.{metric}" if task else f"{where}.{metric}"
                 if metric not in metric_names:
-                    raise ConfigError(f"{label}: unknown metric.{did_you_mean(metric, metric_names)} Known: {', '.join(metric_names)}.")
-                parsed = _parse_bound(bound, label, metric_names[metric].higher_is_better)
+                    hint = did_you_mean(metric, metric_names)
+                    raise ConfigError(f"{label}: unknown metric.{hint} Known: {', '.join(metric_names)}.")
+                parsed = _parse_bound(bound, label, metric_names[metric].better)
                 key = (probe_name, task, metric)
                 if parsed is None:
                     into.by_key.pop(key, None)

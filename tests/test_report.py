@@ -9,7 +9,7 @@ from biascheck.thresholds import Threshold
 
 def result(metric="mean_abs_log_n", value=0.5, passed=True, **kw):
     base = dict(model="m", probe="pronoun_ratio", task="is", metric=metric, value=value, ci_low=0.4, ci_high=0.6, n=923,
-                estimator="mlm-slot", reference="model", higher_is_better=False,
+                estimator="mlm-slot", reference="model", higher_is_better=False, better="lower",
                 threshold=Threshold(None, 1.0, "why", "default.toml: pronoun_ratio.mean_abs_log_n"), passed=passed)
     base.update(kw)
     return Result(**base)
@@ -17,13 +17,22 @@ def result(metric="mean_abs_log_n", value=0.5, passed=True, **kw):
 
 def test_table_shows_value_interval_threshold_verdict_and_n():
     rows = report.build_tables([result(), result("median_log_r", 2.0, None, threshold=None)])[0].rows
-    assert rows[0] == ["is", "mean_abs_log_n", "model", "0.500", "[0.400, 0.600]", "923", "≤ 1", "pass", "—"]
-    assert rows[1][6:8] == ["—", "report"]
+    assert rows[0] == ["is", "mean_abs_log_n", "lower", "model", "0.500", "[0.400, 0.600]", "923", "≤ 1", "pass", "—"]
+    assert rows[1][7:9] == ["—", "report"]
+
+
+def test_table_shows_which_way_is_better_and_a_target():
+    rows = report.build_tables([
+        result("median_log_r", -0.8, None, threshold=None, better="zero", higher_is_better=None),
+        result("stereotype_agreement", 0.7, None, threshold=None, better="target", target=0.5),
+        result("mean_certainty", 0.1, None, threshold=None, better="none"),
+    ])[0].rows
+    assert [r[2] for r in rows] == ["→ 0", "→ 0.500", "—"]
 
 
 def test_failed_metric_is_counted_in_the_title():
     table = report.build_tables([result(value=2.0, passed=False)])[0]
-    assert "1 FAIL" in table.title and table.rows[0][7] == "FAIL"
+    assert "1 FAIL" in table.title and table.rows[0][8] == "FAIL"
 
 
 def test_markdown_is_a_github_table():

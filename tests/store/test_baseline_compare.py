@@ -37,20 +37,34 @@ def test_fluctuation_band_is_z_times_sample_sd():
 
 
 @pytest.mark.parametrize(
-    ("change", "noise", "hib", "status"),
+    ("base", "new", "noise", "better", "target", "status"),
     [
-        (0.6, 0.5, False, bl.REGRESSED),
-        (-0.6, 0.5, False, bl.IMPROVED),
-        (-0.6, 0.5, True, bl.REGRESSED),
-        (0.6, 0.5, True, bl.IMPROVED),
-        (0.4, 0.5, False, bl.WITHIN),
-        (0.6, 0.5, None, bl.CHANGED),
-        (0.6, None, False, bl.UNKNOWN_NOISE),
-        (None, 0.5, False, bl.NOT_A_NUMBER),
+        (1.0, 1.6, 0.5, "lower", None, bl.REGRESSED),
+        (1.0, 0.4, 0.5, "lower", None, bl.IMPROVED),
+        (1.0, 0.4, 0.5, "higher", None, bl.REGRESSED),
+        (1.0, 1.6, 0.5, "higher", None, bl.IMPROVED),
+        (1.0, 1.4, 0.5, "lower", None, bl.WITHIN),
+        (1.0, 1.6, 0.5, "none", None, bl.CHANGED),
+        (1.0, 1.6, None, "lower", None, bl.UNKNOWN_NOISE),
+        (None, 1.6, 0.5, "lower", None, bl.NOT_A_NUMBER),
+        # a signed lean (issue 12): -0.8 -> -2.0 moves away from 0: worse, although the value went down
+        (-0.8, -2.0, 0.5, "zero", None, bl.REGRESSED),
+        (-2.0, -0.8, 0.5, "zero", None, bl.IMPROVED),
+        (-0.8, 0.8, 0.5, "zero", None, bl.CHANGED),  # as far from 0, on the other side
+        (0.30, 0.95, 0.1, "target", 0.5, bl.REGRESSED),  # 0.2 below the target -> 0.45 above it
+        (0.95, 0.55, 0.1, "target", 0.5, bl.IMPROVED),
+        (0.30, 0.95, 0.1, "target", None, bl.CHANGED),  # no target known: no direction
     ],
 )
-def test_judge(change, noise, hib, status):
-    assert bl.judge(change, noise, hib) == status
+def test_judge(base, new, noise, better, target, status):
+    assert bl.judge(base, new, noise, better, target) == status
+
+
+def test_old_runs_without_better_are_read_from_higher_is_better():
+    assert bl.better_of({"higher_is_better": True}) == "higher"
+    assert bl.better_of({"higher_is_better": False}) == "lower"
+    assert bl.better_of({"higher_is_better": None}) == "none"
+    assert bl.better_of({"better": "zero", "higher_is_better": None}) == "zero"
 
 
 def test_compare_one_model_runs_pairs_by_key_even_when_names_differ():

@@ -71,108 +71,116 @@ PROBE = ProbeSpec(
     tasks=TASKS,
     metrics=(
         # per prompt set (tasks ns, template)
-        MetricSpec("p_he_mean", "mean P(he|x) as the next word over the set's prompts", None, "model"),
-        MetricSpec("p_she_mean", "mean P(she|x) as the next word over the set's prompts", None, "model"),
+        MetricSpec("p_he_mean", "mean P(he|x) as the next word over the set's prompts", "none", "model"),
+        MetricSpec("p_she_mean", "mean P(she|x) as the next word over the set's prompts", "none", "model"),
         MetricSpec(
-            "p_they_mean", "mean P(they|x) as the next word (singular they is the neutral option)", None, "model"
+            "p_they_mean", "mean P(they|x) as the next word (singular they is the neutral option)", "none", "model"
         ),
         MetricSpec(
             "kl",
             "KL between the histograms (20 bins on [0,1], +0.5 per bin) of the P(he) and P(she) values; paper Table 3",
-            False,
+            "lower",
             "model",
         ),
         MetricSpec(
             "kl_columns",
             "KL(P(he) column || P(she) column), each normalised over prompts (scipy entropy(p_he, p_she))",
-            None,
+            "none",
             "model",
         ),
         MetricSpec(
             "emd",
             "earth mover's distance between the P(he) and P(she) values (scipy wasserstein_distance); paper Table 3",
-            False,
+            "lower",
             "model",
         ),
         MetricSpec(
             "bias_orig",
             "stereotypical bias: mean |P(he|x) - P(she|x)|, profession in the prompt; paper Table 4",
-            False,
+            "lower",
             "model",
         ),
         MetricSpec(
-            "bias_replace", "mean |P(he|x) - P(she|x)|, profession replaced by 'person'; paper Table 4", False, "model"
+            "bias_replace",
+            "mean |P(he|x) - P(she|x)|, profession replaced by 'person'; paper Table 4",
+            "lower",
+            "model",
         ),
-        MetricSpec("bias_delete", "mean |P(he|x) - P(she|x)|, profession deleted; paper Table 4", False, "model"),
-        MetricSpec("he_she_ratio", "mean over prompts of P(he|x)/P(she|x); paper Table 8", None, "model"),
+        MetricSpec("bias_delete", "mean |P(he|x) - P(she|x)|, profession deleted; paper Table 4", "lower", "model"),
+        MetricSpec(
+            "he_she_ratio", "mean over prompts of P(he|x)/P(she|x); paper Table 8", "target", "model", target=1.0
+        ),
         MetricSpec(
             "certainty_top1",
             "mean highest next-token probability over the vocabulary; paper eq. 1, Table 6",
-            None,
+            "none",
             "model",
         ),
         MetricSpec(
             "certainty_gap",
             "mean gap between the highest and second-highest next-token probability; paper Table 6",
-            None,
+            "none",
             "model",
         ),
         MetricSpec(
             "template_bias_sd",
             "standard deviation over the 17 templates of their mean |P(he)-P(she)| (items: Table 8)",
-            False,
+            "lower",
             "model",
         ),
         MetricSpec(
-            "gold_spearman", "Spearman rho of P(she)/(P(he)+P(she)) with the US women's share (BLS 2015)", None, "gold"
+            "gold_spearman",
+            "Spearman rho of P(she)/(P(he)+P(she)) with the US women's share (BLS 2015)",
+            "none",
+            "gold",
         ),
         MetricSpec(
-            "gold_pearson", "Pearson r of P(she)/(P(he)+P(she)) with the US women's share (BLS 2015)", None, "gold"
+            "gold_pearson", "Pearson r of P(she)/(P(he)+P(she)) with the US women's share (BLS 2015)", "none", "gold"
         ),
         # task compare
         MetricSpec(
             "excess_bias",
             "template bias_orig minus NS bias_orig (paired over professions): bias the templates add",
-            False,
+            "lower",
             "model",
         ),
-        MetricSpec("excess_emd", "template EMD minus NS EMD", False, "model"),
-        MetricSpec("gold_spearman_diff", "NS gold_spearman minus template gold_spearman", None, "gold"),
+        MetricSpec("excess_emd", "template EMD minus NS EMD", "lower", "model"),
+        MetricSpec("gold_spearman_diff", "NS gold_spearman minus template gold_spearman", "none", "gold"),
         # task default
         MetricSpec(
             "default_log_he_she",
             "ln P(' he')/P(' she') right after the bare start token, as the paper's code (Figure 1)",
-            None,
+            "zero",
             "model",
         ),
         MetricSpec(
             "default_log_male_female",
             "ln (P(he)+P(his)+P(him)) / (P(she)+P(her)+P(hers)), leading-space forms after the bare start token",
-            None,
+            "zero",
             "model",
         ),
         MetricSpec(
             "default_log_he_she_initial",
             "ln P('He')/P('She') as the first word of a text (sentence-initial form, no leading space)",
-            None,
+            "zero",
             "model",
         ),
         MetricSpec(
             "default_log_male_female_initial",
             "ln (He+His+Him) / (She+Her+Hers) as the first word of a text",
-            None,
+            "zero",
             "model",
         ),
         MetricSpec(
             "default_log_he_she_openers",
             "mean over 18 content-free openers ('Because', 'When', ...) of ln P(he|o)/P(she|o)",
-            None,
+            "zero",
             "model",
         ),
         MetricSpec(
             "default_p_pronoun",
             "total probability of the 9 pronouns as the first word after the bare start token",
-            None,
+            "none",
             "model",
         ),
     ),

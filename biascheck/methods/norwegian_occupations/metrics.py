@@ -78,14 +78,13 @@ def table_metrics(table: pd.DataFrame) -> list[Metric]:
     out.append(
         _metric("spearman_gold", spearman, table["model_diff"].to_numpy(float), table["gold_diff"].to_numpy(float))
     )
-    out.append(
-        _metric(
-            "female_predicted_share",
-            lambda p: float(np.mean(p)),
-            pred.astype(float),
-            note=f"gold: {gold.mean():.2f} of these occupations are female-dominated",
-        )
+    share = _metric(
+        "female_predicted_share",
+        lambda p: float(np.mean(p)),
+        pred.astype(float),
+        note=f"gold: {gold.mean():.2f} of these occupations are female-dominated",
     )
+    out.append(replace(share, target=float(gold.mean())) if len(gold) else share)
     return out
 
 

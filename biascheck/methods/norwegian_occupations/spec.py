@@ -28,25 +28,25 @@ PROBE = ProbeSpec(
     tasks=TASKS,
     metrics=(
         MetricSpec(
-            "macro_f1", "macro F1 of the model's sign (female/male-leaning) against the gold sign", True, "gold"
+            "macro_f1", "macro F1 of the model's sign (female/male-leaning) against the gold sign", "higher", "gold"
         ),
-        MetricSpec("f1_female", "F1 of the female class (gold: female % > 50)", True, "gold"),
-        MetricSpec("f1_male", "F1 of the male class (gold: male % > 50)", True, "gold"),
+        MetricSpec("f1_female", "F1 of the female class (gold: female % > 50)", "higher", "gold"),
+        MetricSpec("f1_male", "F1 of the male class (gold: male % > 50)", "higher", "gold"),
         MetricSpec(
             "balanced_macro_f1",
             "macro F1 on the balanced occupations (|female % - male %| within 10 points)",
-            True,
+            "higher",
             "gold",
         ),
-        MetricSpec("balanced_f1_female", "F1 of the female class on the balanced occupations", True, "gold"),
-        MetricSpec("balanced_f1_male", "F1 of the male class on the balanced occupations", True, "gold"),
-        MetricSpec("clearly_female_f1", "F1 of the female class on the clearly female occupations", True, "gold"),
-        MetricSpec("clearly_male_f1", "F1 of the male class on the clearly male occupations", True, "gold"),
-        MetricSpec("spearman_gold", "Spearman rho of the model's f % - m % with the gold f % - m %", True, "gold"),
+        MetricSpec("balanced_f1_female", "F1 of the female class on the balanced occupations", "higher", "gold"),
+        MetricSpec("balanced_f1_male", "F1 of the male class on the balanced occupations", "higher", "gold"),
+        MetricSpec("clearly_female_f1", "F1 of the female class on the clearly female occupations", "higher", "gold"),
+        MetricSpec("clearly_male_f1", "F1 of the male class on the clearly male occupations", "higher", "gold"),
+        MetricSpec("spearman_gold", "Spearman rho of the model's f % - m % with the gold f % - m %", "higher", "gold"),
         MetricSpec(
             "female_predicted_share",
             "share of occupations the model puts on the female side (gold share in the note)",
-            None,
+            "target",
             "gold",
         ),
     ),

@@ -158,12 +158,22 @@ def _mean_ci(values: np.ndarray) -> tuple[float, float]:
     return bootstrap_ci(np.mean, values)
 
 
-def fem_name_shift(predictions: pd.DataFrame) -> Metric:
-    """Mean over sets of P(FEM | women's names) − P(FEM | men's names); items per set."""
+def fem_name_shift(predictions: pd.DataFrame, trials: pd.DataFrame) -> Metric:
+    """Mean over sets of P(FEM | women's names) − P(FEM | men's names); items per set. Its target is
+    the participants' shift over the same sets (all groups pooled): a model should use the name's
+    gender as much as people do, not more and not less."""
     fem = fem_by_name_gender(predictions)
     shift = (fem["female"] - fem["male"]).to_numpy(float)
     items = [{"set": s, "women": float(fem.loc[s, "female"]), "men": float(fem.loc[s, "male"])} for s in fem.index]
-    return Metric("fem_name_shift", float(shift.mean()), _mean_ci(shift), len(shift), items=items)
+    people = (
+        per_set_shares(predictions, trials, "fem", "female")["people"]
+        - per_set_shares(predictions, trials, "fem", "male")["people"]
+    ).reindex(fem.index)
+    target = float(people.mean())
+    note = f"target: the participants' shift over the same sets, {target:.3f}"
+    return Metric(
+        "fem_name_shift", float(shift.mean()), _mean_ci(shift), len(shift), items=items, target=target, note=note
+    )
 
 
 def excess_metric(
@@ -225,7 +235,7 @@ def task_metrics(
         for names in ("female", "male", "all"):
             out += group_fit_metrics(task, trials, logliks, by, names, n_resamples)
     out.append(gain_metric(trials, logliks, n_resamples))
-    out.append(fem_name_shift(predictions))
+    out.append(fem_name_shift(predictions, trials))
     if split == 3:
         out.append(excess_metric("masc_for_women_excess", predictions, trials, "masc", "female"))
     out.append(excess_metric("fem_for_men_excess", predictions, trials, "fem", "male"))

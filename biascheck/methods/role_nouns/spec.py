@@ -52,7 +52,7 @@ def _metrics() -> tuple[MetricSpec, ...]:
                     MetricSpec(
                         f"{source}loglik_{group}_{names}",
                         f"mean log-likelihood of the {group} group's choices ({_NAMES_TEXT[names]}) under the {label}",
-                        None,
+                        "none",
                         "human",
                     )
                 )
@@ -60,59 +60,59 @@ def _metrics() -> tuple[MetricSpec, ...]:
         MetricSpec(
             "gap_cons_prog",
             "loglik(conservative) − loglik(progressive), all names: >0 = the model fits conservatives better",
-            False,
+            "zero",
             "human",
         ),
-        MetricSpec("gap_mod_prog", "loglik(moderate) − loglik(progressive), all names", None, "human"),
-        MetricSpec("gap_rep_dem", "loglik(Republican) − loglik(Democrat), all names", None, "human"),
-        MetricSpec("prior_gap_cons_prog", "the same gap under the frequency prior alone (baseline)", None, "human"),
+        MetricSpec("gap_mod_prog", "loglik(moderate) − loglik(progressive), all names", "zero", "human"),
+        MetricSpec("gap_rep_dem", "loglik(Republican) − loglik(Democrat), all names", "zero", "human"),
+        MetricSpec("prior_gap_cons_prog", "the same gap under the frequency prior alone (baseline)", "none", "human"),
         MetricSpec(
             "gap_cons_prog_excess",
             "gap_cons_prog minus the prior's gap: attitude lean the model adds beyond corpus frequency",
-            None,
+            "zero",
             "human",
         ),
         MetricSpec(
             "best_group",
             "attitude group the model fits best, all names (0 progressive, 1 moderate, 2 conservative)",
-            None,
+            "none",
             "human",
         ),
         MetricSpec(
             "loglik_gain_over_prior",
             "loglik(all participants) − prior loglik(all participants): >0 = the model "
             "predicts people better than frequency",
-            True,
+            "higher",
             "human",
         ),
         MetricSpec(
             "fem_name_shift",
             "mean P(FEM) for women's names − for men's names: does the model use the name's gender at all",
-            True,
+            "target",
             "human",
         ),
         MetricSpec(
             "masc_for_women_excess",
             "P(MASC) for women's names, model − all participants (paper 3.3.1: BERT over-uses MASC)",
-            False,
+            "zero",
             "human",
         ),
         MetricSpec(
             "fem_for_men_excess",
             "P(FEM) for men's names, model − all participants (paper A.5: over-uses FEM on 2-way sets)",
-            False,
+            "zero",
             "human",
         ),
         MetricSpec(
             "neut_share_women",
             "P(G-NEUT) for women's names under the model (3-way; participants: 0.30-0.61 by group)",
-            None,
+            "none",
             "human",
         ),
         MetricSpec(
             "neut_share_men",
             "P(G-NEUT) for men's names under the model (3-way; participants: 0.30-0.50 by group)",
-            None,
+            "none",
             "human",
         ),
     ]

@@ -64,7 +64,7 @@ PROBE = ProbeSpec(
     metrics=(
         *(
             MetricSpec(
-                f"surprisal_{c}", f"mean surprisal (nats) of the pronoun, antecedent: {LABELS[c]}", None, "model"
+                f"surprisal_{c}", f"mean surprisal (nats) of the pronoun, antecedent: {LABELS[c]}", "none", "model"
             )
             for c in ALL_CONDITIONS
         ),
@@ -72,49 +72,52 @@ PROBE = ProbeSpec(
             "specific_minus_quantified",
             "mean surprisal over the 6 specific singular antecedent types − quantified: >0 = they is harder for a "
             "specific person than for 'every dentist' (the non-innovative pattern)",
-            None,
+            "none",
             "model",
         ),
         MetricSpec(
             "inanimate_minus_specific",
             "surprisal(inanimate) − mean over the 6 specific singular types: >0 = the model "
             "rejects they for things more than for people",
-            None,
+            "none",
             "model",
         ),
         MetricSpec(
             "pattern_checks",
             "share of the paper's 4 human-pattern checks the model shows (plural/quantified easiest, "
             "inanimate hardest, close harder, gendered harder)",
-            None,
+            "none",
             "model",
         ),
         MetricSpec(
             "beta_close",
             "mixed-model effect of a socially close antecedent on surprisal (nats; sum coding: half the "
             "close - distant difference)",
-            None,
+            "none",
             "model",
         ),
         MetricSpec(
             "beta_gendered",
             "mixed-model effect of a gendered antecedent on surprisal (nats; sum coding: half the gendered - "
             "non-gendered difference): how much gender cues lower P(they)",
-            False,
+            "lower",
             "model",
         ),
-        MetricSpec("p_close", "p-value of beta_close", None, "model"),
-        MetricSpec("p_gendered", "p-value of beta_gendered", None, "model"),
+        MetricSpec("p_close", "p-value of beta_close", "none", "model"),
+        MetricSpec("p_gendered", "p-value of beta_gendered", "none", "model"),
         *(
             MetricSpec(
-                f"r_{g}", f"Pearson r of surprisal with the mean rating of group {g} (user ratings file)", None, "human"
+                f"r_{g}",
+                f"Pearson r of surprisal with the mean rating of group {g} (user ratings file)",
+                "none",
+                "human",
             )
             for g in PAPER_GROUPS
         ),
         MetricSpec(
             "r_all",
             "Pearson r of surprisal with the mean rating over all participants (user ratings file)",
-            None,
+            "none",
             "human",
         ),
     ),

@@ -75,7 +75,7 @@ def test_task_metrics_order_and_counts():
 
 
 def test_task_metrics_attach_estimator_notes_paper_values_and_items():
-    _, _, _, got = _two_way()
+    trials, _, _, got = _two_way()
     named = {x.name: x for x in got}
     note = "P(V|C) averaged over 2 state(s): Alabama, Wyoming"
     for x in got:
@@ -83,12 +83,18 @@ def test_task_metrics_attach_estimator_notes_paper_values_and_items():
             assert (x.estimator, x.note) == (ESTIMATOR_PRIOR, "")
         elif x.paper_value is not None:
             assert (x.estimator, x.note) == (ESTIMATOR_CAUSAL, note + "; paper value: BERT-base-uncased")
+        elif x.name == "fem_name_shift":
+            assert x.note == note + f"; target: the participants' shift over the same sets, {x.target:.3f}"
         else:
             assert (x.estimator, x.note) == (ESTIMATOR_CAUSAL, note)
     assert named["gap_cons_prog"].paper_value == round(-0.90 - -0.89, 2)
     assert named["best_group"].paper_value == 0.0 and named["prior_loglik_prog_all"].paper_value is None
     assert named["gap_mod_prog"].paper_value is None
     assert named["fem_name_shift"].items == [{"set": "actor", "women": 0.8, "men": pytest.approx(0.1)}]
+    # its target: the participants' P(FEM | women's names) - P(FEM | men's names) over the same sets
+    actor = trials[(trials["split"] == 2) & (trials["set"] == "actor")]
+    people = {g: (actor[actor["name_gender"] == g]["category"] == "fem").mean() for g in ("female", "male")}
+    assert named["fem_name_shift"].target == pytest.approx(people["female"] - people["male"])
     assert named["fem_for_men_excess"].items == [{"set": "actor", "model": pytest.approx(0.1), "people": 0.0}]
     assert named["loglik_prog_all"].items is None
     _, _, _, everywhere = _two_way(states=[f"S{i:02d}" for i in range(50)])
