@@ -16,6 +16,7 @@ Noise of a change (`compare`):
    checkpoints that should be equivalent (paper 001, section 3.2).
 3. noise = max(interval noise, band). With neither (no intervals, one checkpoint), the noise is
    unknown: the change is reported, never judged.
+A baseline metric the new run lacks is `not in this run`, which fails the gate as a regression does.
 Verdict: `regressed` when |change| > noise and the new value is further from the metric's ideal
 than the baseline's (`biascheck.spec.distance_from_ideal`: lower for 'higher' metrics, higher for
 'lower' ones, further from 0 for a signed lean ('zero': −0.8 → −2.0 is worse), further from the
@@ -212,6 +213,11 @@ def regressions(comparisons: list[Comparison]) -> list[Comparison]:
     return [c for c in comparisons if c.regressed]
 
 
+def missing(comparisons: list[Comparison]) -> list[Comparison]:
+    """Baseline metrics the new run lacks: they fail the gate too (an unmeasured metric cannot pass)."""
+    return [c for c in comparisons if c.status == MISSING]
+
+
 HEADERS = [
     "model",
     "metric",
@@ -262,11 +268,12 @@ def summary_line(comparisons: list[Comparison], baseline: str) -> str:
 
 def markdown(comparisons: list[Comparison], baseline: str, regen_command: str | None = None) -> str:
     """Job-summary section: a headline, the regressions first, then the whole table."""
-    bad = regressions(comparisons)
+    bad = regressions(comparisons) + missing(comparisons)
     head = [f"## biascheck regression check against `{baseline}`", ""]
     if bad:
         head.append(
-            f"**{len(bad)} metric(s) regressed beyond the noise:** " + ", ".join(f"`{c.key}` ({c.model})" for c in bad)
+            f"**{len(bad)} metric(s) regressed beyond the noise or missing:** "
+            + ", ".join(f"`{c.key}` ({c.model}: {c.status})" for c in bad)
         )
         if regen_command:
             head.append(f"\nIf the change is intended, regenerate the baseline: `{regen_command}`")

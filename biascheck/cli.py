@@ -143,13 +143,13 @@ def _compare(args: argparse.Namespace) -> int:
 
     store = _store(args)
     bands = bl.bands_from_run(store.load_run(args.noise)) if args.noise else None  # type: ignore[attr-defined]
-    comparisons = bl.compare(store.load_run(args.baseline), store.load_run(args.run), bands)  # type: ignore[attr-defined]
+    comparisons = bl.compare(store.load_run(args.baseline), store.load_run(args.candidate), bands)  # type: ignore[attr-defined]
     if args.markdown:
         print(bl.markdown(comparisons, args.baseline))
     else:
         print(bl.table(comparisons))
         print(bl.summary_line(comparisons, args.baseline))
-    return 1 if bl.regressions(comparisons) else 0
+    return 1 if bl.regressions(comparisons) or bl.missing(comparisons) else 0
 
 
 def _fluctuation(args: argparse.Namespace) -> int:
@@ -189,7 +189,7 @@ def main(argv: list[str] | None = None) -> int:
     hist.set_defaults(run=_history)
     comp = sub.add_parser("compare", help="compare two saved runs; exit 1 on a regression beyond the noise")
     comp.add_argument("baseline", help="saved run to compare against")
-    comp.add_argument("run", help="saved run to judge")
+    comp.add_argument("candidate", metavar="run", help="saved run to judge")
     _add_store(comp)
     comp.add_argument("--noise", default=None, help="a saved sweep whose spread per metric is the noise band")
     comp.add_argument("--markdown", action="store_true", help="GitHub Markdown")

@@ -234,6 +234,7 @@ class BiasSession:
         """What results.json says about the run besides the results (this process's view)."""
         thresholds = self._thresholds
         return {
+            "schema_version": SCHEMA_VERSION,
             "biascheck_version": __version__,
             "created_utc": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
             "exit_status": int(exitstatus),
@@ -247,6 +248,9 @@ class BiasSession:
 def model_record(info: Any) -> dict[str, Any]:
     return {**vars(info), "languages": list(info.languages)}
 
+
+# results.json layout: 2 adds settings, metric kinds (better, target) and the baseline verdicts.
+SCHEMA_VERSION = 2
 
 SESSION_KEY = pytest.StashKey[BiasSession]()
 

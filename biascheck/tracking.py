@@ -64,7 +64,8 @@ class Tracking:
     comparison: list[Any] | None = None
     messages: list[str] = field(default_factory=list)
     markdown: str = ""
-    regressed: bool = False
+    regressed: bool = False  # the gate failed: a regression, a missing metric, no usable baseline, a store error
+    failures: list[tuple[str, str]] = field(default_factory=list)  # (name, message): one JUnit testcase each
 
     @property
     def session(self) -> BiasSession:
@@ -139,9 +140,21 @@ class Tracking:
         meta["data"] = [v for _, v in sorted({**self.remote_data, **data}.items())]
         if session.config.checkpoints:
             meta["checkpoints"] = [c.to_json() for c in session.config.checkpoints]
+        if self.regressed and not session.config.baseline_regen:
+            meta["exit_status"] = max(int(meta["exit_status"]), int(pytest.ExitCode.TESTS_FAILED))
+        if self.comparison is not None or self.failures:
+            from dataclasses import asdict
+
+            meta["baseline"] = {
+                "name": session.config.baseline,
+                "failed": self.regressed and not session.config.baseline_regen,
+                "failures": [message for _, message in self.failures],
+                "comparisons": [asdict(c) for c in self.comparison or []],
+            }
         return meta
 
     # -- 2. end of the run: compare, save, set the exit status ------------------------------------
+    @pytest.hookimpl(tryfirst=True)  # before junitxml writes its file: gate failures become testcases
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
         cfg = self.session.config
         if is_worker(self.config) or exitstatus == pytest.ExitCode.INTERRUPTED or not self.session.results:
@@ -162,16 +175,43 @@ class Tracking:
             if cfg.save_name is not None:
                 targets[cfg.save_name] = False
             if cfg.baseline_regen and cfg.baseline is not None:
-                targets[cfg.baseline] = True
+                if payload["exit_status"] != 0:
+                    self._fail(
+                        "baseline",
+                        f"--bias-baseline-regen: this run failed (exit status {payload['exit_status']}), so it "
+                        f"does not replace baseline {cfg.baseline!r}: a baseline must be a run that passed. Fix the "
+                        "failures (or the thresholds) first.",
+                    )
+                else:
+                    targets[cfg.baseline] = True
             for target, replace in targets.items():
                 store.save_run(target, payload, replace=replace)
                 self.messages.append(f"saved this run as {target!r} in {cfg.store_path}")
         except BiascheckError as exc:
-            self.messages.append(f"biascheck store error: {exc}")
+            self._fail("store", f"biascheck store error: {exc}")
+        if self.failures:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
-            return
-        if self.regressed and not cfg.baseline_regen:
-            session.exitstatus = pytest.ExitCode.TESTS_FAILED
+            self._report_failures()
+
+    def _fail(self, name: str, message: str) -> None:
+        """A gate failure: the run ends red, the message is printed, and JUnit gets a failing testcase."""
+        self.regressed = True
+        self.messages.append(message)
+        self.failures.append((name, message))
+
+    def _report_failures(self) -> None:
+        """Each gate failure as a failed test report: the terminal's failure count, the short summary and
+        the JUnit XML all show it (a CI reading only the XML sees the regression)."""
+        for name, message in self.failures:
+            report = pytest.TestReport(
+                nodeid=f"biascheck-gate::{name}",
+                location=("biascheck-gate", None, name),
+                keywords={},
+                outcome="failed",
+                longrepr=message,
+                when="call",
+            )
+            self.config.hook.pytest_runtest_logreport(report=report)
 
     def _compare(self, store: Any, payload: dict[str, Any], cfg: Any) -> None:
         from biascheck import baseline as bl
@@ -180,29 +220,49 @@ class Tracking:
         command = regen_command(self.config, name)
         if not store.has_run(name):
             if not cfg.baseline_regen:
-                self.messages.append(
-                    f"baseline {name!r} is not in the store {cfg.store_path}: nothing compared. "
-                    "Create it from this run with:\n"
-                    f"  {command}"
+                known = [r.name for r in store.list_runs()]
+                from biascheck.errors import did_you_mean
+
+                self._fail(
+                    "baseline",
+                    f"baseline {name!r} is not in the store {cfg.store_path}:{did_you_mean(name, known)} nothing was "
+                    "compared, so the gate cannot pass. Saved runs: "
+                    f"{', '.join(known) or 'none'}. Create the baseline from this run with:\n  {command}",
                 )
+            return
+        base = store.load_run(name)
+        if int(base.get("exit_status", 0) or 0) != 0 and not cfg.baseline_regen:
+            self._fail(
+                "baseline",
+                f"baseline {name!r} was saved from a run that failed (exit status {base['exit_status']}): a failed "
+                "run cannot be a baseline, or every regression up to its level would pass. Compare with a passing "
+                f"run, or regenerate the baseline from a passing one:\n  {command}",
+            )
             return
         bands: dict[str, float] = {}
         if cfg.noise_run:
             bands = bl.bands_from_run(store.load_run(cfg.noise_run))
-        self.comparison = bl.compare(store.load_run(name), payload, bands)
-        bad = bl.regressions(self.comparison)
-        self.regressed = bool(bad)
+        self.comparison = bl.compare(base, payload, bands)
         self.markdown = bl.markdown(self.comparison, name, None if cfg.baseline_regen else command)
         if cfg.baseline_regen:
             self.messages.append(
                 f"--bias-baseline-regen: baseline {name!r} replaced by this run (comparison above, not judged)"
             )
-        elif bad:
-            self.messages.append(
-                f"{len(bad)} metric(s) regressed beyond the noise against baseline {name!r}: "
-                + ", ".join(f"{c.key} ({c.model}: {c.base:.4g} → {c.new:.4g}, noise ±{c.noise:.3g})" for c in bad)
-                + f"\nIf the change is intended, regenerate the baseline:\n  {command}"
+            return
+        for c in bl.regressions(self.comparison):
+            self._fail(
+                f"{c.model}::{c.key}",
+                f"{c.key} ({c.model}) regressed beyond the noise against baseline {name!r}: "
+                f"{c.base:.4g} → {c.new:.4g}, noise ±{c.noise:.3g}",
             )
+        for c in bl.missing(self.comparison):
+            self._fail(
+                f"{c.model}::{c.key}",
+                f"{c.key} ({c.model}) is in baseline {name!r} but this run did not measure it: a metric that is "
+                "not measured cannot pass the gate (was a probe skipped, deselected or broken?)",
+            )
+        if self.failures:
+            self.messages.append(f"If the change is intended, regenerate the baseline:\n  {command}")
 
     # -- 3. terminal summary, baseline.md, job summary ---------------------------------------------
     @pytest.hookimpl(trylast=True)

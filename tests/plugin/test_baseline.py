@@ -53,20 +53,27 @@ def test_save_compare_flag_regression_and_regenerate(project, monkeypatch):
 
     summary = project.path / "summary.md"
     monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
-    worse = project.runpytest("--model", "org/v-2.0", "--bias-baseline", "v1", *store)
-    assert worse.ret == pytest.ExitCode.TESTS_FAILED  # every test passed: the gate alone fails the run
-    worse.assert_outcomes(passed=2)
+    worse = project.runpytest("--model", "org/v-2.0", "--bias-baseline", "v1", *store, "--junitxml", "junit.xml")
+    assert worse.ret == pytest.ExitCode.TESTS_FAILED  # every probe test passed: the gate alone fails the run
+    worse.assert_outcomes(passed=2, failed=2)  # one failing gate testcase per regressed metric
     worse.stdout.fnmatch_lines(
         [
             "*is.mean_abs_log_n*lower*1.000*2.000*+1.000*0.141*intervals*REGRESSED*",
-            "*2 metric(s) regressed beyond the noise against baseline 'v1'*",
+            "*is.mean_abs_log_n (org/v-2.0) regressed beyond the noise against baseline 'v1': 1 → 2, noise ±0.141*",
             "If the change is intended, regenerate the baseline:",
-            "  pytest --model org/v-2.0 --bias-store store.sqlite --bias-report out *"
+            "  pytest --model org/v-2.0 --bias-store store.sqlite --bias-report out --junitxml junit.xml *"
             " --bias-baseline v1 --bias-baseline-regen",
         ]
     )
     md = summary.read_text()
     assert "## biascheck regression check against `v1`" in md and "2 metric(s) regressed" in md
+    # the verdict is visible to tools that read only the files
+    results = json.loads((project.path / "out" / "results.json").read_text())
+    assert results["exit_status"] == 1 and results["schema_version"] == 2 and results["baseline"]["failed"]
+    assert {c["status"] for c in results["baseline"]["comparisons"]} == {"regressed", "no noise estimate"}
+    junit = (project.path / "junit.xml").read_text()
+    assert 'failures="2"' in junit and "pronoun_ratio.is.mean_abs_log_n" in junit
+    assert "regressed beyond the noise" in junit
     assert "| org/v-2.0 " in md and (project.path / "out" / "baseline.md").read_text().startswith(
         "## biascheck regression"
     )
@@ -82,10 +89,11 @@ def test_missing_baseline_says_how_to_create_it(project):
     result = project.runpytest(
         "--model", "org/v-1.0", "--bias-baseline", "release-1", "--bias-store", "store.sqlite", "--bias-report", "none"
     )
-    assert result.ret == 0
+    assert result.ret == pytest.ExitCode.TESTS_FAILED  # fails closed: nothing compared is not a pass
     result.stdout.fnmatch_lines(
         [
-            "*baseline 'release-1' is not in the store store.sqlite: nothing compared. Create it from this run with:",
+            "*baseline 'release-1' is not in the store store.sqlite: nothing was compared, so the gate cannot pass."
+            " Saved runs: none. Create the baseline from this run with:",
             "  pytest --model org/v-1.0 --bias-store store.sqlite --bias-report none *"
             " --bias-baseline release-1 --bias-baseline-regen",
         ]
@@ -183,3 +191,38 @@ def test_xdist_workers_results_reach_the_controller_and_the_store(project):
     assert len(saved(project, "par")["results"]) == 8
     with sqlite3.connect(project.path / "store.sqlite") as con:
         assert con.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+
+
+def test_a_mistyped_baseline_fails_and_names_the_close_match(project):
+    store = ["--bias-store", "store.sqlite", "--bias-report", "none"]
+    assert project.runpytest("--model", "org/v-1.0", "--bias-save", "release-1", *store).ret == 0
+    typo = project.runpytest("--model", "org/v-1.0", "--bias-baseline", "relase-1", *store)
+    assert typo.ret == pytest.ExitCode.TESTS_FAILED
+    typo.stdout.fnmatch_lines(["*baseline 'relase-1' is not in the store store.sqlite: Did you mean 'release-1'?*"])
+
+
+def test_a_failed_run_is_never_a_baseline(project):
+    store = ["--bias-store", "store.sqlite", "--bias-report", "none"]
+    (project.path / "thresholds" / "default.toml").write_text(
+        '[pronoun_ratio.mean_abs_log_n]\nmax = 1.5\nwhy = "test"\n'
+    )
+    failing = project.runpytest("--model", "org/v-2.0", "--bias-save", "bad", *store)
+    assert failing.ret == pytest.ExitCode.TESTS_FAILED and saved(project, "bad")["exit_status"] == 1
+    against = project.runpytest("--model", "org/v-1.0", "--bias-baseline", "bad", *store)
+    assert against.ret == pytest.ExitCode.TESTS_FAILED
+    against.stdout.fnmatch_lines(["*baseline 'bad' was saved from a run that failed (exit status 1)*"])
+    assert project.runpytest("--model", "org/v-1.0", "--bias-save", "good", *store).ret == 0
+    regen = project.runpytest("--model", "org/v-2.0", "--bias-baseline", "good", "--bias-baseline-regen", *store)
+    assert regen.ret == pytest.ExitCode.TESTS_FAILED
+    regen.stdout.fnmatch_lines(["*this run failed (exit status 1), so it does not replace baseline 'good'*"])
+    assert saved(project, "good")["results"][0]["value"] == 1.0  # untouched
+
+
+def test_a_metric_missing_from_the_new_run_fails_the_gate(project):
+    store = ["--bias-store", "store.sqlite", "--bias-report", "none"]
+    assert project.runpytest("--model", "org/v-1.0", "--bias-save", "v1", *store).ret == 0
+    fewer = project.runpytest("--model", "org/v-1.0", "--bias-baseline", "v1", "-k", "is", *store)
+    assert fewer.ret == pytest.ExitCode.TESTS_FAILED
+    fewer.stdout.fnmatch_lines(
+        ["*pronoun_ratio.works_as.mean_abs_log_n (org/v-1.0) is in baseline 'v1' but this run did not measure it*"]
+    )

@@ -122,5 +122,9 @@ def test_tables_and_markdown_name_the_regression_and_the_fix():
     text = bl.table(comps)
     assert "REGRESSED" in text and "+1.000" in text
     md = bl.markdown(comps, "v1", regen_command="pytest --bias-save v1 --bias-baseline-regen")
-    assert "1 metric(s) regressed" in md and "`p.t.x` (a)" in md and "--bias-baseline-regen" in md and "|" in md
+    assert "1 metric(s) regressed" in md and "`p.t.x` (a: regressed)" in md and "--bias-baseline-regen" in md
+    assert "|" in md
+    assert [
+        c.key for c in bl.missing(bl.compare(run(res("a", "x", 1.0), res("a", "y", 1.0)), run(res("a", "x", 1.0))))
+    ] == ["p.t.y"]
     assert bl.summary_line(comps, "v1") == "against baseline 'v1': 1 regressed"

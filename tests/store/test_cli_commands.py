@@ -1,0 +1,65 @@
+"""`biascheck runs / compare / history` on a real store, run as a user would (the console script)."""
+
+import subprocess
+import sys
+
+from biascheck.store import ResultStore
+
+
+def result(metric, value, half=0.1, better="lower"):
+    return {
+        "model": "m",
+        "probe": "pronoun_ratio",
+        "task": "is",
+        "metric": metric,
+        "value": value,
+        "ci_low": value - half,
+        "ci_high": value + half,
+        "n": 10,
+        "higher_is_better": better == "higher",
+        "better": better,
+        "passed": None,
+    }
+
+
+def payload(*results, exit_status=0):
+    return {
+        "biascheck_version": "x",
+        "created_utc": "2026-11-23T00:00:00+00:00",
+        "exit_status": exit_status,
+        "profile": {"name": "default", "files": []},
+        "models": {"m": {}},
+        "data": [],
+        "results": list(results),
+    }
+
+
+def biascheck(*args):
+    return subprocess.run([sys.executable, "-m", "biascheck.cli", *args], capture_output=True, text=True, check=False)
+
+
+def test_compare_exits_0_within_noise_1_on_a_regression_or_a_missing_metric(tmp_path):
+    store = tmp_path / "s.sqlite"
+    rs = ResultStore(store)
+    rs.save_run("v1", payload(result("mean_abs_log_n", 1.0), result("median_log_r", 0.2, better="zero")))
+    rs.save_run("v2", payload(result("mean_abs_log_n", 1.05), result("median_log_r", 0.21, better="zero")))
+    rs.save_run("v3", payload(result("mean_abs_log_n", 2.0), result("median_log_r", 0.2, better="zero")))
+    rs.save_run("v4", payload(result("mean_abs_log_n", 1.0)))
+    same = biascheck("compare", "v1", "v2", "--store", str(store))
+    assert same.returncode == 0, same.stderr
+    assert "within noise" in same.stdout and "against baseline 'v1'" in same.stdout
+    worse = biascheck("compare", "v1", "v3", "--store", str(store))
+    assert worse.returncode == 1 and "REGRESSED" in worse.stdout
+    fewer = biascheck("compare", "v1", "v4", "--store", str(store), "--markdown")
+    assert fewer.returncode == 1 and "not in this run" in fewer.stdout
+    typo = biascheck("compare", "v1", "v9", "--store", str(store))
+    assert typo.returncode == 2 and "no run named 'v9'" in typo.stderr
+
+
+def test_runs_and_history_list_what_was_saved(tmp_path):
+    store = tmp_path / "s.sqlite"
+    ResultStore(store).save_run("v1", payload(result("mean_abs_log_n", 1.0)))
+    runs = biascheck("runs", "--store", str(store), "--names")
+    assert runs.returncode == 0 and runs.stdout.split() == ["v1"]
+    history = biascheck("history", "--store", str(store))
+    assert history.returncode == 0 and "mean_abs_log_n" in history.stdout
