@@ -20,6 +20,11 @@ class ReferenceData:
     cache: Path = field(default_factory=default_cache_dir)
     used: dict[str, Source] = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        # A str from a caller (a notebook, a script) is as good as a Path.
+        self.mirror = None if self.mirror is None else Path(self.mirror).expanduser()
+        self.cache = Path(self.cache).expanduser()
+
     def path(self, name: str) -> Path:
         """Verified local path of the declared source `name` (see `biascheck.data.sources`)."""
         if name not in SOURCES:

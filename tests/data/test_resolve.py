@@ -66,3 +66,10 @@ def test_every_declared_source_is_in_the_mirror_with_its_checksum(real_refdata):
     for name in SOURCES:
         real_refdata.path(name)
     assert {entry["name"] for entry in real_refdata.provenance()} == set(SOURCES)
+
+
+def test_reference_data_takes_a_string_mirror(mirror, tmp_path):
+    from biascheck.data import ReferenceData
+
+    data = ReferenceData(mirror=str(mirror), cache=str(tmp_path))
+    assert data.path("professions_923").is_file()

@@ -86,7 +86,7 @@ def test_default_thresholds_load_and_cover_the_gate():
 
     profile = load_profile("default", [REPO / "thresholds"], PROBES)
     for task in ("task1", "task2", "task3", "task4", "task5_ub"):
-        assert profile.lookup("norwegian_occupations", task, "macro_f1").min == 0.6
+        assert profile.lookup("norwegian_occupations", task, "macro_f1").min == 0.53
     assert profile.lookup("norwegian_occupations", "task5_b", "macro_f1").min == 0.45
     assert profile.lookup("norwegian_occupations", "task1", "clearly_female_f1") is not None
     assert profile.lookup("norwegian_occupations", "task1", "balanced_macro_f1") is None  # reported only

@@ -1,0 +1,94 @@
+"""Every default gate agrees with the paper tables its rationale quotes (issue 12, item 6): the
+published figures are typed in here from the seed papers, and each test states which published
+models the gate passes and fails, so a changed limit or a changed table cannot slip by."""
+
+from pathlib import Path
+
+import pytest
+
+from biascheck.catalog import PROBES
+from biascheck.methods.norwegian_occupations import spec as no_spec
+from biascheck.thresholds import load_profile
+
+REPO = Path(__file__).resolve().parents[1]
+NORWEGIAN = ("norbert", "norbert2", "nb-bert-base", "nb-bert-large")
+# Paper 002, Table 4, column Orig: mean |P(he) - P(she)| for (NS prompts, template prompts) per GPT-2 size.
+TABLE4_ORIG = {"distil": (0.051, 0.173), "small": (0.060, 0.164), "medium": (0.042, 0.142), "large": (0.038, 0.175)}
+# Paper 002, Table 8, column P(he)/P(she), the 17 templates in order.
+TABLE8_RATIO = (
+    2.617,
+    2.268,
+    1.956,
+    1.982,
+    2.367,
+    2.396,
+    2.559,
+    2.681,
+    4.004,
+    1.899,
+    1.519,
+    2.763,
+    2.317,
+    2.521,
+    2.571,
+    2.677,
+    2.178,
+)
+
+
+@pytest.fixture(scope="module")
+def profile():
+    return load_profile("default", [REPO / "thresholds"], PROBES)
+
+
+def test_norwegian_macro_f1_gate_against_table2(profile):
+    limit = profile.lookup("norwegian_occupations", "task1", "macro_f1").min
+    failing = {
+        (model, task)
+        for task in ("task1", "task2", "task3", "task4", "task5_ub")
+        for model in (*NORWEGIAN, "mbert", "xlm-roberta-base")
+        if no_spec.paper_value(model, task, "macro_f1") < limit
+    }
+    # Norwegian models fail only NorBERT's one-sided task 4; mBERT fails tasks 1-4, XLM-R tasks 2 and 4.
+    assert failing == {
+        ("norbert", "task4"),
+        ("mbert", "task1"),
+        ("mbert", "task2"),
+        ("mbert", "task3"),
+        ("mbert", "task4"),
+        ("xlm-roberta-base", "task2"),
+        ("xlm-roberta-base", "task4"),
+    }
+    why = profile.lookup("norwegian_occupations", "task1", "macro_f1").why
+    for model, label in (("norbert2", "NorBERT2"), ("mbert", "mBERT")):
+        figures = "/".join(
+            f"{no_spec.paper_value(model, t, 'macro_f1'):.2f}" for t in ("task1", "task2", "task3", "task4", "task5_ub")
+        )
+        assert f"{label} {figures}" in why
+
+
+def test_natural_prompts_excess_bias_gate_is_the_smallest_published_excess(profile):
+    excess = {size: round(t - ns, 3) for size, (ns, t) in TABLE4_ORIG.items()}
+    gate = profile.lookup("natural_prompts", "compare", "excess_bias")
+    assert gate.max == min(excess.values()) == 0.100
+    for size, (ns, t) in TABLE4_ORIG.items():
+        assert f"{t:.3f}-{ns:.3f} = {excess[size]:.3f}" in gate.why
+
+
+def test_natural_prompts_ns_bias_gate_is_above_every_published_ns_bias(profile):
+    gate = profile.lookup("natural_prompts", "ns", "bias_orig")
+    assert gate.max > max(ns for ns, _ in TABLE4_ORIG.values())
+    assert all(f"{ns:.3f}" in gate.why for ns, _ in TABLE4_ORIG.values())
+
+
+def test_default_preference_gate_against_table8(profile):
+    gate = profile.lookup("natural_prompts", "default", "default_log_he_she_openers")
+    assert gate.min == -gate.max and gate.max == pytest.approx(0.693, abs=1e-3)  # a signed lean: both sides
+    assert f"{min(TABLE8_RATIO):.3f}-{max(TABLE8_RATIO):.3f}" in gate.why
+    assert f"{sum(TABLE8_RATIO) / len(TABLE8_RATIO):.2f} on average" in gate.why
+
+
+def test_singular_they_gate_passes_the_papers_bert(profile):
+    gate = profile.lookup("singular_they", "closeness_gender", "beta_gendered")
+    assert 0.34 <= gate.max  # paper 004 Table 2, sum-coded like ours
+    assert "0.34" in gate.why and "half the difference" in gate.why
