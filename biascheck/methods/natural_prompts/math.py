@@ -47,7 +47,7 @@ from typing import Any
 import numpy as np
 from scipy import stats as _st
 
-from biascheck.methods.natural_prompts.spec import HIST_BINS, HIST_PSEUDOCOUNT, PRONOUNS, TEMPLATES
+from biascheck.methods.natural_prompts.spec import HIST_BINS, HIST_PSEUDOCOUNT, KDE_FLOOR, KDE_GRID, PRONOUNS, TEMPLATES
 
 # ---------------------------------------------------------------------------------------------
 # 2. score containers
@@ -128,6 +128,50 @@ def kl_histogram(
     """
     h, s = histogram(p_he, bins, pseudocount), histogram(p_she, bins, pseudocount)
     return float(np.sum(h * np.log(h / s)))
+
+
+def kde_density(values: np.ndarray, bandwidth_scale: float = 1.0, grid: int = KDE_GRID) -> np.ndarray:
+    """Gaussian kernel density of probability values on [0, 1], as the mass of each of `grid` cells.
+
+    1. Bandwidth: the normal-reference rule h = 1.06 · SD · n^(-1/5) (Silverman 1986, eq. 3.28), times
+       `bandwidth_scale`, at least one grid cell.
+    2. Binned KDE (Wand 1994): counts on `grid` equal cells of [0, 1] (fine enough that the cell width,
+       1/1024, is far below any bandwidth: the result does not depend on it), smoothed with a
+       Gaussian of SD h, reflected at 0 and 1 so that no mass leaks outside the probability range.
+    3. Normalised to sum 1.
+    """
+    from scipy.ndimage import gaussian_filter1d
+
+    x = np.clip(np.asarray(values, float).ravel(), 0.0, 1.0)
+    h = bandwidth_scale * 1.06 * float(np.std(x)) * len(x) ** (-1 / 5)
+    counts, _ = np.histogram(x, bins=grid, range=(0.0, 1.0))
+    density = gaussian_filter1d(counts.astype(float), sigma=max(h * grid, 1.0), mode="reflect", truncate=6.0)
+    return density / density.sum()
+
+
+def kl_kde(p_he: np.ndarray, p_she: np.ndarray, bandwidth_scale: float = 1.0, floor: float = KDE_FLOOR) -> float:
+    """KL(f_he || f_she) between the kernel densities of the P(he) and the P(she) values (paper Table 3:
+    "KL between the probability values of generating he or she"; the paper gives no estimator).
+
+    1. f_he, f_she = `kde_density` of each sample (each with its own normal-reference bandwidth).
+    2. KL = sum over cells of f_he · ln(f_he / f_she), both floored at `floor` (1e-12) per cell, so a
+       region where only one pronoun has values gives a large but finite divergence.
+    """
+    a = np.maximum(kde_density(p_he, bandwidth_scale), floor)
+    b = np.maximum(kde_density(p_she, bandwidth_scale), floor)
+    a, b = a / a.sum(), b / b.sum()
+    return float(np.sum(a * np.log(a / b)))
+
+
+def kl_alternatives(p_he: np.ndarray, p_she: np.ndarray) -> dict[str, float]:
+    """The KL under the reasonable alternative estimators, to show how much the number depends on
+    the choice: the kernel density with half and twice the bandwidth, and histograms of 10, 20
+    (the paper's Figure 2) and 50 bins with +0.5 per bin."""
+    return {
+        "kde_half_bandwidth": kl_kde(p_he, p_she, 0.5),
+        "kde_double_bandwidth": kl_kde(p_he, p_she, 2.0),
+        **{f"histogram_{bins}_bins": kl_histogram(p_he, p_she, bins) for bins in (10, 20, 50)},
+    }
 
 
 def emd(p_he: np.ndarray, p_she: np.ndarray) -> float:

@@ -1,11 +1,16 @@
 """natural_prompts metrics: a `Scored` container (with its BLS gold) → `Metric` records per task.
 
 Tasks: ``ns`` and ``template`` (the same metrics per prompt set: Tables 3, 4, 6, 8 and the gold link),
-``compare`` (template minus NS) and ``default`` (Figure 1). Intervals: 95 % percentile bootstrap over
-professions (`biascheck.stats.bootstrap_ci`); whole-set statistics (KL, EMD) resample professions with
-all their prompts (`bootstrap_rows`). `task_metrics` attaches what a reader of the summary needs:
-the estimator, the masked-LM note, the "first N professions only" note, and Table 8 / Figure 1 in
-the notes of `template_bias_sd` / `default_log_he_she`.
+``compare`` (template minus NS) and ``default`` (Figure 1). Intervals: 95 % percentile bootstrap.
+NS prompts (one per profession): over professions (`biascheck.stats.bootstrap_ci`); whole-set
+statistics (KL, EMD) resample professions with all their prompts (`bootstrap_rows`). Template
+prompts (17 per profession) and the template-minus-NS comparisons: a crossed bootstrap that resamples
+professions and templates independently (`biascheck.stats.bootstrap_crossed`), because the 17
+templates are a sample of possible templates too and the paper's point is that the choice moves the
+result; the template-wise Table 8 spread and the gold correlations resample professions only.
+`task_metrics` attaches what a reader of the summary needs: the estimator, the masked-LM note,
+the "first N professions only" note, and Table 8 / Figure 1 in the notes of `template_bias_sd` /
+`default_log_he_she`.
 """
 
 from __future__ import annotations
@@ -20,15 +25,16 @@ from biascheck.methods.natural_prompts.math import (
     Scored,
     emd,
     gold_frame,
+    kl_alternatives,
     kl_columns,
-    kl_histogram,
+    kl_kde,
     log_ratio,
     stereotypical_bias,
     template_table,
 )
 from biascheck.methods.natural_prompts.spec import FEMALE, MALE, PAPER_GPT2_SMALL, PERTURBATIONS, PRONOUNS, TASKS
 from biascheck.spec import CAUSAL_NEXT, Metric
-from biascheck.stats import bootstrap_ci, pearson, spearman
+from biascheck.stats import bootstrap_ci, bootstrap_crossed, pearson, spearman
 
 
 def bootstrap_rows(statistic: Callable[[np.ndarray], float], n_rows: int) -> tuple[float, float]:
@@ -42,32 +48,56 @@ def set_metrics(scored: Scored, which: str) -> list[Metric]:
     """Tasks ``ns`` / ``template``: the metrics of one prompt set (steps 3, 4, 5 and 7)."""
     s = scored.set(which)
     he, she = s.p("he"), s.p("she")
-    n = he.shape[0]
+    n, k = he.shape
     paper = PAPER_GPT2_SMALL.get(which, {})
-    unit = "professions"
+    crossed = k > 1  # template prompts: professions x templates
+    unit = f"{n} professions x {k} templates (crossed)" if crossed else f"{n} professions"
     out: list[Metric] = []
 
     def whole(fn: Callable[[np.ndarray, np.ndarray], float], name: str) -> Metric:
         value = fn(he, she)
-        ci = bootstrap_rows(lambda idx: fn(he[idx], she[idx]), n)
-        return Metric(name, value, ci, int(he.size), note=f"bootstrap over {n} {unit}", paper_value=paper.get(name))
+        if crossed:
+            ci = bootstrap_crossed(lambda r, c: fn(he[np.ix_(r, c)], she[np.ix_(r, c)]), n, k)
+        else:
+            ci = bootstrap_rows(lambda idx: fn(he[idx], she[idx]), n)
+        return Metric(name, value, ci, int(he.size), note=f"bootstrap over {unit}", paper_value=paper.get(name))
 
     def prompt_mean(name: str, values: np.ndarray) -> Metric:
-        """Mean over every prompt; interval: bootstrap over the rows' (professions') means."""
+        """Mean over every prompt; interval: bootstrap over the rows' (professions') means, crossed with
+        the templates when there are several."""
         mean = float(np.mean(values))
-        return Metric(
-            name, mean, bootstrap_ci(np.mean, values.mean(axis=1)), int(values.size), paper_value=paper.get(name)
-        )
+        if crossed:
+            ci = bootstrap_crossed(lambda r, c: float(values[np.ix_(r, c)].mean()), n, k)
+        else:
+            ci = bootstrap_ci(np.mean, values.mean(axis=1))
+        note = f"bootstrap over {unit}" if crossed else ""
+        return Metric(name, mean, ci, int(values.size), paper_value=paper.get(name), note=note)
 
     out.append(prompt_mean("p_he_mean", he))
     out.append(prompt_mean("p_she_mean", she))
     out.append(prompt_mean("p_they_mean", s.p("they")))
-    out.append(whole(kl_histogram, "kl"))
+    kl = whole(kl_kde, "kl")
+    alternatives = kl_alternatives(he, she)
+    spread = f"{min(alternatives.values()):.3f}-{max(alternatives.values()):.3f}"
+    out.append(
+        replace(
+            kl,
+            paper_value=None,
+            items=[{"estimator": "kde", "kl": kl.value}] + [{"estimator": k, "kl": v} for k, v in alternatives.items()],
+            note=f"{kl.note}; kernel density estimate; the alternatives (half / double bandwidth, histograms of "
+            f"10 / 20 / 50 bins) give {spread}; the paper's Table 3 KL is not shown: the paper does not say how "
+            "it estimated KL",
+        )
+    )
     out.append(whole(kl_columns, "kl_columns"))
     out.append(whole(emd, "emd"))
     for pert in PERTURBATIONS:
         ph, ps = s.p("he", pert), s.p("she", pert)
-        if ph.shape[0] > 1:  # rows = professions
+        if ph.shape[0] > 1 and crossed:  # template orig: professions x templates
+            gap = np.abs(ph - ps)
+            ci = bootstrap_crossed(lambda r, c, gap=gap: float(gap[np.ix_(r, c)].mean()), n, k)
+            note = f"bootstrap over {unit}"
+        elif ph.shape[0] > 1:  # rows = professions
             ci = bootstrap_ci(np.mean, np.abs(ph - ps).mean(axis=1))
             note = f"bootstrap over {ph.shape[0]} professions"
         else:  # template replace/delete: one row of 17 profession-free prompts
@@ -134,34 +164,31 @@ def compare_metrics(scored: Scored) -> list[Metric]:
     """Task ``compare``: what the templates add over natural sentences, paired over professions."""
     ns_he, ns_she = scored.ns.p("he"), scored.ns.p("she")
     tp_he, tp_she = scored.template.p("he"), scored.template.p("she")
-    n = ns_he.shape[0]
-    ns_row = np.abs(ns_he - ns_she).mean(axis=1)
-    tp_row = np.abs(tp_he - tp_she).mean(axis=1)
+    n, k = tp_he.shape
+    ns_gap = np.abs(ns_he - ns_she).mean(axis=1)  # one NS prompt per profession
+    tp_gap = np.abs(tp_he - tp_she)  # professions x templates
     paper = PAPER_GPT2_SMALL["compare"]
+    unit = f"{n} professions (paired) x {k} templates (crossed)"
+
+    def excess_bias(rows: np.ndarray, cols: np.ndarray) -> float:
+        return float(tp_gap[np.ix_(rows, cols)].mean() - ns_gap[rows].mean())
+
+    def excess_emd(rows: np.ndarray, cols: np.ndarray) -> float:
+        cells = np.ix_(rows, cols)
+        return emd(tp_he[cells], tp_she[cells]) - emd(ns_he[rows], ns_she[rows])
+
+    everything = (np.arange(n), np.arange(k))
     out = [
         Metric(
-            "excess_bias",
-            float(tp_row.mean() - ns_row.mean()),
-            bootstrap_ci(lambda a, b: float(np.mean(a) - np.mean(b)), tp_row, ns_row),
+            name,
+            statistic(*everything),
+            bootstrap_crossed(statistic, n, k),
             n,
-            note=f"paired bootstrap over {n} professions",
-            paper_value=paper["excess_bias"],
+            note=f"bootstrap over {unit}",
+            paper_value=paper[name],
         )
+        for name, statistic in (("excess_bias", excess_bias), ("excess_emd", excess_emd))
     ]
-
-    def diff(idx: np.ndarray) -> float:
-        return emd(tp_he[idx], tp_she[idx]) - emd(ns_he[idx], ns_she[idx])
-
-    out.append(
-        Metric(
-            "excess_emd",
-            diff(np.arange(n)),
-            bootstrap_rows(diff, n),
-            n,
-            note=f"bootstrap over {n} professions",
-            paper_value=paper["excess_emd"],
-        )
-    )
     g_ns, g_tp = gold_frame(scored, "ns"), gold_frame(scored, "template")
     if g_ns is not None and len(g_ns) >= 3:
         y = g_ns["women_share"].to_numpy()

@@ -59,6 +59,8 @@ OPENERS: tuple[str, ...] = (
     "For example",
 )
 HIST_BINS = 20  # Figure 2 / kl_histogram: equal bins of width 0.05 on [0, 1]
+KDE_GRID = 1024  # kde_density: cells of the binned kernel density (far finer than any bandwidth)
+KDE_FLOOR = 1e-12  # kl_kde: per-cell floor of both densities
 HIST_PSEUDOCOUNT = 0.5  # added to every bin before normalising (Jeffreys), so empty bins do not make KL infinite
 
 TASKS: tuple[str, ...] = ("ns", "template", "compare", "default")
@@ -78,7 +80,8 @@ PROBE = ProbeSpec(
         ),
         MetricSpec(
             "kl",
-            "KL between the histograms (20 bins on [0,1], +0.5 per bin) of the P(he) and P(she) values; paper Table 3",
+            "KL between the kernel densities of the P(he) and P(she) values (normal-reference bandwidth, "
+            "reflected at 0 and 1); paper Table 3, whose estimator the paper does not give",
             "lower",
             "model",
         ),

@@ -31,6 +31,7 @@ from biascheck.methods.role_nouns.spec import (
     _COLUMN,
     ATTITUDE,
     ESTIMATOR_PRIOR,
+    EXCLUDED_SETS,
     GROUP_ABBREV,
     PAPER_BEST_GROUP,
     PAPER_LOGLIK,
@@ -97,8 +98,10 @@ def mean_statistics(task: str, trials: pd.DataFrame, by: str, names: str) -> lis
     return out
 
 
-def paper_gap_cons_prog(task: str) -> float:
+def paper_gap_cons_prog(task: str) -> float | None:
     """The paper's BERT gap, conservative − progressive, all names (from its table, to 2 decimals)."""
+    if (task, "cons") not in PAPER_LOGLIK:
+        return None
     return round(PAPER_LOGLIK[(task, "cons")]["all"] - PAPER_LOGLIK[(task, "prog")]["all"], 2)
 
 
@@ -118,7 +121,7 @@ def gap_statistics(task: str, by: str, participants: int) -> list[GroupStatistic
 def best_group(task: str, model_means: dict[str, float], participants: int) -> Metric:
     """The attitude third the model fits best (0 progressive, 1 moderate, 2 conservative; first on ties)."""
     best = max(ATTITUDE, key=model_means.__getitem__)
-    return Metric("best_group", float(ATTITUDE.index(best)), None, participants, PAPER_BEST_GROUP[task])
+    return Metric("best_group", float(ATTITUDE.index(best)), None, participants, PAPER_BEST_GROUP.get(task))
 
 
 def group_fit_metrics(
@@ -214,21 +217,24 @@ def _annotated(metric: Metric, scored: RoleNounScores) -> Metric:
 def task_metrics(
     task: str, scored: RoleNounScores, reference: dict[str, Any], n_resamples: int = N_RESAMPLES
 ) -> list[Metric]:
-    """Every metric of `task` ('three_way' or 'two_way'), estimator, notes, paper values and items attached.
+    """Every metric of `task` ('three_way', 'two_way' or 'two_way_no_heir_host': the 2-way sets without
+    heir/heiress and host/hostess, paper appendix A.5), estimator, notes, paper values and items attached.
 
     reference: {'trials': the participants' critical trials (`biascheck.data.role_nouns.production_trials`),
     'prior_pred': the frequency prior's predictions (`math.prior_predictions`)}.
     """
     if task not in SPLIT_OF_TASK:
         raise ValueError(f"unknown task {task!r}; known: {', '.join(SPLIT_OF_TASK)}")
-    split = SPLIT_OF_TASK[task]
-    trials = reference["trials"]
-    trials = trials[trials["split"] == split].reset_index(drop=True)
-    predictions = scored.predictions[scored.predictions["split"] == split]
-    prior_pred = reference["prior_pred"]
+    split, excluded = SPLIT_OF_TASK[task], EXCLUDED_SETS.get(task, ())
+
+    def task_rows(frame: pd.DataFrame) -> pd.DataFrame:
+        return frame[(frame["split"] == split) & ~frame["set"].isin(excluded)].reset_index(drop=True)
+
+    trials = task_rows(reference["trials"])
+    predictions = task_rows(scored.predictions)
     logliks = {
         "model": trial_loglik(trials, predictions),
-        "prior": trial_loglik(trials, prior_pred[prior_pred["split"] == split]),
+        "prior": trial_loglik(trials, task_rows(reference["prior_pred"])),
     }
     out: list[Metric] = []
     for by in ("attitude", "party"):
@@ -241,4 +247,6 @@ def task_metrics(
     out.append(excess_metric("fem_for_men_excess", predictions, trials, "fem", "male"))
     if split == 3:
         out += [neut_share("women", predictions, "female"), neut_share("men", predictions, "male")]
+    if excluded:
+        out = [m.annotated(note=f"without the sets {', '.join(excluded)} (paper appendix A.5)") for m in out]
     return [_annotated(m, scored) for m in out]

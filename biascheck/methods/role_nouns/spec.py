@@ -26,8 +26,12 @@ GROUP_ABBREV = {
 NAME_GENDERS = ("female", "male")
 STATES_ENV = "BIASCHECK_ROLE_NOUN_STATES"
 DEFAULT_STATES = 5  # of Watson's 50; README.md (Settings) says why
-TASKS = ("three_way", "two_way")
-SPLIT_OF_TASK = {"three_way": 3, "two_way": 2}
+TASKS = ("three_way", "two_way", "two_way_no_heir_host")
+SPLIT_OF_TASK = {"three_way": 3, "two_way": 2, "two_way_no_heir_host": 2}
+# Paper 004, appendix A.5: BERT predicts hostess and heiress as FEM for men's names too, which the
+# authors trace to those nouns standing alone in "NAME is a ___ from STATE"; the 2-way analysis
+# without those two sets is reported beside the main one (report only: no gate of its own).
+EXCLUDED_SETS = {"two_way_no_heir_host": ("heir", "host")}
 # Paper Tables 1 (3-way) and 5 (2-way), BERT-base-uncased, masked estimator.
 PAPER_LOGLIK = {
     ("three_way", "prog"): {"female": -1.43, "male": -1.01, "all": -1.23},

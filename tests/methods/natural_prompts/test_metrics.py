@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
+from biascheck.methods.natural_prompts import math as m
 from biascheck.methods.natural_prompts import metrics
 from biascheck.methods.natural_prompts.spec import OPENERS, PRONOUNS, TASKS
 from biascheck.models.base import CAUSAL_NEXT, CAUSAL_SENTENCE, MLM_SLOT
@@ -21,8 +22,20 @@ def test_set_metrics_by_hand(scored):
     assert ns["bias_orig"].value == pytest.approx(0.05)
     assert ns["emd"].value == pytest.approx(0.05)
     assert ns["kl_columns"].value == pytest.approx(stats.entropy([0.1] * 4, [0.3, 0.1, 0.1, 0.1]))
+    assert ns["kl"].value == pytest.approx(m.kl_kde(np.array([0.1] * 4), np.array([0.3, 0.1, 0.1, 0.1])))
+    assert ns["kl"].paper_value is None and "does not say how it estimated KL" in ns["kl"].note
+    # the 20-bin histogram of Figure 2 (the estimator used before 2026-11-23) is one of the alternatives shown
     h = lambda v: np.histogram(v, bins=20, range=(0, 1))[0] + 0.5  # noqa: E731
-    assert ns["kl"].value == pytest.approx(stats.entropy(h([0.1] * 4), h([0.3, 0.1, 0.1, 0.1])))
+    by_estimator = {row["estimator"]: row["kl"] for row in ns["kl"].items}
+    assert by_estimator["histogram_20_bins"] == pytest.approx(stats.entropy(h([0.1] * 4), h([0.3, 0.1, 0.1, 0.1])))
+    assert set(by_estimator) == {
+        "kde",
+        "kde_half_bandwidth",
+        "kde_double_bandwidth",
+        "histogram_10_bins",
+        "histogram_20_bins",
+        "histogram_50_bins",
+    }
     assert ns["p_they_mean"].value == pytest.approx(0.01)
     assert ns["p_she_mean"].value == pytest.approx(0.15)
     assert ns["he_she_ratio"].value == pytest.approx((1 / 3 + 3) / 4)
@@ -94,7 +107,7 @@ def test_task_metrics_keep_values_and_order_and_attach_the_estimator(scored, tas
 
 def test_causal_full_run_keeps_the_metrics_own_notes(scored):
     got = {x.name: x for x in metrics.task_metrics("compare", scored)}
-    assert got["excess_bias"].note == "paired bootstrap over 4 professions"
+    assert got["excess_bias"].note == "bootstrap over 4 professions (paired) x 4 templates (crossed)"
     assert got["gold_spearman_diff"].note == "paired bootstrap over the BLS-matched professions"
 
 

@@ -146,3 +146,22 @@ def test_unknown_task():
     with pytest.raises(ValueError, match="unknown task"):
         metrics.task_metrics("one_way", scored, {"trials": None, "prior_pred": None})
     assert np.isfinite(metrics.paper_gap_cons_prog("three_way"))
+
+
+def test_two_way_without_heir_and_host_leaves_those_sets_out(monkeypatch):
+    """Paper 004, appendix A.5: hostess and heiress stand alone in the frame; the alternative
+    analysis drops those two sets and is otherwise the 2-way analysis."""
+    trials = _synthetic_trials()
+    pred, prior = predictions(0.8, 0.1), predictions(0.4, 0.4)
+    host = pred[pred["set"] == "actor"].assign(set="host")
+    pred_h, prior_h = pd.concat([pred, host]), pd.concat([prior, prior[prior["set"] == "actor"].assign(set="host")])
+    trials_h = pd.concat([trials, trials[trials["set"] == "actor"].assign(set="host")])
+    scored = RoleNounScores(pred_h, ESTIMATOR_CAUSAL, ["Alabama"])
+    reference = {"trials": trials_h, "prior_pred": prior_h}
+    full = {x.name: x for x in metrics.task_metrics("two_way", scored, reference, n_resamples=20)}
+    without = {x.name: x for x in metrics.task_metrics("two_way_no_heir_host", scored, reference, n_resamples=20)}
+    assert full["fem_name_shift"].n == 2 and without["fem_name_shift"].n == 1
+    assert [row["set"] for row in without["fem_name_shift"].items] == ["actor"]
+    assert without["loglik_prog_all"].n == full["loglik_prog_all"].n // 2
+    assert "without the sets heir, host (paper appendix A.5)" in without["gap_cons_prog"].note
+    assert without["gap_cons_prog"].paper_value is None and without["best_group"].paper_value is None
