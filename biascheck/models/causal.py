@@ -3,14 +3,18 @@
 Context prefix: every sentence and prompt is scored *after* a short context so that its first
 piece gets a real probability (a document start) instead of none. The prefix is, in order:
 
-1. ``context_prefix`` when given (the registry's ``ModelSpec.context_prefix``; SmolLM2:
-   ``"<|endoftext|>"``);
-2. else the tokenizer's ``bos_token``. Texts are always tokenized with
+1. ``context_prefix`` when given explicitly (a registry entry or a caller may override);
+2. else ``<|endoftext|>`` when the tokenizer has it as a token: the document separator of GPT-2-style
+   byte-level vocabularies (GPT-2, SmolLM2, ...), also where the tokenizer's ``bos_token`` is a chat
+   marker (SmolLM2-Instruct: ``<|im_start|>``). The prefix depends on the tokenizer, never on how
+   the model was named: the alias, the hub id and a local copy of the same model score the same;
+3. else the tokenizer's ``bos_token``. Texts are always tokenized with
    ``add_special_tokens=False``, so a tokenizer that adds its own BOS (Llama) gets exactly that one
    BOS here, never two;
-3. else its ``eos_token`` (GPT-2 style document separator, as lm-evaluation-harness does);
-4. else nothing, and the first piece of a text is left unscored (NaN in `word_logprobs`, left out
+4. else its ``eos_token`` (GPT-2 style document separator, as lm-evaluation-harness does);
+5. else nothing, and the first piece of a text is left unscored (NaN in `word_logprobs`, left out
    of sums; `next_token` / `top_next` on an empty prompt is then an error).
+The prefix used is recorded with the model (`ModelInfo.extra["context_prefix"]`, in results.json).
 
 The prefix is tokenized on its own and its ids put before the text's ids.
 
@@ -42,9 +46,13 @@ from biascheck.models.text import (
     words_of,
 )
 
+DOCUMENT_SEPARATOR = "<|endoftext|>"
+
 
 def default_context_prefix(tokenizer: Any) -> str:
-    """The prefix rule above, steps 2-4 (bos_token, else eos_token, else "")."""
+    """The prefix rule above, steps 2-5 (<|endoftext|>, else bos_token, else eos_token, else "")."""
+    if DOCUMENT_SEPARATOR in tokenizer.get_vocab():
+        return DOCUMENT_SEPARATOR
     for tok in (tokenizer.bos_token, tokenizer.eos_token):
         if tok:
             return str(tok)

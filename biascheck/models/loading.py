@@ -149,6 +149,12 @@ def load_model(name: str, *, device: str = "auto", dtype: str = "auto", batch_si
         revision = getattr(config, "_commit_hash", None) or getattr(model.config, "_commit_hash", None) or "unknown"
     model = model.to(dev)
     extra["transformers"] = transformers.__version__
+    context_prefix = None
+    if family == "causal":
+        from biascheck.models.causal import default_context_prefix
+
+        context_prefix = spec.context_prefix if spec.context_prefix is not None else default_context_prefix(tokenizer)
+        extra["context_prefix"] = context_prefix
     info = ModelInfo(
         name=name,
         source=source,
@@ -166,4 +172,4 @@ def load_model(name: str, *, device: str = "auto", dtype: str = "auto", batch_si
         return MaskedLM(model, tokenizer, info=info, batch_size=batch_size)
     from biascheck.models.causal import CausalLM
 
-    return CausalLM(model, tokenizer, info=info, batch_size=batch_size, context_prefix=spec.context_prefix)
+    return CausalLM(model, tokenizer, info=info, batch_size=batch_size, context_prefix=context_prefix)

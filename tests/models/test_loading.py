@@ -11,7 +11,7 @@ import torch
 from biascheck.errors import ConfigError, ModelTypeError, TokenizationError, UnknownModelError
 from biascheck.models import TemplateError, load_model, resolve_device, resolve_dtype
 from biascheck.models.batching import ForwardEngine
-from biascheck.models.causal import CausalLM
+from biascheck.models.causal import CausalLM, default_context_prefix
 from biascheck.models.masked import MaskedLM
 
 
@@ -77,6 +77,10 @@ def test_local_dir_loads_and_detects_family(tmp_path, fixture, family, request):
     assert lm.family == family and lm.info.family == family
     assert lm.info.architecture == type(model).__name__ and lm.info.dtype == "float32" and lm.info.device == "cpu"
     assert lm.info.revision == "unknown" and lm.info.source == str(tmp_path)
+    if family == "causal":  # the prefix is recorded with the model (results.json), the same one the engine uses
+        assert lm.info.extra["context_prefix"] == lm.context_prefix == default_context_prefix(tok)
+    else:
+        assert "context_prefix" not in lm.info.extra
     ref = (CausalLM if family == "causal" else MaskedLM)(model, tok)
     t = ["[SLOT] is a nurse.", "The doctor said that [SLOT] would come."]
     np.testing.assert_allclose(lm.fill_slot(t, ["he", "she"]).logprob, ref.fill_slot(t, ["he", "she"]).logprob,
@@ -155,3 +159,28 @@ def test_causal_prefix_sharing_runs_the_longest_input_only():
     s = (1, 2, 3, 4, 5)
     eng.run([(s, 0, 2), (s[:3], 1, 3), (s[:2], 1, 4), (s, 4, 1), ((9, 9), 1, 1)])
     assert eng.forward_calls == 2 and sorted(fake.sizes) == [1, 1]
+
+
+class _Tokenizer:
+    def __init__(self, vocab, bos, eos):
+        self.vocab, self.bos_token, self.eos_token = vocab, bos, eos
+
+    def get_vocab(self):
+        return dict.fromkeys(self.vocab, 0)
+
+
+@pytest.mark.parametrize(
+    ("vocab", "bos", "eos", "prefix"),
+    [
+        # SmolLM2-Instruct: a chat bos, and the document separator it was pre-trained with
+        (["<|endoftext|>", "<|im_start|>", "<|im_end|>"], "<|im_start|>", "<|im_end|>", "<|endoftext|>"),
+        (["<|endoftext|>"], "<|endoftext|>", "<|endoftext|>", "<|endoftext|>"),  # GPT-2
+        (["<s>", "</s>"], "<s>", "</s>", "<s>"),  # Llama
+        (["</s>"], None, "</s>", "</s>"),
+        (["a"], None, None, ""),
+    ],
+)
+def test_context_prefix_depends_on_the_tokenizer_not_the_name(vocab, bos, eos, prefix):
+    """Issue 13: a local copy of SmolLM2 got <|im_start|> while the alias got <|endoftext|>, which moved
+    log_prior_ratio from -0.79 to -3.92; the rule now reads the tokenizer only."""
+    assert default_context_prefix(_Tokenizer(vocab, bos, eos)) == prefix
