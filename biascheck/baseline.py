@@ -209,6 +209,66 @@ def compare(base: dict[str, Any], new: dict[str, Any], bands: dict[str, float] |
     return out
 
 
+# What changes numbers besides the model's weights: a comparison across any of these is refused
+# unless asked for (--bias-allow-mismatch / --allow-mismatch).
+MODEL_FIELDS = ("family", "dtype", "device_class", "context_prefix", "weights")
+
+
+def _model_identity(record: dict[str, Any]) -> dict[str, Any]:
+    extra = record.get("extra") or {}
+    device = record.get("device")
+    return {
+        "family": record.get("family"),
+        "dtype": record.get("dtype"),
+        "device_class": None if device is None else str(device).split(":")[0],
+        "context_prefix": extra.get("context_prefix"),
+        "weights": extra.get("weights"),
+    }
+
+
+def _paired_models(base: dict[str, Any], new: dict[str, Any]) -> list[tuple[str, str]]:
+    """(baseline model, new model) pairs, as `compare` pairs results: same names, else a one-model
+    baseline stands for every new model."""
+    base_models, new_models = list(base.get("models") or {}), list(new.get("models") or {})
+    pairs = [(m, m) for m in new_models if m in base_models]
+    if not pairs and len(base_models) == 1:
+        pairs = [(base_models[0], m) for m in new_models]
+    return pairs
+
+
+def mismatches(base: dict[str, Any], new: dict[str, Any]) -> list[str]:
+    """Everything besides the weights that differs between two runs and changes numbers: biascheck
+    version, threshold profile, batch policy, data checksums, probe settings (of the probes both ran)
+    and, per paired model, family, dtype, device class, context prefix and quantisation. A field one
+    run does not record (an older run) is not counted."""
+    out = []
+    for key, label in (("biascheck_version", "biascheck version"), ("batch_size", "batch size")):
+        a, b = base.get(key), new.get(key)
+        if a is not None and b is not None and a != b:
+            out.append(f"{label}: {a} vs {b}")
+    a, b = (base.get("profile") or {}).get("name"), (new.get("profile") or {}).get("name")
+    if a is not None and b is not None and a != b:
+        out.append(f"threshold profile: {a} vs {b}")
+    base_data = {d["name"]: d.get("sha256") for d in base.get("data") or []}
+    for d in new.get("data") or []:
+        if d["name"] in base_data and base_data[d["name"]] != d.get("sha256"):
+            old, new_sum = str(base_data[d["name"]])[:12], str(d.get("sha256"))[:12]
+            out.append(f"reference data {d['name']}: sha256 {old}… vs {new_sum}…")
+    probes = {r["probe"] for r in base.get("results", [])} & {r["probe"] for r in new.get("results", [])}
+    base_settings, new_settings = base.get("settings") or {}, new.get("settings") or {}
+    for probe in sorted(probes & set(base_settings) & set(new_settings)):
+        for name, entry in new_settings[probe].items():
+            old = base_settings[probe].get(name)
+            if old is not None and old.get("value") != entry.get("value"):
+                out.append(f"setting {probe}.{name}: {old.get('value')} vs {entry.get('value')}")
+    for base_model, new_model in _paired_models(base, new):
+        a, b = _model_identity(base["models"][base_model]), _model_identity(new["models"][new_model])
+        for field_name in MODEL_FIELDS:
+            if a[field_name] is not None and b[field_name] is not None and a[field_name] != b[field_name]:
+                out.append(f"{new_model} {field_name}: {a[field_name]!r} vs {b[field_name]!r}")
+    return out
+
+
 def regressions(comparisons: list[Comparison]) -> list[Comparison]:
     return [c for c in comparisons if c.regressed]
 

@@ -143,7 +143,19 @@ def _compare(args: argparse.Namespace) -> int:
 
     store = _store(args)
     bands = bl.bands_from_run(store.load_run(args.noise)) if args.noise else None  # type: ignore[attr-defined]
-    comparisons = bl.compare(store.load_run(args.baseline), store.load_run(args.candidate), bands)  # type: ignore[attr-defined]
+    base, candidate = store.load_run(args.baseline), store.load_run(args.candidate)  # type: ignore[attr-defined]
+    differences = bl.mismatches(base, candidate)
+    if differences and not args.allow_mismatch:
+        print(
+            f"biascheck: {args.candidate!r} is not comparable with {args.baseline!r}: "
+            + "; ".join(differences)
+            + ". Pass --allow-mismatch to compare anyway.",
+            file=sys.stderr,
+        )
+        return 2
+    if differences:
+        print("compared despite these differences: " + "; ".join(differences), file=sys.stderr)
+    comparisons = bl.compare(base, candidate, bands)
     if args.markdown:
         print(bl.markdown(comparisons, args.baseline))
     else:
@@ -193,6 +205,11 @@ def main(argv: list[str] | None = None) -> int:
     _add_store(comp)
     comp.add_argument("--noise", default=None, help="a saved sweep whose spread per metric is the noise band")
     comp.add_argument("--markdown", action="store_true", help="GitHub Markdown")
+    comp.add_argument(
+        "--allow-mismatch",
+        action="store_true",
+        help="compare runs whose dtype, device, prefix, data, settings or version differ",
+    )
     comp.set_defaults(run=_compare)
     fluct = sub.add_parser("fluctuation", help="paper 001 fluctuation over checkpoints and seeds (pronoun ratios)")
     fluct.add_argument(

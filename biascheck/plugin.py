@@ -66,6 +66,8 @@ OPTIONS: tuple[tuple[str, dict[str, Any]], ...] = (
                              help="compare with the saved run NAME; a regression beyond the noise fails the session")),
     ("--bias-baseline-regen", dict(dest="bias_baseline_regen", action="store_true",
                                    help="save this run as the --bias-baseline run, replacing it; nothing is judged")),
+    ("--bias-allow-mismatch", dict(dest="bias_allow_mismatch", action="store_true",
+                                   help="compare with a baseline whose dtype, device, prefix, data... differ")),
     ("--bias-noise", dict(dest="bias_noise", default=None, type=parse_run_name, metavar="NAME",
                           help="a saved run of several checkpoints/seeds whose spread per metric is the noise band")),
 )

@@ -111,6 +111,7 @@ class RunConfig:
     baseline_regen: bool = False
     noise_run: str | None = None
     settings: tuple[tuple[str, str, str], ...] = ()  # --bias-set (probe, name, value)
+    allow_mismatch: bool = False  # --bias-allow-mismatch: compare with a baseline that is not comparable
 
     @classmethod
     def from_pytest(cls, config: Any) -> RunConfig:
@@ -141,6 +142,7 @@ class RunConfig:
             baseline_regen=bool(getattr(option, "bias_baseline_regen", False)),
             noise_run=getattr(option, "bias_noise", None),
             settings=tuple(getattr(option, "bias_settings", None) or ()),
+            allow_mismatch=bool(getattr(option, "bias_allow_mismatch", False)),
         )
 
     def threshold_dirs(self) -> list[Path]:
@@ -239,6 +241,7 @@ class BiasSession:
             "created_utc": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
             "exit_status": int(exitstatus),
             "profile": {"name": self.config.profile, "files": thresholds.files if thresholds else []},
+            "batch_size": self.config.batch_size or "auto",
             "settings": {name: s.as_json() for name, s in self.probe_settings.items() if s.values},
             "models": self.model_records(),
             "data": self.data_records(),

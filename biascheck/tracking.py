@@ -66,6 +66,7 @@ class Tracking:
     markdown: str = ""
     regressed: bool = False  # the gate failed: a regression, a missing metric, no usable baseline, a store error
     failures: list[tuple[str, str]] = field(default_factory=list)  # (name, message): one JUnit testcase each
+    mismatches: list[str] = field(default_factory=list)  # compared anyway (--bias-allow-mismatch)
 
     @property
     def session(self) -> BiasSession:
@@ -149,6 +150,7 @@ class Tracking:
                 "name": session.config.baseline,
                 "failed": self.regressed and not session.config.baseline_regen,
                 "failures": [message for _, message in self.failures],
+                "mismatches_allowed": self.mismatches,
                 "comparisons": [asdict(c) for c in self.comparison or []],
             }
         return meta
@@ -239,6 +241,20 @@ class Tracking:
                 f"run, or regenerate the baseline from a passing one:\n  {command}",
             )
             return
+        differences = bl.mismatches(base, payload)
+        if differences and not cfg.allow_mismatch and not cfg.baseline_regen:
+            self._fail(
+                "comparability",
+                f"this run is not comparable with baseline {name!r}: " + "; ".join(differences) + ". A change of "
+                "any of these moves the numbers by itself, so nothing was judged. Run with the baseline's "
+                "settings, regenerate the baseline, or pass --bias-allow-mismatch to compare anyway.",
+            )
+            return
+        if differences:
+            self.mismatches = differences
+            self.messages.append(
+                "compared despite these differences (--bias-allow-mismatch): " + "; ".join(differences)
+            )
         bands: dict[str, float] = {}
         if cfg.noise_run:
             bands = bl.bands_from_run(store.load_run(cfg.noise_run))

@@ -226,3 +226,22 @@ def test_a_metric_missing_from_the_new_run_fails_the_gate(project):
     fewer.stdout.fnmatch_lines(
         ["*pronoun_ratio.works_as.mean_abs_log_n (org/v-1.0) is in baseline 'v1' but this run did not measure it*"]
     )
+
+
+def test_a_baseline_that_is_not_comparable_is_refused_unless_allowed(project):
+    store = ["--bias-store", "store.sqlite", "--bias-report", "out"]
+    assert project.runpytest("--model", "org/v-1.0", "--bias-save", "v1", *store).ret == 0
+    other = project.runpytest("--model", "org/v-1.0", "--bias-baseline", "v1", "--batch-size", "8", *store)
+    assert other.ret == pytest.ExitCode.TESTS_FAILED
+    other.stdout.fnmatch_lines(
+        ["*this run is not comparable with baseline 'v1': batch size: auto vs 8. *--bias-allow-mismatch*"]
+    )
+    allowed = project.runpytest(
+        "--model", "org/v-1.0", "--bias-baseline", "v1", "--batch-size", "8", "--bias-allow-mismatch", *store
+    )
+    assert allowed.ret == 0
+    allowed.stdout.fnmatch_lines(
+        ["*compared despite these differences (--bias-allow-mismatch): batch size: auto vs 8*"]
+    )
+    results = json.loads((project.path / "out" / "results.json").read_text())
+    assert results["baseline"]["mismatches_allowed"] == ["batch size: auto vs 8"]

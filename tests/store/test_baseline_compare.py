@@ -128,3 +128,56 @@ def test_tables_and_markdown_name_the_regression_and_the_fix():
         c.key for c in bl.missing(bl.compare(run(res("a", "x", 1.0), res("a", "y", 1.0)), run(res("a", "x", 1.0))))
     ] == ["p.t.y"]
     assert bl.summary_line(comps, "v1") == "against baseline 'v1': 1 regressed"
+
+
+def _identity(**model):
+    return {
+        "models": {
+            "m": {
+                "family": "causal",
+                "dtype": "float32",
+                "device": "cpu",
+                "extra": {"context_prefix": "<|endoftext|>", "weights": "GGUF Q4_1 dequantised to float32"},
+                **model,
+            }
+        },
+        "biascheck_version": "0.1.0",
+        "batch_size": "auto",
+        "profile": {"name": "default"},
+        "data": [{"name": "bls2015", "sha256": "aaaa"}],
+        "settings": {"role_nouns": {"states": {"value": 5}}},
+        "results": [{"probe": "role_nouns"}],
+    }
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"dtype": "bfloat16"}, "m dtype: 'float32' vs 'bfloat16'"),
+        ({"device": "cuda:0"}, "m device_class: 'cpu' vs 'cuda'"),
+        (
+            {"extra": {"context_prefix": "<|im_start|>", "weights": "GGUF Q4_1 dequantised to float32"}},
+            "m context_prefix: '<|endoftext|>' vs '<|im_start|>'",
+        ),
+    ],
+)
+def test_runs_that_differ_in_what_moves_numbers_are_not_comparable(change, message):
+    assert bl.mismatches(_identity(), _identity()) == []
+    assert bl.mismatches(_identity(), _identity(**change)) == [message]
+
+
+def test_version_data_settings_and_batch_policy_mismatches():
+    new = _identity()
+    new.update(
+        biascheck_version="0.2.0",
+        batch_size=8,
+        data=[{"name": "bls2015", "sha256": "bbbb"}],
+        settings={"role_nouns": {"states": {"value": None}}},
+    )
+    assert bl.mismatches(_identity(), new) == [
+        "biascheck version: 0.1.0 vs 0.2.0",
+        "batch size: auto vs 8",
+        "reference data bls2015: sha256 aaaa… vs bbbb…",
+        "setting role_nouns.states: 5 vs None",
+    ]
+    assert bl.mismatches({"results": []}, new) == []  # an older run that records none of it: nothing to refuse

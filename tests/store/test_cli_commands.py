@@ -63,3 +63,14 @@ def test_runs_and_history_list_what_was_saved(tmp_path):
     assert runs.returncode == 0 and runs.stdout.split() == ["v1"]
     history = biascheck("history", "--store", str(store))
     assert history.returncode == 0 and "mean_abs_log_n" in history.stdout
+
+
+def test_compare_refuses_runs_that_are_not_comparable_unless_allowed(tmp_path):
+    store = tmp_path / "s.sqlite"
+    rs = ResultStore(store)
+    rs.save_run("v1", {**payload(result("mean_abs_log_n", 1.0)), "batch_size": "auto"})
+    rs.save_run("v2", {**payload(result("mean_abs_log_n", 1.0)), "batch_size": 8})
+    refused = biascheck("compare", "v1", "v2", "--store", str(store))
+    assert refused.returncode == 2 and "not comparable with 'v1': batch size: auto vs 8" in refused.stderr
+    allowed = biascheck("compare", "v1", "v2", "--store", str(store), "--allow-mismatch")
+    assert allowed.returncode == 0 and "compared despite" in allowed.stderr
