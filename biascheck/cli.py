@@ -164,6 +164,34 @@ def _compare(args: argparse.Namespace) -> int:
     return 1 if bl.regressions(comparisons) or bl.missing(comparisons) else 0
 
 
+def _accept(args: argparse.Namespace) -> int:
+    """Promote a saved run that passed to be the baseline NAME, with who, when and why recorded."""
+    import datetime as dt
+    import getpass
+    import os
+
+    store = _store(args)
+    payload = store.load_run(args.run)  # type: ignore[attr-defined]
+    status = int(payload.get("exit_status", 0) or 0)
+    if status != 0:
+        print(
+            f"biascheck: run {args.run!r} failed (exit status {status}); a failed run cannot become a baseline. "
+            "Fix the failures, run again and accept that run.",
+            file=sys.stderr,
+        )
+        return 2
+    who = args.by or os.environ.get("GITHUB_ACTOR") or getpass.getuser()
+    accepted = {
+        "run": args.run,
+        "by": who,
+        "why": args.why,
+        "utc": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+    }
+    store.save_run(args.as_name, {**payload, "accepted": accepted}, replace=True)  # type: ignore[attr-defined]
+    print(f"accepted {args.run!r} as baseline {args.as_name!r} in {args.store} (by {who}: {args.why})")
+    return 0
+
+
 def _fluctuation(args: argparse.Namespace) -> int:
     from biascheck.sweep import run_fluctuation
 
@@ -181,16 +209,16 @@ def main(argv: list[str] | None = None) -> int:
         prog="biascheck", description="Gender-bias probes for language models (run them with pytest)."
     )
     sub = parser.add_subparsers(dest="command", required=True)
-    sub.add_parser("models", help="list model aliases").set_defaults(run=_models)
-    sub.add_parser("probes", help="list probes and their metrics").set_defaults(run=_probes)
+    sub.add_parser("models", help="list model aliases").set_defaults(handler=_models)
+    sub.add_parser("probes", help="list probes and their metrics").set_defaults(handler=_probes)
     data = sub.add_parser("data", help="resolve and verify every reference file (mirror, cache, download)")
     data.add_argument("--data", type=Path, default=None, help="mirror directory (default: $BIASCHECK_DATA_DIR)")
-    data.set_defaults(run=_data)
+    data.set_defaults(handler=_data)
     runs = sub.add_parser("runs", help="list the runs saved in the results store")
     _add_store(runs)
     runs.add_argument("--all", action="store_true", help="also the superseded versions of regenerated runs")
     runs.add_argument("--names", action="store_true", help="only the names, one a line (for scripts)")
-    runs.set_defaults(run=_runs)
+    runs.set_defaults(handler=_runs)
     hist = sub.add_parser("history", help="every metric over the saved runs: table (or Markdown) and plot")
     _add_store(hist)
     hist.add_argument("--metric", default=None, help="glob over probe.task.metric, e.g. 'pronoun_ratio.is.*'")
@@ -198,7 +226,7 @@ def main(argv: list[str] | None = None) -> int:
     hist.add_argument("--last", type=int, default=None, help="only the last N runs")
     hist.add_argument("--markdown", action="store_true", help="GitHub Markdown (for $GITHUB_STEP_SUMMARY)")
     hist.add_argument("--plot", type=Path, default=None, help="write a PNG: one panel per metric over the runs")
-    hist.set_defaults(run=_history)
+    hist.set_defaults(handler=_history)
     comp = sub.add_parser("compare", help="compare two saved runs; exit 1 on a regression beyond the noise")
     comp.add_argument("baseline", help="saved run to compare against")
     comp.add_argument("candidate", metavar="run", help="saved run to judge")
@@ -210,7 +238,14 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="compare runs whose dtype, device, prefix, data, settings or version differ",
     )
-    comp.set_defaults(run=_compare)
+    comp.set_defaults(handler=_compare)
+    acc = sub.add_parser("accept", help="promote a saved run that passed to be a baseline (who, when, why recorded)")
+    acc.add_argument("run", help="the saved run to accept")
+    acc.add_argument("--as", dest="as_name", default="baseline", help="baseline name to (re)write (default: baseline)")
+    acc.add_argument("--why", required=True, help="why this run is the new baseline (kept with it)")
+    acc.add_argument("--by", default=None, help="who accepts it (default: $GITHUB_ACTOR, else the user name)")
+    _add_store(acc)
+    acc.set_defaults(handler=_accept)
     fluct = sub.add_parser("fluctuation", help="paper 001 fluctuation over checkpoints and seeds (pronoun ratios)")
     fluct.add_argument(
         "--model-list", type=Path, required=True, help="CSV (model,step,seed) or TOML list of checkpoints"
@@ -228,7 +263,7 @@ def main(argv: list[str] | None = None) -> int:
         "--dtype", default="auto", type=_checked(parse_dtype), help="auto, float32, bfloat16 or float16 (default: auto)"
     )
     fluct.add_argument("--markdown", action="store_true", help="print GitHub Markdown")
-    fluct.set_defaults(run=_fluctuation)
+    fluct.set_defaults(handler=_fluctuation)
     args = parser.parse_args(argv)
     if getattr(args, "data", None) is None and args.command in ("data", "fluctuation"):
         import os
@@ -236,7 +271,7 @@ def main(argv: list[str] | None = None) -> int:
         env = os.environ.get("BIASCHECK_DATA_DIR")
         args.data = Path(env) if env else None
     try:
-        return int(args.run(args))
+        return int(args.handler(args))
     except BiascheckError as exc:
         print(f"biascheck: {exc}", file=sys.stderr)
         return 2

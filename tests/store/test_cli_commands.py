@@ -74,3 +74,20 @@ def test_compare_refuses_runs_that_are_not_comparable_unless_allowed(tmp_path):
     assert refused.returncode == 2 and "not comparable with 'v1': batch size: auto vs 8" in refused.stderr
     allowed = biascheck("compare", "v1", "v2", "--store", str(store), "--allow-mismatch")
     assert allowed.returncode == 0 and "compared despite" in allowed.stderr
+
+
+def test_accept_promotes_a_passing_run_with_who_when_why_and_refuses_a_failed_one(tmp_path):
+    store = tmp_path / "s.sqlite"
+    rs = ResultStore(store)
+    rs.save_run("v1", payload(result("mean_abs_log_n", 1.0)))
+    rs.save_run("v2-bad", payload(result("mean_abs_log_n", 3.0), exit_status=1))
+    ok = biascheck("accept", "v1", "--why", "release 1.0 reviewed", "--by", "ana", "--store", str(store))
+    assert ok.returncode == 0, ok.stderr
+    baseline = ResultStore(store).load_run("baseline")
+    assert baseline["accepted"]["run"] == "v1" and baseline["accepted"]["by"] == "ana"
+    assert baseline["accepted"]["why"] == "release 1.0 reviewed" and baseline["results"][0]["value"] == 1.0
+    refused = biascheck("accept", "v2-bad", "--why", "x", "--store", str(store))
+    assert refused.returncode == 2 and "a failed run cannot become a baseline" in refused.stderr
+    assert ResultStore(store).load_run("baseline")["accepted"]["run"] == "v1"  # unchanged
+    missing_why = biascheck("accept", "v1", "--store", str(store))
+    assert missing_why.returncode == 2 and "--why" in missing_why.stderr
