@@ -164,6 +164,30 @@ def _compare(args: argparse.Namespace) -> int:
     return 1 if bl.regressions(comparisons) or bl.missing(comparisons) else 0
 
 
+def _diff(args: argparse.Namespace) -> int:
+    """The items (professions, occupations, ...) whose scores moved most between two saved runs."""
+    from biascheck.itemdiff import item_changes
+
+    store = _store(args)
+    changes = item_changes(store.load_run(args.baseline), store.load_run(args.candidate), args.metric)  # type: ignore[attr-defined]
+    if not changes:
+        print(f"biascheck: no per-item records in common for {args.metric!r}", file=sys.stderr)
+        return 1
+    rows = [
+        [c.model, c.key, c.item, c.field, f"{c.base:.4g}", f"{c.new:.4g}", f"{c.change:+.4g}"]
+        for c in changes[: args.top]
+    ]
+    print(
+        tabulate(
+            rows,
+            headers=["model", "metric", "item", "field", "baseline", "new", "change"],
+            tablefmt="github" if args.markdown else "simple",
+            disable_numparse=True,
+        )
+    )
+    return 0
+
+
 def _accept(args: argparse.Namespace) -> int:
     """Promote a saved run that passed to be the baseline NAME, with who, when and why recorded."""
     import datetime as dt
@@ -239,6 +263,14 @@ def main(argv: list[str] | None = None) -> int:
         help="compare runs whose dtype, device, prefix, data, settings or version differ",
     )
     comp.set_defaults(handler=_compare)
+    diff = sub.add_parser("diff", help="the items whose scores moved most between two saved runs")
+    diff.add_argument("baseline", help="saved run to compare against")
+    diff.add_argument("candidate", metavar="run", help="saved run to compare")
+    diff.add_argument("--metric", default="*", help="glob over probe.task.metric, e.g. 'pronoun_ratio.is.*'")
+    diff.add_argument("--top", type=int, default=20, help="how many rows (default: 20)")
+    diff.add_argument("--markdown", action="store_true", help="GitHub Markdown")
+    _add_store(diff)
+    diff.set_defaults(handler=_diff)
     acc = sub.add_parser("accept", help="promote a saved run that passed to be a baseline (who, when, why recorded)")
     acc.add_argument("run", help="the saved run to accept")
     acc.add_argument("--as", dest="as_name", default="baseline", help="baseline name to (re)write (default: baseline)")

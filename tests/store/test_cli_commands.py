@@ -91,3 +91,16 @@ def test_accept_promotes_a_passing_run_with_who_when_why_and_refuses_a_failed_on
     assert ResultStore(store).load_run("baseline")["accepted"]["run"] == "v1"  # unchanged
     missing_why = biascheck("accept", "v1", "--store", str(store))
     assert missing_why.returncode == 2 and "--why" in missing_why.stderr
+
+
+def test_diff_lists_the_items_that_moved_most(tmp_path):
+    store = tmp_path / "s.sqlite"
+    rs = ResultStore(store)
+    items = lambda pilot: [{"profession": "nurse", "log_n": -1.0}, {"profession": "pilot", "log_n": pilot}]  # noqa: E731
+    rs.save_run("v1", payload({**result("mean_abs_log_n", 1.0), "items": items(0.5)}))
+    rs.save_run("v2", payload({**result("mean_abs_log_n", 1.2), "items": items(-0.5)}))
+    out = biascheck("diff", "v1", "v2", "--store", str(store), "--top", "1")
+    assert out.returncode == 0, out.stderr
+    assert "profession=pilot" in out.stdout and "-1" in out.stdout and "nurse" not in out.stdout
+    none = biascheck("diff", "v1", "v2", "--store", str(store), "--metric", "natural_prompts.*")
+    assert none.returncode == 1 and "no per-item records" in none.stderr
