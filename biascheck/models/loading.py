@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.metadata
+from pathlib import Path
 from typing import Any
 
 from biascheck.devices import parse_device, parse_dtype
@@ -12,6 +13,38 @@ from biascheck.registry import ALIASES, ModelSpec, embedded_dir, resolve_model_n
 
 # Pre-training heads that contain the MLM head (their checkpoints load into *ForMaskedLM).
 _PRETRAINING_WITH_MLM = {"BertForPreTraining", "AlbertForPreTraining", "MegatronBertForPreTraining"}
+
+
+WEIGHT_FILES = ("*.safetensors", "*.bin", "*.gguf", "*.pt")
+TOKENIZER_FILES = (
+    "tokenizer.json",
+    "tokenizer_config.json",
+    "vocab.txt",
+    "vocab.json",
+    "merges.txt",
+    "*.model",
+    "special_tokens_map.json",
+)
+
+
+def _files(directory: Path, patterns: tuple[str, ...]) -> list[Path]:
+    return sorted({p for pattern in patterns for p in directory.glob(pattern) if p.is_file()})
+
+
+def files_digest(paths: list[Path]) -> str:
+    """sha256 over the files' names and contents, in name order ('' when there are none): two loads of
+    the same files give the same digest, whatever the directory is called."""
+    import hashlib
+
+    if not paths:
+        return ""
+    digest = hashlib.sha256()
+    for path in sorted(paths, key=lambda p: p.name):
+        digest.update(path.name.encode() + b"\0")
+        with path.open("rb") as handle:
+            for block in iter(lambda: handle.read(1 << 20), b""):
+                digest.update(block)
+    return digest.hexdigest()
 
 
 def resolve_device(device: str) -> str:
@@ -149,6 +182,12 @@ def load_model(name: str, *, device: str = "auto", dtype: str = "auto", batch_si
         revision = getattr(config, "_commit_hash", None) or getattr(model.config, "_commit_hash", None) or "unknown"
     model = model.to(dev)
     extra["transformers"] = transformers.__version__
+    local = gdir if gdir is not None else (Path(spec.hub_id) if Path(spec.hub_id).is_dir() else None)
+    if local is not None:  # what exactly was loaded: hashes of the files (a hub id has its commit as revision)
+        weights = [local / str(spec.gguf_file)] if gdir is not None else _files(local, WEIGHT_FILES)
+        extra["weights_sha256"] = files_digest(weights)
+        if gdir is None:
+            extra["tokenizer_sha256"] = files_digest(_files(local, TOKENIZER_FILES))
     context_prefix = None
     if family == "causal":
         from biascheck.models.causal import default_context_prefix

@@ -77,6 +77,14 @@ def test_local_dir_loads_and_detects_family(tmp_path, fixture, family, request):
     assert lm.family == family and lm.info.family == family
     assert lm.info.architecture == type(model).__name__ and lm.info.dtype == "float32" and lm.info.device == "cpu"
     assert lm.info.revision == "unknown" and lm.info.source == str(tmp_path)
+    assert len(lm.info.extra["weights_sha256"]) == 64 and len(lm.info.extra["tokenizer_sha256"]) == 64
+    copy = tmp_path.parent / f"{tmp_path.name}-copy"  # the same files elsewhere: the same identity
+    import shutil
+
+    shutil.copytree(tmp_path, copy)
+    again = load_model(str(copy), device="cpu")
+    assert again.info.extra["weights_sha256"] == lm.info.extra["weights_sha256"]
+    assert again.info.extra["tokenizer_sha256"] == lm.info.extra["tokenizer_sha256"]
     if family == "causal":  # the prefix is recorded with the model (results.json), the same one the engine uses
         assert lm.info.extra["context_prefix"] == lm.context_prefix == default_context_prefix(tok)
     else:

