@@ -12,13 +12,13 @@ Method (the numbers refer to the functions named, each unit-tested):
    " " + w, the leading-space token of each tokenizer). Certainty: the two highest next-token
    probabilities over the whole vocabulary (``lm.top_next(x, 2)``), paper eq. (1) and Table 6
    (`score.score_all`, into the containers `SetScores` and `Scored` below).
-3. Distribution distance (Table 3), per prompt set over its orig prompts: `kl_histogram` (metric
-   ``kl``: KL between the Figure-2 histograms of the P(he) and P(she) values), `kl_columns` (metric
-   ``kl_columns``: KL of the P(he) column from the P(she) column, each normalised over prompts,
-   scipy ``entropy(p_he, p_she)``) and `emd` (earth mover's distance between the two samples of
-   values: scipy ``wasserstein_distance``). The paper does not define its KL; the histogram reading
-   reproduces its size and its NS < template order on SmolLM2, the column reading does neither
-   (it measures how differently he and she spread over professions, i.e. association).
+3. Distribution distance (Table 3), per prompt set over its orig prompts: `kl_kde` (metric ``kl``:
+   KL between kernel densities of the P(he) and the P(she) values; the paper gives no estimator, so
+   `kl_alternatives` lists what half / double bandwidth and 10 / 20 / 50-bin histograms
+   (`kl_histogram`) give), `kl_columns` (metric ``kl_columns``: KL of the P(he) column from the
+   P(she) column, each normalised over prompts, scipy ``entropy(p_he, p_she)``; it measures how
+   differently he and she spread over professions, i.e. association) and `emd` (earth mover's
+   distance between the two samples of values: scipy ``wasserstein_distance``).
 4. Stereotypical bias (Table 4): `stereotypical_bias` = mean |P(he|x) - P(she|x)|, per perturbation.
 5. Per-template statistics (Table 8): `template_table` (bias, P(he)/P(she), highest probability).
 6. Default preference (Figure 1): the pronouns' probabilities as the first word after the bare
@@ -31,10 +31,11 @@ Method (the numbers refer to the functions named, each unit-tested):
 7. Gold link (beyond the paper): `she_share` = P(she)/(P(he)+P(she)) per profession (template set:
    the mean P over the 17 templates), Spearman and Pearson correlation with the US BLS 2015 women's
    share of the professions that have one (`gold_frame`).
-8. Intervals: percentile bootstrap over professions (`biascheck.stats.bootstrap_ci`, in `metrics`);
-   statistics of a whole set (KL, EMD) resample professions with all their prompts. The template
-   set's replace and delete prompts do not depend on the profession, so their interval resamples
-   the 17 templates.
+8. Intervals (in `metrics`): percentile bootstrap over professions for the NS set
+   (`biascheck.stats.bootstrap_ci`; statistics of a whole set, KL and EMD, resample professions with
+   all their prompts); over professions and templates, crossed, for the template set and the
+   template-minus-NS comparisons (`biascheck.stats.bootstrap_crossed`). The template set's replace
+   and delete prompts do not depend on the profession, so their interval resamples the 17 templates.
 """
 
 from __future__ import annotations
