@@ -27,6 +27,7 @@ from biascheck.session import (
     parse_dir,
     parse_dtype,
     parse_model,
+    parse_model_arg,
     parse_model_list,
     parse_run_name,
     parse_setting,
@@ -40,6 +41,8 @@ MARKER = "biascheck"
 OPTIONS: tuple[tuple[str, dict[str, Any]], ...] = (
     ("--model", dict(dest="bias_models", action="append", type=parse_model, metavar="NAME",
                      help=f"model alias, hub id or local directory; repeat for several (default: {DEFAULT_MODEL})")),
+    ("--model-arg", dict(dest="bias_model_args", action="append", type=parse_model_arg, metavar="KEY=VALUE",
+                         help="how to load the models: revision, trust_remote_code, gguf_file, subfolder, adapter")),
     ("--device", dict(dest="bias_device", default="auto", type=parse_device,
                       help="auto, cpu, cuda, cuda:N or mps (default: auto = cuda, else mps, else cpu)")),
     ("--dtype", dict(dest="bias_dtype", default="auto", type=parse_dtype,

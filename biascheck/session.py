@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from biascheck import __version__, devices
+from biascheck import model_args as model_args_module
 from biascheck.checkpoints import Checkpoint, read_model_list
 from biascheck.data import ReferenceData
 from biascheck.errors import BiascheckError
@@ -56,6 +57,7 @@ def _argparse_type(parse: Any) -> Any:
 parse_device = _argparse_type(devices.parse_device)
 parse_dtype = _argparse_type(devices.parse_dtype)
 parse_setting = _argparse_type(parse_assignment)
+parse_model_arg = _argparse_type(model_args_module.parse_model_arg)
 
 
 def parse_batch_size(value: str) -> int | None:
@@ -112,6 +114,7 @@ class RunConfig:
     noise_run: str | None = None
     settings: tuple[tuple[str, str, str], ...] = ()  # --bias-set (probe, name, value)
     allow_mismatch: bool = False  # --bias-allow-mismatch: compare with a baseline that is not comparable
+    model_args: tuple[tuple[str, Any], ...] = ()  # --model-arg, applied to every --model
 
     @classmethod
     def from_pytest(cls, config: Any) -> RunConfig:
@@ -143,6 +146,7 @@ class RunConfig:
             noise_run=getattr(option, "bias_noise", None),
             settings=tuple(getattr(option, "bias_settings", None) or ()),
             allow_mismatch=bool(getattr(option, "bias_allow_mismatch", False)),
+            model_args=tuple(getattr(option, "bias_model_args", None) or ()),
         )
 
     def threshold_dirs(self) -> list[Path]:
@@ -170,6 +174,7 @@ class BiasSession:
         from biascheck.catalog import PROBES
 
         self.probe_settings = resolve_settings(PROBES, self.config.settings)
+        model_args_module.model_args(self.config.model_args)  # a key given twice with two values
 
     @property
     def thresholds(self) -> ThresholdSet:
@@ -194,7 +199,11 @@ class BiasSession:
 
             try:
                 self.models[name] = load_model(
-                    name, device=self.config.device, dtype=self.config.dtype, batch_size=self.config.batch_size
+                    name,
+                    device=self.config.device,
+                    dtype=self.config.dtype,
+                    batch_size=self.config.batch_size,
+                    model_args=model_args_module.model_args(self.config.model_args) or None,
                 )
             except BiascheckError as exc:
                 self.load_errors[name] = str(exc)

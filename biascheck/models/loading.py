@@ -113,6 +113,21 @@ def _family_from_config(config: Any) -> str:
     )
 
 
+def _merge_adapter(model: Any, adapter: str, name: str) -> Any:
+    """A PEFT adapter merged into the weights (the peft package is optional)."""
+    try:
+        from peft import PeftModel
+    except ImportError as exc:
+        raise ConfigError(
+            f"--model {name!r} --model-arg adapter={adapter}: loading an adapter needs the peft package "
+            "(pip install peft)."
+        ) from exc
+    try:
+        return PeftModel.from_pretrained(model, adapter).merge_and_unload()
+    except Exception as exc:  # noqa: BLE001
+        raise UnknownModelError(f"--model-arg adapter={adapter}: the adapter did not load ({exc}).") from exc
+
+
 def _unknown(name: str, spec: ModelSpec, exc: BaseException) -> UnknownModelError:
     where = "local directory" if spec.is_local_dir else "hub id"
     reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
@@ -123,9 +138,22 @@ def _unknown(name: str, spec: ModelSpec, exc: BaseException) -> UnknownModelErro
     )
 
 
-def load_model(name: str, *, device: str = "auto", dtype: str = "auto", batch_size: int | None = None) -> LanguageModel:
-    """Load `name` (alias, local directory or hub id) as a ready-to-score `LanguageModel`."""
+def load_model(
+    name: str,
+    *,
+    device: str = "auto",
+    dtype: str = "auto",
+    batch_size: int | None = None,
+    model_args: dict[str, str | bool] | None = None,
+) -> LanguageModel:
+    """Load `name` (alias, local directory or hub id) as a ready-to-score `LanguageModel`.
+
+    model_args: `biascheck.model_args` (revision, trust_remote_code, gguf_file, subfolder, adapter).
+    """
     spec = resolve_model_name(name)
+    args = dict(model_args or {})
+    adapter = args.pop("adapter", None)
+    load_kwargs = {"trust_remote_code": bool(args.pop("trust_remote_code", False)), **args}
     dev = resolve_device(device)
     dt = resolve_dtype(dtype, dev)
     if batch_size is not None and (not isinstance(batch_size, int) or batch_size < 1):
@@ -137,7 +165,7 @@ def load_model(name: str, *, device: str = "auto", dtype: str = "auto", batch_si
 
     torch_dtype = getattr(torch, dt)
     extra: dict[str, str] = {}
-    gdir = embedded_dir(spec)
+    gdir = embedded_dir(spec) if not model_args else None  # model args load the named checkpoint as given
     if gdir is not None:
         family = spec.family or "causal"
         try:
@@ -159,17 +187,17 @@ def load_model(name: str, *, device: str = "auto", dtype: str = "auto", batch_si
     else:
         source = spec.hub_id
         try:
-            config = AutoConfig.from_pretrained(spec.hub_id)
+            config = AutoConfig.from_pretrained(spec.hub_id, **load_kwargs)
         except Exception as exc:  # noqa: BLE001
             raise _unknown(name, spec, exc) from exc
         family = spec.family or _family_from_config(config)
         auto = AutoModelForMaskedLM if family == "masked" else AutoModelForCausalLM
         try:
-            tokenizer = AutoTokenizer.from_pretrained(spec.hub_id)
+            tokenizer = AutoTokenizer.from_pretrained(spec.hub_id, **load_kwargs)
         except Exception as exc:  # noqa: BLE001
             raise _unknown(name, spec, exc) from exc
         try:
-            model = auto.from_pretrained(spec.hub_id, dtype=torch_dtype)
+            model = auto.from_pretrained(spec.hub_id, dtype=torch_dtype, **load_kwargs)
         except ValueError as exc:
             if "Unrecognized configuration class" in str(exc):
                 raise ModelTypeError(
@@ -180,11 +208,23 @@ def load_model(name: str, *, device: str = "auto", dtype: str = "auto", batch_si
         except Exception as exc:  # noqa: BLE001
             raise _unknown(name, spec, exc) from exc
         revision = getattr(config, "_commit_hash", None) or getattr(model.config, "_commit_hash", None) or "unknown"
+        if "gguf_file" in load_kwargs:
+            extra["weights"] = f"GGUF {load_kwargs['gguf_file']} dequantised to {dt}"
+        if adapter is not None:
+            model = _merge_adapter(model, str(adapter), name)
+            extra["adapter"] = str(adapter)
+    if model_args:
+        extra["model_args"] = ", ".join(f"{k}={v}" for k, v in sorted(model_args.items()))
     model = model.to(dev)
     extra["transformers"] = transformers.__version__
     local = gdir if gdir is not None else (Path(spec.hub_id) if Path(spec.hub_id).is_dir() else None)
     if local is not None:  # what exactly was loaded: hashes of the files (a hub id has its commit as revision)
-        weights = [local / str(spec.gguf_file)] if gdir is not None else _files(local, WEIGHT_FILES)
+        if gdir is not None:
+            weights = [local / str(spec.gguf_file)]
+        elif "gguf_file" in load_kwargs:
+            weights = [local / str(load_kwargs.get("subfolder", "")) / str(load_kwargs["gguf_file"])]
+        else:
+            weights = _files(local / str(load_kwargs.get("subfolder", "")), WEIGHT_FILES)
         extra["weights_sha256"] = files_digest(weights)
         if gdir is None:
             extra["tokenizer_sha256"] = files_digest(_files(local, TOKENIZER_FILES))

@@ -1,4 +1,5 @@
 """load_model, device/dtype resolution, bad input, the lazy import, and the OOM back-off."""
+
 from __future__ import annotations
 
 import subprocess
@@ -16,8 +17,10 @@ from biascheck.models.masked import MaskedLM
 
 
 def test_import_does_not_import_torch():
-    code = ("import sys, biascheck.models as m; m.SLOT; "
-            "bad = [k for k in ('torch', 'transformers') if k in sys.modules]; print(bad); sys.exit(1 if bad else 0)")
+    code = (
+        "import sys, biascheck.models as m; m.SLOT; "
+        "bad = [k for k in ('torch', 'transformers') if k in sys.modules]; print(bad); sys.exit(1 if bad else 0)"
+    )
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert r.returncode == 0, r.stdout + r.stderr
 
@@ -60,8 +63,13 @@ def test_unloadable_hub_id_is_unknown_model(monkeypatch):
 def test_local_dir_without_lm_head_is_model_type_error(tmp_path, bert_tokenizer):
     from transformers import BertConfig, BertForSequenceClassification
 
-    cfg = BertConfig(vocab_size=bert_tokenizer.vocab_size, hidden_size=32, num_hidden_layers=1, num_attention_heads=2,
-                     intermediate_size=64)
+    cfg = BertConfig(
+        vocab_size=bert_tokenizer.vocab_size,
+        hidden_size=32,
+        num_hidden_layers=1,
+        num_attention_heads=2,
+        intermediate_size=64,
+    )
     BertForSequenceClassification(cfg).save_pretrained(tmp_path)
     bert_tokenizer.save_pretrained(tmp_path)
     with pytest.raises(ModelTypeError, match="BertForSequenceClassification.*masked LM"):
@@ -91,8 +99,9 @@ def test_local_dir_loads_and_detects_family(tmp_path, fixture, family, request):
         assert "context_prefix" not in lm.info.extra
     ref = (CausalLM if family == "causal" else MaskedLM)(model, tok)
     t = ["[SLOT] is a nurse.", "The doctor said that [SLOT] would come."]
-    np.testing.assert_allclose(lm.fill_slot(t, ["he", "she"]).logprob, ref.fill_slot(t, ["he", "she"]).logprob,
-                               atol=1e-5)
+    np.testing.assert_allclose(
+        lm.fill_slot(t, ["he", "she"]).logprob, ref.fill_slot(t, ["he", "she"]).logprob, atol=1e-5
+    )
 
 
 def test_template_errors(gpt2_tiny, bert_real):
@@ -143,13 +152,15 @@ def test_oom_halves_and_retries():
     with pytest.warns(RuntimeWarning, match="out of memory"):
         vals, _, _ = eng.run(reads)
     assert max(s for s in fake.sizes if s <= 3) <= 3 and 16 in fake.sizes and eng.batch_size <= 3
-    ref = ForwardEngine(_FakeOOM(limit=100).body, lambda h: h, device="cpu", pad_id=0, causal=False, vocab_size=11,
-                        batch_size=1).run(reads)[0]
+    ref = ForwardEngine(
+        _FakeOOM(limit=100).body, lambda h: h, device="cpu", pad_id=0, causal=False, vocab_size=11, batch_size=1
+    ).run(reads)[0]
     np.testing.assert_allclose(vals, ref)
     # adaptive (token budget) mode backs off too
     fake2 = _FakeOOM(limit=2)
-    eng2 = ForwardEngine(fake2.body, lambda h: h, device="cpu", pad_id=0, causal=False, vocab_size=11,
-                         token_budget=4096)
+    eng2 = ForwardEngine(
+        fake2.body, lambda h: h, device="cpu", pad_id=0, causal=False, vocab_size=11, token_budget=4096
+    )
     with pytest.warns(RuntimeWarning):
         np.testing.assert_allclose(eng2.run(reads)[0], ref)
 
@@ -192,3 +203,25 @@ def test_context_prefix_depends_on_the_tokenizer_not_the_name(vocab, bos, eos, p
     """Issue 13: a local copy of SmolLM2 got <|im_start|> while the alias got <|endoftext|>, which moved
     log_prior_ratio from -0.79 to -3.92; the rule now reads the tokenizer only."""
     assert default_context_prefix(_Tokenizer(vocab, bos, eos)) == prefix
+
+
+def test_model_args_reach_from_pretrained_and_are_recorded(tmp_path, gpt2_tiny):
+    model, tok = gpt2_tiny
+    model.save_pretrained(tmp_path / "sub")
+    tok.save_pretrained(tmp_path / "sub")
+    lm = load_model(str(tmp_path), device="cpu", model_args={"subfolder": "sub"})
+    assert lm.family == "causal" and lm.info.extra["model_args"] == "subfolder=sub"
+    assert len(lm.info.extra["weights_sha256"]) == 64
+    with pytest.raises(UnknownModelError):
+        load_model(str(tmp_path), device="cpu")  # the directory itself holds no model
+
+
+def test_an_adapter_without_peft_is_a_clear_error(tmp_path, gpt2_tiny, monkeypatch):
+    import sys
+
+    model, tok = gpt2_tiny
+    model.save_pretrained(tmp_path)
+    tok.save_pretrained(tmp_path)
+    monkeypatch.setitem(sys.modules, "peft", None)  # as if not installed
+    with pytest.raises(ConfigError, match="needs the peft package"):
+        load_model(str(tmp_path), device="cpu", model_args={"adapter": str(tmp_path / "adapter")})

@@ -60,3 +60,16 @@ def test_equals_plain_loop(smol):
         assert toks[i] == [tok.decode([int(x)]) for x in ids]
     # the prior template of paper 001: a male default is a property of the model, not checked here
     assert np.all(np.isfinite(res.logprob))
+
+
+def test_a_local_copy_scores_like_the_alias(smol):
+    """Issue 13: the same GGUF loaded as a directory with --model-arg gguf_file gets the same context
+    prefix (from the tokenizer) and therefore the same numbers as the alias."""
+    directory = embedded_dir(ALIASES["smollm2-135m"])
+    local = load_model(str(directory), device="cpu", model_args={"gguf_file": "SmolLM2-135M-Instruct.Q4_1.gguf"})
+    assert local.context_prefix == smol.context_prefix == "<|endoftext|>"
+    assert local.info.extra["weights_sha256"] == smol.info.extra["weights_sha256"]
+    templates = ["[SLOT] is a nurse.", "[SLOT] works as a [BLANK]."]
+    np.testing.assert_allclose(
+        local.fill_slot(templates, ["He", "She"]).logprob, smol.fill_slot(templates, ["He", "She"]).logprob, atol=1e-6
+    )

@@ -1,4 +1,5 @@
 """Each option's validation, through a real pytest run (pytester), as a user would see it."""
+
 import pytest
 
 
@@ -21,15 +22,41 @@ def test_bad_option_values_are_usage_errors(pytester, args, message):
 
 def test_help_lists_every_option(pytester):
     result = pytester.runpytest("--help")
-    for option in ("--model", "--device", "--dtype", "--batch-size", "--bias-profile", "--bias-report", "--bias-data", "--bias-any-language"):
+    for option in (
+        "--model",
+        "--device",
+        "--dtype",
+        "--batch-size",
+        "--bias-profile",
+        "--bias-report",
+        "--bias-data",
+        "--bias-any-language",
+    ):
         result.stdout.fnmatch_lines([f"*{option}*"])
 
 
 def test_importing_the_plugin_does_not_import_torch(pytester):
-    pytester.makepyfile(test_x="""
+    pytester.makepyfile(
+        test_x="""
 import sys
 def test_no_torch():
     import biascheck.plugin, biascheck.catalog, biascheck.session
     assert "torch" not in sys.modules and "transformers" not in sys.modules
-""")
+"""
+    )
     pytester.runpytest_subprocess("-p", "no:cacheprovider").assert_outcomes(passed=1)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--model-arg", "revison=main"], "unknown key 'revison'. Did you mean 'revision'?"),
+        (["--model-arg", "trust_remote_code=maybe"], "use trust_remote_code=true or false"),
+        (["--model-arg", "revision"], "use KEY=VALUE"),
+        (["--model-arg", "revision=a", "--model-arg", "revision=b"], "revision given twice"),
+    ],
+)
+def test_bad_model_args_are_usage_errors(pytester, args, message):
+    result = pytester.runpytest(*args)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines([f"*{message}*"])
