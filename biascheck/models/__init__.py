@@ -22,6 +22,7 @@ from biascheck.models.base import (
     ModelInfo,
     SlotScores,
 )
+from biascheck.models.loading import load_model  # imports torch only when a model loads
 from biascheck.models.text import TemplateError
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -33,28 +34,6 @@ __all__ = [
     "CausalLM", "LanguageModel", "MaskedLM", "ModelInfo", "SlotScores", "TemplateError",
     "load_model", "resolve_device", "resolve_dtype",
 ]
-
-
-def load_model(
-    name: str,
-    *,
-    device: str = "auto",
-    dtype: str = "auto",
-    batch_size: int | None = None,
-    model_args: dict[str, str | bool] | None = None,
-) -> LanguageModel:
-    """Load `name` (alias, local directory or hub id) as a ready-to-score `LanguageModel`.
-
-    device: "auto" (cuda, else mps, else cpu), "cpu", "cuda", "cuda:N", "mps".
-    dtype: "auto" (bfloat16/float16 on CUDA, float32 elsewhere), "float32", "float16", "bfloat16".
-    batch_size: sequences per forward pass; None = adaptive (a token budget, halved on CUDA OOM).
-    model_args: revision, trust_remote_code, gguf_file, subfolder, adapter (`biascheck.model_args`).
-    Errors: UnknownModelError (bad name / not loadable, with did-you-mean), ModelTypeError (no LM
-    head), ConfigError (bad device/dtype/batch size), TokenizationError (no fast tokenizer).
-    """
-    from biascheck.models.loading import load_model as _load
-
-    return _load(name, device=device, dtype=dtype, batch_size=batch_size, model_args=model_args)
 
 
 def resolve_device(device: str) -> str:

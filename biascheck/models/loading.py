@@ -148,7 +148,12 @@ def load_model(
 ) -> LanguageModel:
     """Load `name` (alias, local directory or hub id) as a ready-to-score `LanguageModel`.
 
+    device: "auto" (cuda, else mps, else cpu), "cpu", "cuda", "cuda:N", "mps".
+    dtype: "auto" (bfloat16/float16 on CUDA, float32 elsewhere), "float32", "float16", "bfloat16".
+    batch_size: sequences per forward pass; None = adaptive (a token budget, halved on CUDA OOM).
     model_args: `biascheck.model_args` (revision, trust_remote_code, gguf_file, subfolder, adapter).
+    Errors: UnknownModelError (bad name / not loadable, with did-you-mean), ModelTypeError (no LM
+    head), ConfigError (bad device/dtype/batch size/model args), TokenizationError (no fast tokenizer).
     """
     spec = resolve_model_name(name)
     args = dict(model_args or {})
