@@ -11,18 +11,8 @@ from pathlib import Path
 from tabulate import tabulate
 
 from biascheck.devices import parse_device, parse_dtype
-from biascheck.errors import BiascheckError
+from biascheck.errors import BiascheckError, argparse_type
 from biascheck.spec import BETTER_SHORT
-
-
-def _checked(parse):  # noqa: ANN001, ANN202 - an argparse type= from a parser that raises BiascheckError
-    def wrapped(value: str) -> str:
-        try:
-            return parse(value)
-        except BiascheckError as exc:
-            raise argparse.ArgumentTypeError(str(exc)) from None
-
-    return wrapped
 
 
 def _models(_: argparse.Namespace) -> int:
@@ -289,10 +279,16 @@ def main(argv: list[str] | None = None) -> int:
     fluct.add_argument("--out", type=Path, default=Path("bias-report") / "fluctuation", help="output directory")
     fluct.add_argument("--data", type=Path, default=None, help="reference-data mirror (default: $BIASCHECK_DATA_DIR)")
     fluct.add_argument(
-        "--device", default="auto", type=_checked(parse_device), help="auto, cpu, cuda, cuda:N or mps (default: auto)"
+        "--device",
+        default="auto",
+        type=argparse_type(parse_device),
+        help="auto, cpu, cuda, cuda:N or mps (default: auto)",
     )
     fluct.add_argument(
-        "--dtype", default="auto", type=_checked(parse_dtype), help="auto, float32, bfloat16 or float16 (default: auto)"
+        "--dtype",
+        default="auto",
+        type=argparse_type(parse_dtype),
+        help="auto, float32, bfloat16 or float16 (default: auto)",
     )
     fluct.add_argument("--markdown", action="store_true", help="print GitHub Markdown")
     fluct.set_defaults(handler=_fluctuation)

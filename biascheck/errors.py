@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 
 class BiascheckError(Exception):
@@ -40,3 +41,18 @@ def did_you_mean(value: str, known: Iterable[str], *, n: int = 3) -> str:
     if not close:
         return ""
     return " Did you mean " + " or ".join(repr(c) for c in close) + "?"
+
+
+def argparse_type(parse: Callable[[str], Any]) -> Callable[[str], Any]:
+    """`parse` as an argparse ``type=``: a `BiascheckError` it raises becomes the option's usage error,
+    with the same message (used for the pytest options and the `biascheck` command alike)."""
+    import argparse
+
+    def wrapped(value: str) -> Any:
+        try:
+            return parse(value)
+        except BiascheckError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+
+    wrapped.__name__ = getattr(parse, "__name__", "parse")
+    return wrapped

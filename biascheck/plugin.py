@@ -150,23 +150,24 @@ def refdata(request: pytest.FixtureRequest) -> Any:
     return request.config.stash[SESSION_KEY].refdata
 
 
-@pytest.fixture(scope="module")
-def probe_settings(request: pytest.FixtureRequest) -> Any:
+def _marked_probe(request: pytest.FixtureRequest, fixture: str) -> Any:
     probe = _probe_of(request.node)
     if probe is None:
         raise pytest.UsageError(
-            f"{request.node.nodeid} uses 'probe_settings' but has no @pytest.mark.biascheck(probe=...)."
+            f"{request.node.nodeid} uses the '{fixture}' fixture but its module has no "
+            "@pytest.mark.biascheck(probe=...)."
         )
-    return request.config.stash[SESSION_KEY].probe_settings[probe.name]
+    return probe
+
+
+@pytest.fixture(scope="module")
+def probe_settings(request: pytest.FixtureRequest) -> Any:
+    return request.config.stash[SESSION_KEY].probe_settings[_marked_probe(request, "probe_settings").name]
 
 
 @pytest.fixture
 def bias(request: pytest.FixtureRequest, lm: Any) -> ProbeRecorder:
-    probe = _probe_of(request.node)
-    if probe is None:
-        raise pytest.UsageError(
-            f"{request.node.nodeid} uses the 'bias' fixture but its module has no @pytest.mark.biascheck(probe=...)."
-        )
+    probe = _marked_probe(request, "bias")
     if lm.family not in probe.families:
         pytest.skip(f"{probe.name} needs a {' or '.join(probe.families)} model; {lm.info.name} is {lm.family}")
     return request.config.stash[SESSION_KEY].recorder(probe, lm.info.name)

@@ -23,7 +23,7 @@ from biascheck import __version__, devices
 from biascheck import model_args as model_args_module
 from biascheck.checkpoints import Checkpoint, read_model_list
 from biascheck.data import ReferenceData
-from biascheck.errors import BiascheckError
+from biascheck.errors import BiascheckError, argparse_type
 from biascheck.registry import DEFAULT_MODEL, resolve_model_name
 from biascheck.results import ProbeRecorder, Result
 from biascheck.settings import ProbeSettings, parse_assignment
@@ -35,29 +35,17 @@ if TYPE_CHECKING:
     from biascheck.models.base import LanguageModel
 
 
-def parse_model(value: str) -> str:
-    try:
-        resolve_model_name(value)
-    except BiascheckError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
+def _known_model(value: str) -> str:
+    resolve_model_name(value)  # UnknownModelError with did-you-mean
     return value
 
 
-def _argparse_type(parse: Any) -> Any:
-    def wrapped(value: str) -> Any:
-        try:
-            return parse(value)
-        except BiascheckError as exc:
-            raise argparse.ArgumentTypeError(str(exc)) from None
-
-    wrapped.__name__ = parse.__name__
-    return wrapped
-
-
-parse_device = _argparse_type(devices.parse_device)
-parse_dtype = _argparse_type(devices.parse_dtype)
-parse_setting = _argparse_type(parse_assignment)
-parse_model_arg = _argparse_type(model_args_module.parse_model_arg)
+parse_model = argparse_type(_known_model)
+parse_device = argparse_type(devices.parse_device)
+parse_dtype = argparse_type(devices.parse_dtype)
+parse_setting = argparse_type(parse_assignment)
+parse_model_arg = argparse_type(model_args_module.parse_model_arg)
+parse_model_list = argparse_type(lambda value: tuple(read_model_list(value)))
 
 
 def parse_batch_size(value: str) -> int | None:
@@ -70,13 +58,6 @@ def parse_batch_size(value: str) -> int | None:
     if number < 1:
         raise argparse.ArgumentTypeError(f"{value!r} is not a batch size: use 'auto' or a positive integer.")
     return number
-
-
-def parse_model_list(value: str) -> tuple[Checkpoint, ...]:
-    try:
-        return tuple(read_model_list(value))
-    except BiascheckError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def parse_run_name(value: str) -> str:
@@ -165,6 +146,7 @@ class BiasSession:
     models: dict[str, LanguageModel] = field(default_factory=dict)
     load_errors: dict[str, str] = field(default_factory=dict)
     probe_settings: dict[str, ProbeSettings] = field(default_factory=dict)
+    model_args: dict[str, Any] = field(default_factory=dict)  # --model-arg, parsed by check_settings
     done: set[tuple[str, str, str]] = field(default_factory=set)  # ProbeRecorder.first_time
     _thresholds: ThresholdSet | None = None
     _refdata: ReferenceData | None = None
@@ -174,7 +156,7 @@ class BiasSession:
         from biascheck.catalog import PROBES
 
         self.probe_settings = resolve_settings(PROBES, self.config.settings)
-        model_args_module.model_args(self.config.model_args)  # a key given twice with two values
+        self.model_args = model_args_module.model_args(self.config.model_args)  # a key twice: ConfigError
 
     @property
     def thresholds(self) -> ThresholdSet:
@@ -203,7 +185,7 @@ class BiasSession:
                     device=self.config.device,
                     dtype=self.config.dtype,
                     batch_size=self.config.batch_size,
-                    model_args=model_args_module.model_args(self.config.model_args) or None,
+                    model_args=self.model_args or None,
                 )
             except BiascheckError as exc:
                 self.load_errors[name] = str(exc)
@@ -265,7 +247,3 @@ def model_record(info: Any) -> dict[str, Any]:
 SCHEMA_VERSION = 2
 
 SESSION_KEY = pytest.StashKey[BiasSession]()
-
-
-def session_of(config: pytest.Config) -> BiasSession:
-    return config.stash[SESSION_KEY]
