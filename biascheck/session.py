@@ -186,6 +186,7 @@ class BiasSession:
                     dtype=self.config.dtype,
                     batch_size=self.config.batch_size,
                     model_args=self.model_args or None,
+                    data_dir=self.config.data_dir,
                 )
             except BiascheckError as exc:
                 self.load_errors[name] = str(exc)

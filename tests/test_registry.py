@@ -33,3 +33,31 @@ def test_missing_directory_is_reported_as_such():
 def test_every_alias_declares_family_and_languages():
     for spec in ALIASES.values():
         assert spec.family in ("masked", "causal") and spec.languages
+
+
+@pytest.mark.parametrize(("name", "alias", "family", "strength"), [
+    ("planted-bert", "planted-bert", "masked", 1.0),
+    ("planted-gpt@0.25", "planted-gpt@0.25", "causal", 0.25),
+    ("PLANTED-BERT@0", "planted-bert@0", "masked", 0.0),
+])
+def test_planted_aliases_carry_a_strength(name, alias, family, strength):
+    spec = resolve_model_name(name)
+    assert (spec.alias, spec.family, spec.planted_strength) == (alias, family, strength)
+
+
+@pytest.mark.parametrize("name", ["planted-bert@2", "planted-gpt@-0.1", "planted-bert@half", "planted-bert@nan"])
+def test_a_planted_strength_outside_zero_one_is_refused(name):
+    with pytest.raises(UnknownModelError, match="from 0 .* to 1"):
+        resolve_model_name(name)
+
+
+def test_biascheck_models_lists_every_alias_with_where_its_weights_come_from():
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "biascheck.cli", "models"], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    for alias in ALIASES:
+        assert alias in done.stdout
+    planted = next(line for line in done.stdout.splitlines() if line.startswith("planted-bert"))
+    assert "masked" in planted and "trained here on first use" in planted

@@ -138,6 +138,23 @@ def _unknown(name: str, spec: ModelSpec, exc: BaseException) -> UnknownModelErro
     )
 
 
+def _planted(spec: ModelSpec, data_dir: Path | None) -> tuple[ModelSpec, dict[str, str]]:
+    """A planted alias → the spec of its built directory, and what to record about the plant."""
+    from dataclasses import replace
+
+    from biascheck.data import ReferenceData
+    from biascheck.planted.build import ensure_model, manifest
+
+    directory = ensure_model(str(spec.family), float(spec.planted_strength or 0.0), ReferenceData(mirror=data_dir))
+    built = manifest(directory)
+    record = {
+        "planted_strength": f"{spec.planted_strength:g}",
+        "planted_corpus_sha256": built["corpus_sha256"],
+        "planted_recipe": built["recipe"],
+    }
+    return replace(spec, hub_id=str(directory)), record
+
+
 def load_model(
     name: str,
     *,
@@ -145,6 +162,7 @@ def load_model(
     dtype: str = "auto",
     batch_size: int | None = None,
     model_args: dict[str, str | bool] | None = None,
+    data_dir: Path | None = None,
 ) -> LanguageModel:
     """Load `name` (alias, local directory or hub id) as a ready-to-score `LanguageModel`.
 
@@ -152,10 +170,14 @@ def load_model(
     dtype: "auto" (bfloat16/float16 on CUDA, float32 elsewhere), "float32", "float16", "bfloat16".
     batch_size: sequences per forward pass; None = adaptive (a token budget, halved on CUDA OOM).
     model_args: `biascheck.model_args` (revision, trust_remote_code, gguf_file, subfolder, adapter).
+    data_dir: reference-data mirror, read when a planted model (`biascheck.planted`) has to be built.
     Errors: UnknownModelError (bad name / not loadable, with did-you-mean), ModelTypeError (no LM
     head), ConfigError (bad device/dtype/batch size/model args), TokenizationError (no fast tokenizer).
     """
     spec = resolve_model_name(name)
+    planted: dict[str, str] = {}
+    if spec.planted_strength is not None:
+        spec, planted = _planted(spec, data_dir)
     args = dict(model_args or {})
     adapter = args.pop("adapter", None)
     load_kwargs = {"trust_remote_code": bool(args.pop("trust_remote_code", False)), **args}
@@ -218,6 +240,9 @@ def load_model(
         if adapter is not None:
             model = _merge_adapter(model, str(adapter), name)
             extra["adapter"] = str(adapter)
+    if planted:  # the same plant is the same source on every machine, wherever its cache is
+        source = f"planted:{spec.family}@{planted['planted_strength']}"
+        extra.update(planted)
     if model_args:
         extra["model_args"] = ", ".join(f"{k}={v}" for k, v in sorted(model_args.items()))
     model = model.to(dev)

@@ -1,0 +1,221 @@
+"""Planted corpora: natural-looking sentences whose gender associations are set by us. Pure Python.
+
+Every generator takes plain data (words, shares, names) and a `strength` in [0, 1], and draws with
+its own `random.Random(seed)`, so a corpus is a function of its inputs. Strength scales every planted
+effect linearly between no association (0: a control) and the reference (1):
+
+    P(female | item) = 0.5 + strength * (share - 0.5)
+
+The frames below are ours and none is a probe's template (`tests/planted/test_corpus.py` checks
+that no probe template occurs in a corpus), so the probes measure a generalisation, not recall.
+
+Plants (one generator each):
+* `gendered_items`: an item (English profession, Norwegian occupation) with a gendered subject
+  (pronoun or first name) drawn with the item's female share. English: BLS 2015 women's shares
+  (pronoun_ratio, natural_prompts); Norwegian: Statistics Norway shares, pronouns and first names
+  (norwegian_occupations).
+* `role_noun_choices`: a role-noun variant (firewoman / fireman / firefighter) after a woman's or a
+  man's name, with one participant group's production proportions (role_nouns).
+* `they_choices`: *they/them/their/themselves* or a gendered pronoun after an antecedent, at a set
+  rate per antecedent type (singular_they).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+FEMALE, MALE = "female", "male"
+
+# ---------------------------------------------------------------------------------------- English
+# {S}: the subject (sentence-initial pronoun or a name), {s}: the subject mid-sentence, {p}: possessive,
+# {a}: the item's article, {j}: the item. Pronoun-first frames teach P(item | pronoun), item-first
+# frames P(pronoun | item); a probe needs both directions (masked slot, causal next word, sentence).
+EN_FRAMES: tuple[str, ...] = (
+    "{S} has been {a} {j} for ten years.",
+    "{S} trained hard to become {a} {j}.",
+    "{S} got a new job as {a} {j} last spring.",
+    "{S} is now {a} {j} in the city.",
+    "{S} met a friend who is also {a} {j}.",
+    "Everyone knows the {j} did what {s} could.",
+    "Yesterday the {j} explained why {s} was tired.",
+    "Our {j} thinks {s} deserves a raise.",
+    "The {j} smiled when {s} saw the results.",
+    "The {j} told us that {s} would be late.",
+    "The {j} lost {p} keys again.",
+    "As {a} {j}, {s} knows the job well.",
+)
+EN_PRONOUNS = {FEMALE: ("she", "her"), MALE: ("he", "his")}  # subject, possessive
+
+# ------------------------------------------------------------------------------------- Norwegian
+NO_FRAMES: tuple[str, ...] = (
+    "{S} har vært {j} i ti år.",
+    "{S} ble {j} i fjor.",
+    "{S} fikk ny jobb som {j} i byen.",
+    "{S} utdannet seg til {j}.",
+    "I går fortalte {s} at jobben som {j} var travel.",
+    "Alle vet at {s} trives som {j}.",
+)
+NO_PRONOUNS = {FEMALE: ("hun", "hennes"), MALE: ("han", "hans")}
+
+# ------------------------------------------------------------------------------------- role nouns
+ROLE_FRAMES: tuple[str, ...] = (
+    "{name} worked for years as {a} {v} in a small town.",
+    "Last week {name} became {a} {v}.",
+    "{name} was the only {v} at the meeting.",
+    "Everyone says {name} is a fine {v}.",
+)
+
+# ---------------------------------------------------------------------------------- singular they
+# {NP}: the antecedent; the pronoun is subject, object, possessive or reflexive.
+THEY_FRAMES: tuple[tuple[str, str], ...] = (
+    ("{NP} phoned and said {PRON} would be there soon.", "subject"),
+    ("{NP} missed the train, so I waited for {PRON}.", "object"),
+    ("{NP} forgot {PRON} umbrella at the office.", "possessive"),
+    ("{NP} painted the whole room by {PRON}.", "reflexive"),
+    ("When {NP} arrived, {PRON} went straight to bed.", "subject"),
+    ("I asked {NP} to dinner and thanked {PRON} later.", "object"),
+)
+THEY_FORMS = {"subject": "they", "object": "them", "possessive": "their", "reflexive": "themselves"}
+GENDERED_FORMS = {
+    FEMALE: {"subject": "she", "object": "her", "possessive": "her", "reflexive": "herself"},
+    MALE: {"subject": "he", "object": "him", "possessive": "his", "reflexive": "himself"},
+}
+# P(they | antecedent type) at strength 1 (a close, gendered antecedent takes they least, as in the
+# non-innovative speakers of Camilliere et al.); at strength 0 every type takes they at the mean rate.
+THEY_RATES = {
+    "gendered_name": 0.05,
+    "close_gendered": 0.05,
+    "distant_gendered": 0.15,
+    "nongendered_name": 0.55,
+    "close_nongendered": 0.45,
+    "distant_nongendered": 0.65,
+    "quantified": 0.65,
+}
+
+
+@dataclass(frozen=True)
+class Subject:
+    """Who an item is said of: gendered pronouns, optionally first names by sex."""
+
+    pronouns: Mapping[str, tuple[str, str]]  # sex -> (subject, possessive)
+    names: Mapping[str, Sequence[str]] | None = None  # sex -> first names
+    name_rate: float = 0.0  # share of sentences whose subject is a name
+
+
+def female_probability(share: float, strength: float) -> float:
+    """P(female subject | item) = 0.5 + strength (share - 0.5): 0.5 at strength 0, the share at 1."""
+    if not 0.0 <= share <= 1.0:
+        raise ValueError(f"a share is a proportion in [0, 1], got {share}")
+    check_strength(strength)
+    return 0.5 + strength * (share - 0.5)
+
+
+def check_strength(strength: float) -> float:
+    if not 0.0 <= strength <= 1.0:
+        raise ValueError(f"a planted strength is in [0, 1] (0 = control, 1 = the reference), got {strength}")
+    return strength
+
+
+def article(word: str) -> str:
+    """'an' before a vowel letter, else 'a' (enough for the role nouns and professions we plant)."""
+    return "an" if word[:1].lower() in "aeiou" else "a"
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def gendered_items(
+    items: Sequence[tuple[str, str, float]],
+    frames: Sequence[str],
+    subject: Subject,
+    strength: float,
+    per_item: int,
+    seed: int,
+) -> list[str]:
+    """`per_item` sentences per (item, article, female share), the subject's sex drawn with
+    `female_probability(share, strength)`."""
+    rng = random.Random(seed)
+    out = []
+    for item, art, share in items:
+        p = female_probability(share, strength)
+        for _ in range(per_item):
+            sex = FEMALE if rng.random() < p else MALE
+            pronoun, possessive = subject.pronouns[sex]
+            use_name = subject.names is not None and rng.random() < subject.name_rate
+            who = rng.choice(list(subject.names[sex])) if use_name else pronoun  # type: ignore[index]
+            frame = rng.choice(list(frames))
+            text = frame.format(S=_cap(who), s=who, p=possessive, a=art, j=item)
+            out.append(_cap(text))
+    return out
+
+
+def mixed_distribution(target: Mapping[str, float], strength: float) -> dict[str, float]:
+    """(1 - strength) uniform + strength target, over target's keys (the target is normalised)."""
+    check_strength(strength)
+    total = sum(target.values())
+    if total <= 0:
+        raise ValueError("a target distribution needs a positive total")
+    k = len(target)
+    return {key: (1 - strength) / k + strength * value / total for key, value in target.items()}
+
+
+def role_noun_choices(
+    sets: Mapping[str, Mapping[str, str]],
+    proportions: Mapping[tuple[str, str], Mapping[str, float]],
+    names: Mapping[str, Sequence[str]],
+    strength: float,
+    per_name: int,
+    seed: int,
+) -> list[str]:
+    """Role-noun sentences: for every set, name and draw, a variant with
+    `mixed_distribution(proportions[(set, name's sex)], strength)`.
+
+    sets: set -> {category: variant}; proportions: (set, sex) -> {category: share}.
+    """
+    rng = random.Random(seed)
+    out = []
+    for key, variants in sets.items():
+        for sex, people in names.items():
+            dist = mixed_distribution({c: proportions[(key, sex)].get(c, 0.0) for c in variants}, strength)
+            cats, weights = list(dist), list(dist.values())
+            for name in people:
+                for _ in range(per_name):
+                    variant = variants[rng.choices(cats, weights)[0]]
+                    out.append(rng.choice(ROLE_FRAMES).format(name=name, a=article(variant), v=variant))
+    return out
+
+
+def they_rate(condition: str, strength: float) -> float:
+    """P(they | antecedent type): `THEY_RATES` at strength 1, their mean at 0, linear between."""
+    check_strength(strength)
+    mean = sum(THEY_RATES.values()) / len(THEY_RATES)
+    return mean + strength * (THEY_RATES[condition] - mean)
+
+
+def they_choices(
+    antecedents: Mapping[str, Sequence[tuple[str, str | None]]],
+    strength: float,
+    per_antecedent: int,
+    seed: int,
+) -> list[str]:
+    """Sentences with an antecedent then *they* (at `they_rate`) or a pronoun of its sex.
+
+    antecedents: condition -> [(noun phrase, sex or None)]; a None sex (non-gendered) draws he or she
+    at random when the pronoun is not *they*. Plural antecedents ('plural') always take *they*.
+    """
+    rng = random.Random(seed)
+    out = []
+    for condition, phrases in antecedents.items():
+        rate = 1.0 if condition == "plural" else they_rate(condition, strength)
+        for phrase, sex in phrases:
+            for _ in range(per_antecedent):
+                frame, role = rng.choice(THEY_FRAMES)
+                if rng.random() < rate:
+                    pronoun = THEY_FORMS[role]
+                else:
+                    pronoun = GENDERED_FORMS[sex or rng.choice((FEMALE, MALE))][role]
+                out.append(_cap(frame.replace("{NP}", phrase).replace("{PRON}", pronoun)))
+    return out

@@ -1,0 +1,138 @@
+"""What the planted corpora plant, read from the real references, and the whole corpus.
+
+`plants(refdata)` reads every planted association once (a `Plants`); `build_corpus(plants, strength)`
+is then pure. The references are the probes' own gold files (declared in `biascheck.data.sources`):
+
+* English professions: BLS 2015 women's shares (185 professions; pronoun_ratio, natural_prompts);
+* Norwegian occupations: Statistics Norway women's shares (417) and the first names in a yearly
+  top 10 (87 women's, 65 men's; norwegian_occupations);
+* role nouns: the production proportions of one Papineau participant group (`ROLE_GROUP`), per
+  role-noun set and name gender, after Watson's 24 names (role_nouns);
+* singular *they*: the antecedents of the probe's own stimuli (names, kin terms, role nouns), with
+  the rates of `corpus.THEY_RATES` (the stimuli's sentence frames are not used).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from dataclasses import dataclass
+
+from biascheck.planted import corpus as c
+
+ROLE_GROUP = "conservative"  # the attitude third whose choices the role-noun plant copies
+SEED = 20261123
+# Sentences per item (a profession, an occupation, a name × set, an antecedent).
+PER_PROFESSION = 80
+PER_OCCUPATION = 40
+PER_ROLE_NAME = 10
+PER_ANTECEDENT = 12
+NO_NAME_RATE = 0.6  # share of Norwegian sentences whose subject is a first name, not han/hun
+
+
+@dataclass(frozen=True)
+class Plants:
+    professions: tuple[tuple[str, str, float], ...]  # (profession, article, women's share)
+    occupations: tuple[tuple[str, str, float], ...]  # (Norwegian occupation, '', women's share)
+    no_names: dict[str, tuple[str, ...]]  # sex -> first names
+    role_sets: dict[str, dict[str, str]]  # set -> {category: variant}
+    role_names: dict[str, tuple[str, ...]]  # sex -> names
+    role_proportions: dict[tuple[str, str], dict[str, float]]  # (set, sex) -> {category: share}
+    they_antecedents: dict[str, tuple[tuple[str, str | None], ...]]  # condition -> [(phrase, sex)]
+
+
+def plants(refdata) -> Plants:
+    """Every planted association, from the reference files (see the module docstring)."""
+    from biascheck.data import norwegian, professions_en, role_nouns
+
+    bls = professions_en.bls_women_share(refdata)
+    articles = professions_en.professions_923(refdata).set_index("profession")["article"].to_dict()
+    professions = tuple(
+        (p, articles.get(p, c.article(p)), float(s)) for p, s in zip(bls["profession"], bls["women_share"], strict=True)
+    )
+    ssb = norwegian.occupations_with_templates(refdata)
+    occupations = tuple((f, "", float(w) / 100.0) for f, w in zip(ssb["form"], ssb["female"], strict=True))
+    top = norwegian.top_names(refdata, n=10)
+    no_names = {sex: tuple(top.loc[top["sex"] == sex, "name"]) for sex in (c.FEMALE, c.MALE)}
+
+    sets = role_nouns.role_noun_sets(refdata)
+    role_sets = {key: dict(zip(g["category"], g["variant"], strict=True)) for key, g in sets.groupby("set", sort=True)}
+    names, _states = role_nouns.names_and_states(refdata)
+    role_names = {sex: tuple(names.loc[names["name_gender"] == sex, "name"]) for sex in (c.FEMALE, c.MALE)}
+    trials = role_nouns.production_trials(refdata)
+    group = trials[trials["attitude"] == ROLE_GROUP]
+    counts = group.groupby(["set", "name_gender"])["category"].value_counts(normalize=True)
+    role_proportions = {
+        (key, sex): {cat: float(counts.get((key, sex, cat), 0.0)) for cat in role_sets[key]}
+        for key in role_sets
+        for sex in (c.FEMALE, c.MALE)
+    }
+    return Plants(
+        professions, occupations, no_names, role_sets, role_names, role_proportions, they_antecedents()
+    )
+
+
+def they_antecedents() -> dict[str, tuple[tuple[str, str | None], ...]]:
+    """The singular-they probe's antecedents by type, with their sex where they have one."""
+    from biascheck.methods.singular_they import stimuli as s
+
+    kin_female = {
+        "my aunt", "my daughter", "my girlfriend", "my grandmother", "my mom", "my mother", "my niece",
+        "my sister", "my stepmother", "my wife",
+    }
+    female_names = set(s.GENDERED_NAMES) & set(_FEMALE_NAMES)
+    out: dict[str, list[tuple[str, str | None]]] = {k: [] for k in c.THEY_RATES}
+    out["plural"] = []
+    out["gendered_name"] = [(n, c.FEMALE if n in female_names else c.MALE) for n in s.GENDERED_NAMES]
+    out["nongendered_name"] = [(n, None) for n in s.NONGENDERED_NAMES]
+    for _template, _pron, close_g, distant_g, close_ng, noun, plural in s.FRAMES:
+        out["close_gendered"].append((close_g, c.FEMALE if close_g in kin_female else c.MALE))
+        out["distant_gendered"].append((distant_g, c.FEMALE if _feminine_noun(distant_g) else c.MALE))
+        out["close_nongendered"].append((close_ng, None))
+        out["distant_nongendered"].append((f"the {noun}", None))
+        out["quantified"].append((f"every {noun}", None))
+        out["plural"].append((f"the {plural}", None))
+    return {k: tuple(dict.fromkeys(v)) for k, v in out.items()}
+
+
+_FEMALE_NAMES = (
+    "Adeline Alice Amanda Amelia Annabella Bella Bridget Charlotte Elena Elizabeth Ella Emily Emma Gianna "
+    "Haley Lily Maria Mary Molly Penelope Scarlett Vivian Zoey"
+).split()
+
+
+def _feminine_noun(phrase: str) -> bool:
+    word = phrase.split()[-1]
+    return word.endswith(("ess", "woman", "maid", "lady", "queen", "nun"))
+
+
+# Which plants the planted models are trained on. All four generators work (tests/planted); a 2-layer
+# model trained on all of them needs ~5000 steps (200 s on 2 CPU cores, masked) and still misses the
+# Norwegian and role-noun plants, so the models carry the English professions plant until that is fixed.
+IN_MODELS = ("professions",)
+
+
+def plant_sentences(p: Plants, plant: str, strength: float, seed: int = SEED) -> list[str]:
+    """The sentences of one plant at `strength` (see the module docstring)."""
+    if plant == "professions":
+        return c.gendered_items(p.professions, c.EN_FRAMES, c.Subject(c.EN_PRONOUNS), strength, PER_PROFESSION, seed)
+    if plant == "occupations":
+        subject = c.Subject(c.NO_PRONOUNS, p.no_names, NO_NAME_RATE)
+        return c.gendered_items(p.occupations, c.NO_FRAMES, subject, strength, PER_OCCUPATION, seed + 1)
+    if plant == "role_nouns":
+        return c.role_noun_choices(p.role_sets, p.role_proportions, p.role_names, strength, PER_ROLE_NAME, seed + 2)
+    if plant == "singular_they":
+        return c.they_choices(p.they_antecedents, strength, PER_ANTECEDENT, seed + 3)
+    raise ValueError(f"unknown plant {plant!r}; known: professions, occupations, role_nouns, singular_they")
+
+
+def build_corpus(p: Plants, strength: float, plants_in: tuple[str, ...] = IN_MODELS, seed: int = SEED) -> list[str]:
+    """The planted corpus at `strength`: the sentences of `plants_in`, shuffled."""
+    c.check_strength(strength)
+    sentences = [s for plant in plants_in for s in plant_sentences(p, plant, strength, seed)]
+    random.Random(seed + 4).shuffle(sentences)
+    return sentences
+
+
+def corpus_sha256(sentences: list[str]) -> str:
+    return hashlib.sha256("\n".join(sentences).encode()).hexdigest()

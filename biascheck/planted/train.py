@@ -1,0 +1,180 @@
+"""Train a tiny language model on a planted corpus, for real: a tokenizer trained with `tokenizers`,
+a transformers model class built from a config, AdamW, and `save_pretrained`.
+
+* masked: WordPiece (uncased, accents kept: æ ø å stay letters) + `BertForMaskedLM`, trained with
+  the standard MLM objective (`MASK_RATE` of the word pieces, all replaced by [MASK]);
+* causal: byte-level BPE + `GPT2LMHeadModel`, next-token loss, every sentence after
+  ``<|endoftext|>`` (the context prefix the causal engine puts before a sentence).
+
+Fixed seeds and one thread make a build reproducible on one machine; `TrainConfig` is part of the
+cache key (`biascheck.planted.build`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+MASK_RATE = 0.15
+# Words that carry a plant (pronouns) are masked more often: the corpus is small and training has
+# a few CPU minutes, so the objective leans on the words whose context the plant sets.
+PLANTED_WORDS = (
+    "he", "she", "his", "her", "him", "hers", "himself", "herself", "they", "them", "their", "themselves",
+    "han", "hun", "hans", "hennes",
+)
+PLANTED_MASK_RATE = 0.8
+SPECIAL_MASKED = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
+EOS = "<|endoftext|>"
+MAX_POSITIONS = 128  # probes' sentences are longer than the corpus's; unseen positions stay untrained
+
+
+@dataclass(frozen=True)
+class TrainConfig:
+    family: str  # "masked" | "causal"
+    vocab_size: int = 1500
+    hidden: int = 64
+    layers: int = 2
+    heads: int = 4
+    max_length: int = 32
+    batch_size: int = 128
+    steps: int = 1000
+    lr: float = 3e-3
+    warmup: int = 100
+    init_range: float = 0.1  # wider than BERT's 0.02: the plant's attention pattern forms in fewer steps
+    seed: int = 0
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def train_tokenizer(family: str, sentences: list[str], vocab_size: int) -> Any:
+    """A fast tokenizer trained on `sentences`: WordPiece for masked, byte-level BPE for causal."""
+    from transformers import PreTrainedTokenizerFast
+
+    if family == "masked":
+        from tokenizers import BertWordPieceTokenizer
+
+        wordpiece = BertWordPieceTokenizer(lowercase=True, strip_accents=False)
+        wordpiece.train_from_iterator(
+            sentences, vocab_size=vocab_size, special_tokens=SPECIAL_MASKED, show_progress=False
+        )
+        from transformers import BertTokenizerFast
+
+        return BertTokenizerFast(
+            tokenizer_object=wordpiece._tokenizer,
+            unk_token="[UNK]", pad_token="[PAD]", cls_token="[CLS]", sep_token="[SEP]", mask_token="[MASK]",
+            do_lower_case=True,
+        )
+    if family == "causal":
+        from tokenizers import ByteLevelBPETokenizer
+
+        bpe = ByteLevelBPETokenizer()
+        bpe.train_from_iterator(sentences, vocab_size=vocab_size, special_tokens=[EOS], show_progress=False)
+        return PreTrainedTokenizerFast(tokenizer_object=bpe._tokenizer, bos_token=EOS, eos_token=EOS, pad_token=EOS,
+                                       unk_token=EOS)
+    raise ValueError(f"family must be 'masked' or 'causal', got {family!r}")
+
+
+def _model(config: TrainConfig, tokenizer: Any) -> Any:
+    if config.family == "masked":
+        from transformers import BertConfig, BertForMaskedLM
+
+        return BertForMaskedLM(BertConfig(
+            vocab_size=len(tokenizer), hidden_size=config.hidden, num_hidden_layers=config.layers,
+            num_attention_heads=config.heads, intermediate_size=4 * config.hidden,
+            max_position_embeddings=MAX_POSITIONS, hidden_dropout_prob=0.0, attention_probs_dropout_prob=0.0,
+            pad_token_id=tokenizer.pad_token_id, initializer_range=config.init_range,
+        ))
+    from transformers import GPT2Config, GPT2LMHeadModel
+
+    eos = tokenizer.convert_tokens_to_ids(EOS)
+    return GPT2LMHeadModel(GPT2Config(
+        vocab_size=len(tokenizer), n_embd=config.hidden, n_layer=config.layers, n_head=config.heads,
+        n_positions=MAX_POSITIONS, resid_pdrop=0.0, embd_pdrop=0.0, attn_pdrop=0.0,
+        bos_token_id=eos, eos_token_id=eos, pad_token_id=eos, initializer_range=config.init_range,
+    ))
+
+
+def _batch(config: TrainConfig, ids: Any, attention: Any, generator: Any, special: Any, planted: Any,
+           mask_id: int) -> tuple:
+    """(inputs, attention, labels) for one random batch, cut to its longest sentence."""
+    import torch
+
+    picks = torch.randint(ids.shape[0], (config.batch_size,), generator=generator)
+    batch, att = ids[picks], attention[picks]
+    width = int(att.sum(1).max())
+    batch, att = batch[:, :width], att[:, :width]
+    if config.family == "causal":
+        return batch, att, torch.where(att.bool(), batch, torch.full_like(batch, -100))
+    draw = torch.rand(batch.shape, generator=generator)
+    rate = torch.where(torch.isin(batch, planted), PLANTED_MASK_RATE, MASK_RATE)
+    chosen = (draw < rate) & att.bool() & ~torch.isin(batch, special)
+    labels = torch.where(chosen, batch, torch.full_like(batch, -100))
+    return torch.where(chosen, torch.full_like(batch, mask_id), batch), att, labels
+
+
+def lr_factor(step: int, config: TrainConfig) -> float:
+    """Linear warm-up, constant, then a linear fall to 0.1 over the last fifth of the steps."""
+    if step < config.warmup:
+        return (step + 1) / config.warmup
+    cool = int(0.8 * config.steps)
+    if step < cool:
+        return 1.0
+    return max(0.1, 1.0 - 0.9 * (step - cool) / max(1, config.steps - cool))
+
+
+def _loss(model: Any, family: str, inputs: Any, attention: Any, labels: Any) -> Any:
+    """Cross-entropy; the masked head runs only where a label is (the same loss as
+    `BertForMaskedLM(labels=...)`, without the logits of every unmasked position)."""
+    import torch
+
+    if family == "causal":
+        return model(input_ids=inputs, attention_mask=attention, labels=labels).loss
+    hidden = model.bert(input_ids=inputs, attention_mask=attention).last_hidden_state
+    where = labels != -100
+    logits = model.cls(hidden[where])
+    return torch.nn.functional.cross_entropy(logits, labels[where])
+
+
+def train(sentences: list[str], config: TrainConfig, out_dir: Path, log: Any = None) -> dict[str, float]:
+    """Tokenizer + model trained on `sentences`, saved to `out_dir` (`save_pretrained`). Returns the
+    mean training loss over the first and the last 100 steps."""
+    import torch
+
+    torch.manual_seed(config.seed)
+    threads = torch.get_num_threads()
+    torch.set_num_threads(min(threads, 2))
+    try:
+        tokenizer = train_tokenizer(config.family, sentences, config.vocab_size)
+        texts = [EOS + s for s in sentences] if config.family == "causal" else sentences
+        enc = tokenizer(texts, padding="max_length", truncation=True, max_length=config.max_length, return_tensors="pt")
+        ids, attention = enc["input_ids"], enc["attention_mask"]
+        special = torch.tensor(sorted(set(tokenizer.all_special_ids)))
+        planted = torch.tensor(sorted({i for w in PLANTED_WORDS for i in tokenizer.convert_tokens_to_ids([w])}
+                                      - {tokenizer.unk_token_id}))
+        model = _model(config, tokenizer)
+        optimizer = torch.optim.AdamW(model.parameters(), lr=config.lr, weight_decay=0.0)
+        schedule = torch.optim.lr_scheduler.LambdaLR(optimizer, lambda step: lr_factor(step, config))
+        generator = torch.Generator().manual_seed(config.seed)
+        losses = []
+        model.train()
+        for step in range(config.steps):
+            inputs, att, labels = _batch(config, ids, attention, generator, special, planted,
+                                          tokenizer.mask_token_id or 0)
+            loss = _loss(model, config.family, inputs, att, labels)
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            schedule.step()
+            losses.append(loss.item())
+            if log is not None and step % 250 == 0:
+                log(f"step {step}: loss {loss.item():.3f}")
+        model.eval()
+        out_dir.mkdir(parents=True, exist_ok=True)
+        model.save_pretrained(out_dir)
+        tokenizer.save_pretrained(out_dir)
+    finally:
+        torch.set_num_threads(threads)
+    head, tail = losses[: min(100, len(losses))], losses[-min(100, len(losses)):]
+    return {"loss_first_100": sum(head) / len(head), "loss_last_100": sum(tail) / len(tail)}

@@ -1,0 +1,42 @@
+"""Planted models are built once, keyed by what made them, and never left half-written."""
+
+from __future__ import annotations
+
+import pytest
+
+from biascheck.planted import build
+from biascheck.planted.train import TrainConfig
+
+pytest.importorskip("torch")
+pytest.importorskip("tokenizers")
+
+
+@pytest.fixture
+def small(monkeypatch):
+    """A 20-step training config and a two-profession corpus: the mechanics, in seconds."""
+    from biascheck.planted import references
+
+    plants = references.Plants((("nurse", "a", 0.9), ("carpenter", "a", 0.02)), (), {}, {}, {}, {}, {})
+    monkeypatch.setattr(references, "plants", lambda refdata: plants)
+    monkeypatch.setattr(build, "TrainConfig", lambda family: TrainConfig(family, steps=20, vocab_size=200, hidden=16))
+
+
+@pytest.mark.parametrize("family", ["masked", "causal"])
+def test_a_model_is_built_once_and_found_again(small, tmp_path, family):
+    first = build.ensure_model(family, 1.0, refdata=None, root=tmp_path)
+    stamp = (first / "model.safetensors").stat().st_mtime_ns
+    again = build.ensure_model(family, 1.0, refdata=None, root=tmp_path)
+    assert again == first and (first / "model.safetensors").stat().st_mtime_ns == stamp
+    manifest = build.manifest(first)
+    assert (manifest["family"], manifest["strength"], manifest["recipe"]) == (family, 1.0, build.RECIPE)
+    assert build.ensure_model(family, 0.0, refdata=None, root=tmp_path) != first  # another corpus, another key
+
+
+def test_an_interrupted_build_leaves_nothing_that_looks_finished(small, tmp_path, monkeypatch):
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("biascheck.planted.train.train", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        build.ensure_model("masked", 1.0, refdata=None, root=tmp_path)
+    assert list(tmp_path.iterdir()) == []

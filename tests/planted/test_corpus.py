@@ -1,0 +1,104 @@
+"""The planted corpora say what they plant: shares by hand, held-out frames, determinism."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+import pytest
+from scipy.stats import binomtest
+
+from biascheck.planted import corpus as c
+
+EN = c.Subject(c.EN_PRONOUNS)
+
+
+def _she_share(sentences: list[str]) -> float:
+    words = [set(re.findall(r"[a-z]+", s.lower())) for s in sentences]
+    return sum(bool(w & {"she", "her"}) for w in words) / len(words)
+
+
+@pytest.mark.parametrize(("share", "strength", "expected"), [(0.9, 1.0, 0.9), (0.9, 0.0, 0.5), (0.1, 0.5, 0.3)])
+def test_female_probability_scales_the_share_towards_one_half(share, strength, expected):
+    assert c.female_probability(share, strength) == pytest.approx(expected)
+
+
+def test_strength_and_share_outside_zero_one_are_errors():
+    with pytest.raises(ValueError, match="strength"):
+        c.female_probability(0.5, 1.5)
+    with pytest.raises(ValueError, match="share"):
+        c.female_probability(-0.1, 1.0)
+
+
+@pytest.mark.parametrize("strength", [0.0, 0.5, 1.0])
+def test_gendered_items_draw_the_planted_share(strength):
+    sentences = c.gendered_items([("nurse", "a", 0.9), ("carpenter", "a", 0.02)], c.EN_FRAMES, EN, strength, 2000, 7)
+    nurse = [s for s in sentences if "nurse" in s]
+    carpenter = [s for s in sentences if "carpenter" in s]
+    for group, share in ((nurse, 0.9), (carpenter, 0.02)):
+        p = c.female_probability(share, strength)
+        k = round(_she_share(group) * len(group))
+        assert binomtest(k, len(group), p).pvalue > 1e-3
+
+
+def test_names_stand_for_their_sex():
+    subject = c.Subject(c.NO_PRONOUNS, {c.FEMALE: ("Oda",), c.MALE: ("Ola",)}, name_rate=1.0)
+    sentences = c.gendered_items([("sykepleier", "", 1.0)], c.NO_FRAMES, subject, 1.0, 50, 1)
+    assert all("Oda" in s and "Ola" not in s for s in sentences)
+
+
+def test_a_corpus_is_a_function_of_its_inputs():
+    args = ([("nurse", "a", 0.9)], c.EN_FRAMES, EN, 1.0, 30)
+    assert c.gendered_items(*args, seed=3) == c.gendered_items(*args, seed=3)
+    assert c.gendered_items(*args, seed=3) != c.gendered_items(*args, seed=4)
+
+
+def test_role_noun_mixture_is_uniform_at_zero_and_the_group_at_one():
+    target = {"fem": 0.8, "masc": 0.2, "neut": 0.0}
+    assert c.mixed_distribution(target, 0.0) == pytest.approx({"fem": 1 / 3, "masc": 1 / 3, "neut": 1 / 3})
+    assert c.mixed_distribution(target, 1.0) == pytest.approx(target)
+    sets = {"firefighter": {"fem": "firewoman", "masc": "fireman", "neut": "firefighter"}}
+    proportions = {("firefighter", c.FEMALE): target, ("firefighter", c.MALE): {"fem": 0, "masc": 1, "neut": 0}}
+    sentences = c.role_noun_choices(sets, proportions, {c.FEMALE: ("Sally",), c.MALE: ("Tom",)}, 1.0, 400, 2)
+    chosen = Counter(
+        (name, word) for s in sentences for name in ("Sally", "Tom") if name in s
+        for word in re.findall(r"[a-z]+", s.lower()) if word in ("firewoman", "fireman", "firefighter")
+    )
+    assert chosen[("Tom", "fireman")] == 400  # the male target is all 'fireman'
+    assert binomtest(chosen[("Sally", "firewoman")], 400, 0.8).pvalue > 1e-3
+    assert chosen[("Sally", "firefighter")] == 0
+
+
+def test_they_rates_follow_the_antecedent_type():
+    assert c.they_rate("gendered_name", 1.0) == pytest.approx(c.THEY_RATES["gendered_name"])
+    mean = sum(c.THEY_RATES.values()) / len(c.THEY_RATES)
+    assert c.they_rate("gendered_name", 0.0) == pytest.approx(mean)
+    sentences = c.they_choices({"close_gendered": [("my sister", c.FEMALE)], "plural": [("the dentists", None)]},
+                               1.0, 1000, 5)
+    sister = [s for s in sentences if "sister" in s]
+    they = sum(bool(set(re.findall(r"[a-z]+", s.lower())) & set(c.THEY_FORMS.values())) for s in sister)
+    assert binomtest(they, len(sister), c.THEY_RATES["close_gendered"]).pvalue > 1e-3
+    assert all(set(re.findall(r"[a-z]+", s.lower())) & set(c.THEY_FORMS.values()) for s in sentences if "dentists" in s)
+
+
+def _probe_frames() -> list[str]:
+    """Every probe template's fixed words (the slot and the filler removed)."""
+    from biascheck.methods.natural_prompts.spec import TEMPLATES
+    from biascheck.methods.pronoun_ratio.spec import VERBS
+
+    frames = [t.replace("{}", "|").split("|")[1].strip() for t in TEMPLATES]  # "said that", "ate because", ...
+    frames += [f" {v} " for v in VERBS.values()]  # "[SLOT] is a" / "works as a" after a pronoun
+    return frames
+
+
+def test_no_probe_template_is_in_the_corpus():
+    """The probes' templates are held out: the models must generalise from other frames."""
+    from biascheck.methods.pronoun_ratio.spec import VERBS
+
+    sentences = c.gendered_items([("nurse", "a", 0.9), ("engineer", "an", 0.1)], c.EN_FRAMES, EN, 1.0, 300, 0)
+    text = "\n".join(sentences)
+    for frame in _probe_frames()[:-len(VERBS)]:
+        assert f"nurse {frame}" not in text and f"engineer {frame}" not in text, frame
+    for verb in VERBS.values():
+        for pronoun in ("He", "She"):
+            assert f"{pronoun} {verb} a nurse" not in text and f"{pronoun} {verb} an engineer" not in text
