@@ -55,7 +55,8 @@ def test_biascheck_models_lists_every_alias_with_where_its_weights_come_from():
     import subprocess
     import sys
 
-    done = subprocess.run([sys.executable, "-m", "biascheck.cli", "models"], capture_output=True, text=True, check=False)
+    command = [sys.executable, "-m", "biascheck.cli", "models"]
+    done = subprocess.run(command, capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
     for alias in ALIASES:
         assert alias in done.stdout
