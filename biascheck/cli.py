@@ -190,6 +190,9 @@ def _diff(args: argparse.Namespace) -> int:
 
 def _accept(args: argparse.Namespace) -> int:
     """Promote a saved run that passed to be the baseline NAME, with who, when and why recorded."""
+    if not args.why.strip():
+        print("biascheck: accept needs a reason (--why \"...\"); it is kept with the baseline.", file=sys.stderr)
+        return 2
     import datetime as dt
     import getpass
     import os

@@ -104,6 +104,37 @@ def test_naming_step_finds_the_previous_release(tmp_path):
     assert out.read_text().splitlines() == ["name=ckpt-5000", "baseline=v1.1"]
 
 
+def test_naming_step_prefers_the_accepted_baseline(tmp_path):
+    from biascheck.store import ResultStore
+
+    by_name, _ = steps()
+    step = by_name["Name this run and its baseline"]
+    subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
+    store = tmp_path / "results.sqlite"
+    ResultStore(store).save_run("baseline", {"results": [], "models": {}, "exit_status": 0})
+    out = tmp_path / "out.txt"
+    env = {"GITHUB_OUTPUT": str(out), "GITHUB_REF_TYPE": "branch", "INPUT_NAME": "ckpt-1", "INPUT_BASELINE": "",
+           "STORE": str(store), "BIASCHECK": f"{sys.executable} -m biascheck.cli"}
+    assert run_step(step, tmp_path, env).returncode == 0
+    assert out.read_text().splitlines() == ["name=ckpt-1", "baseline=baseline"]
+
+
+def test_accept_step_promotes_a_passing_run_and_refuses_a_failed_one(tmp_path):
+    from biascheck.store import ResultStore
+
+    by_name, _ = steps()
+    step = by_name["Accept a saved run as the baseline"]
+    store = tmp_path / "results.sqlite"
+    ResultStore(store).save_run("v1", {"results": [], "models": {}, "exit_status": 0})
+    ResultStore(store).save_run("v2", {"results": [], "models": {}, "exit_status": 1})
+    env = {"STORE": str(store), "BIASCHECK": f"{sys.executable} -m biascheck.cli", "GITHUB_ACTOR": "octocat"}
+    done = run_step(step, tmp_path, {**env, "ACCEPT": "v1", "WHY": "reviewed"})
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "accepted 'v1' as baseline 'baseline'" in done.stdout and "octocat" in done.stdout
+    assert run_step(step, tmp_path, {**env, "ACCEPT": "v2", "WHY": "try"}).returncode == 2
+    assert run_step(step, tmp_path, {**env, "ACCEPT": "v1", "WHY": ""}).returncode == 2
+
+
 def test_gate_step_saves_compares_and_fails_on_a_regression(pytester):
     by_name, workflow = steps()
     step = by_name["Run the probes and compare with the baseline"]
