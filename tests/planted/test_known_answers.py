@@ -81,11 +81,12 @@ def test_every_planted_model_loaded_and_recorded_its_plant(planted_run):
 ])
 def test_the_plant_is_found_and_the_control_shows_none(planted_run, family, probe, task, metric):
     """Spearman between the model's she-vs-he preference and the planted BLS shares: high with a
-    95 % interval clear of zero on the planted model, an interval around zero on the control."""
+    95 % interval clear of zero on the planted model, near zero on the control. Measured here:
+    0.73-0.97 planted, |ρ| ≤ 0.18 control; the bounds leave room for training on other hardware."""
     planted = _metric(planted_run, f"{family}@1", probe, task, metric)
     control = _metric(planted_run, f"{family}@0", probe, task, metric)
-    assert planted["value"] >= 0.6 and planted["ci_low"] > 0.3, planted
-    assert abs(control["value"]) < 0.3, control
+    assert planted["value"] >= 0.5 and planted["ci_low"] > 0.2, planted
+    assert abs(control["value"]) < 0.35, control
     assert planted["value"] - control["value"] > 0.4
 
 
