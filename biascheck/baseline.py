@@ -28,7 +28,7 @@ metrics declared `better` carry only `higher_is_better`, which is read as 'highe
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -226,14 +226,19 @@ def _model_identity(record: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def baseline_model(model: str, base_models: Collection[str]) -> str | None:
+    """The baseline model a new `model` is paired with: the same name, else the baseline's only
+    model; None when the baseline has several others (`compare` then uses their mean and spread)."""
+    if model in base_models:
+        return model
+    return next(iter(base_models)) if len(base_models) == 1 else None
+
+
 def _paired_models(base: dict[str, Any], new: dict[str, Any]) -> list[tuple[str, str]]:
-    """(baseline model, new model) pairs, as `compare` pairs results: same names, else a one-model
-    baseline stands for every new model."""
-    base_models, new_models = list(base.get("models") or {}), list(new.get("models") or {})
-    pairs = [(m, m) for m in new_models if m in base_models]
-    if not pairs and len(base_models) == 1:
-        pairs = [(base_models[0], m) for m in new_models]
-    return pairs
+    """(baseline model, new model) pairs, by `baseline_model`."""
+    base_models = list(base.get("models") or {})
+    pairs = [(baseline_model(m, base_models), m) for m in new.get("models") or {}]
+    return [(b, m) for b, m in pairs if b is not None]
 
 
 def mismatches(base: dict[str, Any], new: dict[str, Any]) -> list[str]:

@@ -15,7 +15,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from biascheck.baseline import key_of
+from biascheck.baseline import baseline_model, key_of
 
 
 @dataclass(frozen=True)
@@ -46,16 +46,14 @@ def _numbers(item: dict[str, Any]) -> dict[str, float]:
 
 def item_changes(base: dict[str, Any], new: dict[str, Any], pattern: str = "*") -> list[ItemChange]:
     """Steps 1-3 for the results whose `probe.task.metric` matches `pattern` (a glob)."""
-    base_models = {r["model"] for r in base.get("results", [])}
+    base_models = sorted({r["model"] for r in base.get("results", [])})
     by_key: dict[tuple[str, str], dict[str, Any]] = {(r["model"], key_of(r)): r for r in base.get("results", [])}
     out = []
     for r in new.get("results", []):
         key = key_of(r)
         if not r.get("items") or not fnmatch.fnmatchcase(key, pattern):
             continue
-        model = (
-            r["model"] if r["model"] in base_models else (next(iter(base_models)) if len(base_models) == 1 else None)
-        )
+        model = baseline_model(r["model"], base_models)
         ref = by_key.get((model, key)) if model is not None else None
         if ref is None or not ref.get("items"):
             continue

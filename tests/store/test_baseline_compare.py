@@ -181,3 +181,14 @@ def test_version_data_settings_and_batch_policy_mismatches():
         "setting role_nouns.states: 5 vs None",
     ]
     assert bl.mismatches({"results": []}, new) == []  # an older run that records none of it: nothing to refuse
+
+
+@pytest.mark.parametrize(("model", "base", "expected"), [
+    ("ckpt-2", ["ckpt-2", "ckpt-1"], "ckpt-2"),  # same name wins
+    ("ckpt-3", ["ckpt-1"], "ckpt-1"),  # a one-model baseline stands for any new model
+    ("ckpt-3", ["ckpt-1", "ckpt-2"], None),  # several others: no single partner
+])
+def test_one_pairing_rule_for_compare_mismatches_and_item_diffs(model, base, expected):
+    from biascheck.baseline import baseline_model
+
+    assert baseline_model(model, base) == expected
