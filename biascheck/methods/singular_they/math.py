@@ -25,6 +25,7 @@ from __future__ import annotations
 import math
 import warnings
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 import pandas as pd
@@ -42,6 +43,11 @@ class TheyScores:
 
     frame: pd.DataFrame
     estimator: str
+
+    @cached_property
+    def fit(self) -> dict[str, float]:
+        """Step 3's mixed model on `frame` (`closeness_gender`), fitted once for every task that reads it."""
+        return closeness_gender(self.frame)
 
 
 def surprisal(logprob: np.ndarray) -> np.ndarray:

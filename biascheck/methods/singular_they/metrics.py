@@ -15,7 +15,6 @@ import pandas as pd
 from biascheck.methods.singular_they.math import (
     TheyScores,
     by_condition,
-    closeness_gender,
     contrast_metrics,
     group_correlations,
     pattern_checks,
@@ -32,9 +31,10 @@ REGRESSION = (
 )
 
 
-def antecedent_metrics(frame: pd.DataFrame) -> list[Metric]:
+def antecedent_metrics(frame: pd.DataFrame, fit: dict[str, float]) -> list[Metric]:
     """Task antecedents: mean surprisal per antecedent type (paper order), the two contrasts and
-    the share of the four human-pattern checks (the checks, yes/no, in its note and items)."""
+    the share of the four human-pattern checks (the checks, yes/no, in its note and items); `fit`
+    is `closeness_gender(frame)`."""
     table = by_condition(frame)
     out = [
         Metric(f"surprisal_{row.condition}", row.mean, (row.ci_low, row.ci_high), row.n)
@@ -42,7 +42,7 @@ def antecedent_metrics(frame: pd.DataFrame) -> list[Metric]:
     ]
     out += [Metric(name, value, ci, n) for name, (value, ci, n) in contrast_metrics(frame).items()]
     means = dict(zip(table["condition"], table["mean"], strict=False))
-    checks = pattern_checks(means, closeness_gender(frame))
+    checks = pattern_checks(means, fit)
     note = "; ".join(f"{k}: {'yes' if v else 'NO'}" for k, v in checks.items()) + " (regression checks need p < 0.05)"
     items = [{"check": k, "passed": bool(v)} for k, v in checks.items()]
     out.append(Metric("pattern_checks", share_passed(checks), None, len(checks), note=note, items=items))
@@ -63,9 +63,9 @@ def paper_comparable(estimator: str) -> tuple[bool, str]:
     )
 
 
-def closeness_gender_metrics(frame: pd.DataFrame, estimator: str = MLM_SLOT) -> list[Metric]:
-    """Task closeness_gender (paper Table 2): beta_close, p_close, beta_gendered, p_gendered."""
-    fit = closeness_gender(frame)
+def closeness_gender_metrics(fit: dict[str, float], estimator: str = MLM_SLOT) -> list[Metric]:
+    """Task closeness_gender (paper Table 2): beta_close, p_close, beta_gendered, p_gendered, from
+    `fit` = `closeness_gender(frame)`."""
     n = int(fit["n"])
     comparable, paper_note = paper_comparable(estimator)
     note = f"{REGRESSION}; converged: {bool(fit['converged'])}; {paper_note}"
@@ -108,9 +108,9 @@ def task_metrics(
     ``singular_they.ratings``), or None when no file is given.
     """
     if task == "antecedents":
-        found = antecedent_metrics(scored.frame)
+        found = antecedent_metrics(scored.frame, scored.fit)
     elif task == "closeness_gender":
-        found = closeness_gender_metrics(scored.frame, scored.estimator)
+        found = closeness_gender_metrics(scored.fit, scored.estimator)
     elif task == "human_ratings":
         found = rating_metrics(scored.frame, ratings, ratings_path, scored.estimator)
     else:

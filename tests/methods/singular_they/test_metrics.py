@@ -85,3 +85,13 @@ def test_human_ratings_per_group_then_all():
 def test_unknown_task():
     with pytest.raises(ValueError, match="unknown task"):
         metrics.task_metrics("antecedent", SCORED)
+
+
+def test_the_mixed_model_is_fitted_once_for_both_tasks_that_read_it(monkeypatch):
+    calls = []
+    real = m.closeness_gender
+    monkeypatch.setattr(m, "closeness_gender", lambda frame: calls.append(1) or real(frame))
+    scored = m.TheyScores(SCORED.frame, "causal-next")
+    metrics.task_metrics("antecedents", scored)
+    metrics.task_metrics("closeness_gender", scored)
+    assert len(calls) == 1
