@@ -43,7 +43,7 @@ def ensure_model(family: str, strength: float, refdata: Any, root: Path | None =
     from biascheck.planted import references
     from biascheck.planted.train import train
 
-    plants = references.plants(refdata)
+    plants = references.plants(refdata, references.IN_MODELS)
     sentences = references.build_corpus(plants, strength)
     corpus = references.corpus_sha256(sentences)
     config = TrainConfig(family)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from biascheck.planted import corpus as c
 
@@ -32,44 +32,70 @@ NO_NAME_RATE = 0.6  # share of Norwegian sentences whose subject is a first name
 
 @dataclass(frozen=True)
 class Plants:
-    professions: tuple[tuple[str, str, float], ...]  # (profession, article, women's share)
-    occupations: tuple[tuple[str, str, float], ...]  # (Norwegian occupation, '', women's share)
-    no_names: dict[str, tuple[str, ...]]  # sex -> first names
-    role_sets: dict[str, dict[str, str]]  # set -> {category: variant}
-    role_names: dict[str, tuple[str, ...]]  # sex -> names
-    role_proportions: dict[tuple[str, str], dict[str, float]]  # (set, sex) -> {category: share}
-    they_antecedents: dict[str, tuple[tuple[str, str | None], ...]]  # condition -> [(phrase, sex)]
+    """What is planted; a plant not asked for by `plants(refdata, which)` stays empty."""
+
+    professions: tuple[tuple[str, str, float], ...] = ()  # (profession, article, women's share)
+    occupations: tuple[tuple[str, str, float], ...] = ()  # (Norwegian occupation, '', women's share)
+    no_names: dict[str, tuple[str, ...]] = field(default_factory=dict)  # sex -> first names
+    role_sets: dict[str, dict[str, str]] = field(default_factory=dict)  # set -> {category: variant}
+    role_names: dict[str, tuple[str, ...]] = field(default_factory=dict)  # sex -> names
+    role_proportions: dict[tuple[str, str], dict[str, float]] = field(default_factory=dict)  # (set, sex) -> shares
+    they_antecedents: dict[str, tuple[tuple[str, str | None], ...]] = field(default_factory=dict)  # type -> NPs
 
 
-def plants(refdata) -> Plants:
-    """Every planted association, from the reference files (see the module docstring)."""
-    from biascheck.data import norwegian, professions_en, role_nouns
+def plants(refdata, which: tuple[str, ...] = ("professions", "occupations", "role_nouns", "singular_they")) -> Plants:
+    """The planted associations named in `which`, read from the reference files (module docstring);
+    only their files are read (the Norwegian name table alone takes ~15 s)."""
+    found: dict = {}
+    if "professions" in which:
+        found.update(_professions(refdata))
+    if "occupations" in which:
+        found.update(_occupations(refdata))
+    if "role_nouns" in which:
+        found.update(_role_nouns(refdata))
+    if "singular_they" in which:
+        found["they_antecedents"] = they_antecedents()
+    return Plants(**found)
+
+
+def _professions(refdata) -> dict:
+    from biascheck.data import professions_en
 
     bls = professions_en.bls_women_share(refdata)
     articles = professions_en.professions_923(refdata).set_index("profession")["article"].to_dict()
-    professions = tuple(
-        (p, articles.get(p, c.article(p)), float(s)) for p, s in zip(bls["profession"], bls["women_share"], strict=True)
-    )
+    shares = zip(bls["profession"], bls["women_share"], strict=True)
+    return {"professions": tuple((p, articles.get(p, c.article(p)), float(s)) for p, s in shares)}
+
+
+def _occupations(refdata) -> dict:
+    from biascheck.data import norwegian
+
     ssb = norwegian.occupations_with_templates(refdata)
-    occupations = tuple((f, "", float(w) / 100.0) for f, w in zip(ssb["form"], ssb["female"], strict=True))
     top = norwegian.top_names(refdata, n=10)
-    no_names = {sex: tuple(top.loc[top["sex"] == sex, "name"]) for sex in (c.FEMALE, c.MALE)}
+    return {
+        "occupations": tuple((f, "", float(w) / 100.0) for f, w in zip(ssb["form"], ssb["female"], strict=True)),
+        "no_names": {sex: tuple(top.loc[top["sex"] == sex, "name"]) for sex in (c.FEMALE, c.MALE)},
+    }
+
+
+def _role_nouns(refdata) -> dict:
+    from biascheck.data import role_nouns
 
     sets = role_nouns.role_noun_sets(refdata)
     role_sets = {key: dict(zip(g["category"], g["variant"], strict=True)) for key, g in sets.groupby("set", sort=True)}
     names, _states = role_nouns.names_and_states(refdata)
-    role_names = {sex: tuple(names.loc[names["name_gender"] == sex, "name"]) for sex in (c.FEMALE, c.MALE)}
     trials = role_nouns.production_trials(refdata)
     group = trials[trials["attitude"] == ROLE_GROUP]
     counts = group.groupby(["set", "name_gender"])["category"].value_counts(normalize=True)
-    role_proportions = {
-        (key, sex): {cat: float(counts.get((key, sex, cat), 0.0)) for cat in role_sets[key]}
-        for key in role_sets
-        for sex in (c.FEMALE, c.MALE)
+    return {
+        "role_sets": role_sets,
+        "role_names": {sex: tuple(names.loc[names["name_gender"] == sex, "name"]) for sex in (c.FEMALE, c.MALE)},
+        "role_proportions": {
+            (key, sex): {cat: float(counts.get((key, sex, cat), 0.0)) for cat in role_sets[key]}
+            for key in role_sets
+            for sex in (c.FEMALE, c.MALE)
+        },
     }
-    return Plants(
-        professions, occupations, no_names, role_sets, role_names, role_proportions, they_antecedents()
-    )
 
 
 def they_antecedents() -> dict[str, tuple[tuple[str, str | None], ...]]:

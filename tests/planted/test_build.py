@@ -16,8 +16,8 @@ def small(monkeypatch):
     """A 20-step training config and a two-profession corpus: the mechanics, in seconds."""
     from biascheck.planted import references
 
-    plants = references.Plants((("nurse", "a", 0.9), ("carpenter", "a", 0.02)), (), {}, {}, {}, {}, {})
-    monkeypatch.setattr(references, "plants", lambda refdata: plants)
+    plants = references.Plants(professions=(("nurse", "a", 0.9), ("carpenter", "a", 0.02)))
+    monkeypatch.setattr(references, "plants", lambda refdata, which: plants)
     monkeypatch.setattr(build, "TrainConfig", lambda family: TrainConfig(family, steps=20, vocab_size=200, hidden=16))
 
 

@@ -1,0 +1,43 @@
+"""The plants read the real references: every plant's inputs, with the sizes the probes use."""
+
+from __future__ import annotations
+
+import pytest
+
+from biascheck.data import ReferenceData
+from biascheck.planted import corpus as c
+from biascheck.planted import references as r
+
+
+@pytest.fixture(scope="module")
+def plants(mirror):
+    return r.plants(ReferenceData(mirror=mirror))
+
+
+def test_every_plant_reads_its_reference(plants):
+    assert len(plants.professions) == 185 and all(0 <= s <= 1 for _, _, s in plants.professions)
+    assert dict((p, s) for p, _, s in plants.professions)["nurse"] == pytest.approx(0.8958, abs=1e-3)
+    assert len(plants.occupations) == 417
+    assert {k: len(v) for k, v in plants.no_names.items()} == {c.FEMALE: 87, c.MALE: 65}
+    assert len(plants.role_sets) == 20 and {k: len(v) for k, v in plants.role_names.items()} == {"female": 12, "male": 12}
+    for (key, _sex), shares in plants.role_proportions.items():
+        assert set(shares) == set(plants.role_sets[key]) and sum(shares.values()) == pytest.approx(1.0)
+    assert {k: len(v) for k, v in plants.they_antecedents.items()} == {
+        "gendered_name": 40, "close_gendered": 20, "distant_gendered": 40, "nongendered_name": 21,
+        "close_nongendered": 11, "distant_nongendered": 40, "quantified": 40, "plural": 40,
+    }
+
+
+def test_only_the_plants_asked_for_are_read(mirror):
+    only = r.plants(ReferenceData(mirror=mirror), ("professions",))
+    assert only.professions and not only.occupations and not only.role_sets and not only.they_antecedents
+
+
+def test_the_they_plant_uses_the_antecedents_not_the_frames_of_the_stimuli(plants):
+    from biascheck.methods.singular_they.stimuli import FRAMES
+
+    sentences = "\n".join(r.plant_sentences(plants, "singular_they", 1.0))
+    for frame in FRAMES:
+        fixed = frame[0].replace("{NP}", "|").replace("{PRON}", "|").split("|")
+        longest = max(fixed, key=len).strip()
+        assert longest not in sentences, longest
