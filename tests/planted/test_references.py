@@ -19,7 +19,8 @@ def test_every_plant_reads_its_reference(plants):
     assert dict((p, s) for p, _, s in plants.professions)["nurse"] == pytest.approx(0.8958, abs=1e-3)
     assert len(plants.occupations) == 417
     assert {k: len(v) for k, v in plants.no_names.items()} == {c.FEMALE: 87, c.MALE: 65}
-    assert len(plants.role_sets) == 20 and {k: len(v) for k, v in plants.role_names.items()} == {"female": 12, "male": 12}
+    assert len(plants.role_sets) == 20
+    assert {k: len(v) for k, v in plants.role_names.items()} == {"female": 12, "male": 12}
     for (key, _sex), shares in plants.role_proportions.items():
         assert set(shares) == set(plants.role_sets[key]) and sum(shares.values()) == pytest.approx(1.0)
     assert {k: len(v) for k, v in plants.they_antecedents.items()} == {
