@@ -104,3 +104,22 @@ def test_diff_lists_the_items_that_moved_most(tmp_path):
     assert "profession=pilot" in out.stdout and "-1" in out.stdout and "nurse" not in out.stdout
     none = biascheck("diff", "v1", "v2", "--store", str(store), "--metric", "natural_prompts.*")
     assert none.returncode == 1 and "no per-item records" in none.stderr
+
+
+def test_the_exit_codes_the_readme_lists_for_history_diff_and_data(tmp_path, mirror):
+    store = tmp_path / "s.sqlite"
+    ResultStore(store).save_run("v1", payload(result("mean_abs_log_n", 1.0)))
+    nothing = biascheck("history", "--store", str(store), "--metric", "natural_prompts.*")
+    assert nothing.returncode == 1 and "no saved run" in nothing.stderr
+    unknown = biascheck("diff", "v1", "v9", "--store", str(store))
+    assert unknown.returncode == 2 and "v9" in unknown.stderr
+    assert biascheck("data", "--data", str(mirror)).returncode == 0
+    empty = tmp_path / "empty-mirror"
+    empty.mkdir()
+    import os
+
+    missing = subprocess.run(
+        [sys.executable, "-m", "biascheck.cli", "data", "--data", str(empty)], capture_output=True, text=True,
+        check=False, env={**os.environ, "BIASCHECK_OFFLINE": "1", "BIASCHECK_CACHE_DIR": str(tmp_path / "cache")},
+    )
+    assert missing.returncode == 1 and "MISSING" in missing.stdout
