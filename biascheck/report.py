@@ -112,7 +112,21 @@ def atomic_write(path: Path, text: str) -> None:
 
 
 def results_payload(results: list[Result], meta: dict[str, Any]) -> dict[str, Any]:
-    return {**meta, "results": [r.to_json() for r in results]}
+    """`meta` plus every result; when the run was compared with a baseline, each result carries its
+    comparison under `regression` (status, baseline value, change, noise; None for a metric the
+    baseline lacks)."""
+    comparisons = (meta.get("baseline") or {}).get("comparisons") or []
+    by_key = {(c["model"], c["key"]): c for c in comparisons}
+    rows = []
+    for result in results:
+        row = result.to_json()
+        if comparisons:
+            found = by_key.get((row["model"], f"{row['probe']}.{row['task']}.{row['metric']}"))
+            row["regression"] = None if found is None else {
+                "status": found["status"], "baseline": found["base"], "change": found["change"], "noise": found["noise"]
+            }
+        rows.append(row)
+    return {**meta, "results": rows}
 
 
 def write_report(directory: Path, results: list[Result], meta: dict[str, Any]) -> list[Path]:

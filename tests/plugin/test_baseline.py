@@ -71,6 +71,9 @@ def test_save_compare_flag_regression_and_regenerate(project, monkeypatch):
     results = json.loads((project.path / "out" / "results.json").read_text())
     assert results["exit_status"] == 1 and results["schema_version"] == 2 and results["baseline"]["failed"]
     assert {c["status"] for c in results["baseline"]["comparisons"]} == {"regressed", "no noise estimate"}
+    by_metric = {(r["task"], r["metric"]): r["regression"] for r in results["results"]}  # and on each result
+    assert by_metric[("is", "mean_abs_log_n")] == {"status": "regressed", "baseline": 1.0, "change": 1.0,
+                                                   "noise": pytest.approx(0.141, abs=1e-3)}
     junit = (project.path / "junit.xml").read_text()
     assert 'failures="2"' in junit and "pronoun_ratio.is.mean_abs_log_n" in junit
     assert "regressed beyond the noise" in junit
