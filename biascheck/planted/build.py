@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from biascheck.errors import ConfigError
 from biascheck.planted.train import TrainConfig
 
 RECIPE = "planted-v1"  # bump when the corpus generators or the training loop change meaning
@@ -51,8 +52,13 @@ def ensure_model(family: str, strength: float, refdata: Any, root: Path | None =
     target = root / f"{family}-{strength:g}-{model_key(corpus, config)}"
     if (target / MANIFEST).is_file():
         return target
-    root.mkdir(parents=True, exist_ok=True)
-    work = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=root))
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+        work = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=root))
+    except OSError as exc:
+        raise ConfigError(
+            f"cannot write the planted-model cache {root} ({exc}); set BIASCHECK_PLANTED_DIR to a writable directory."
+        ) from exc
     try:
         started = time.perf_counter()
         losses = train(sentences, config, work, log=log)

@@ -40,3 +40,12 @@ def test_an_interrupted_build_leaves_nothing_that_looks_finished(small, tmp_path
     with pytest.raises(KeyboardInterrupt):
         build.ensure_model("masked", 1.0, refdata=None, root=tmp_path)
     assert list(tmp_path.iterdir()) == []
+
+
+def test_an_unwritable_cache_is_a_clear_error(small, tmp_path):
+    from biascheck.errors import ConfigError
+
+    blocker = tmp_path / "not-a-dir"
+    blocker.write_text("")
+    with pytest.raises(ConfigError, match="BIASCHECK_PLANTED_DIR"):
+        build.ensure_model("masked", 1.0, refdata=None, root=blocker / "planted")
