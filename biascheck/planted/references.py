@@ -43,7 +43,10 @@ class Plants:
     they_antecedents: dict[str, tuple[tuple[str, str | None], ...]] = field(default_factory=dict)  # type -> NPs
 
 
-def plants(refdata, which: tuple[str, ...] = ("professions", "occupations", "role_nouns", "singular_they")) -> Plants:
+PLANTS = ("professions", "occupations", "role_nouns", "singular_they")
+
+
+def plants(refdata, which: tuple[str, ...] = PLANTS) -> Plants:
     """The planted associations named in `which`, read from the reference files (module docstring);
     only their files are read (the Norwegian name table alone takes ~15 s)."""
     found: dict = {}
@@ -149,7 +152,7 @@ def plant_sentences(p: Plants, plant: str, strength: float, seed: int = SEED) ->
         return c.role_noun_choices(p.role_sets, p.role_proportions, p.role_names, strength, PER_ROLE_NAME, seed + 2)
     if plant == "singular_they":
         return c.they_choices(p.they_antecedents, strength, PER_ANTECEDENT, seed + 3)
-    raise ValueError(f"unknown plant {plant!r}; known: professions, occupations, role_nouns, singular_they")
+    raise ValueError(f"unknown plant {plant!r}; known: {', '.join(PLANTS)}")
 
 
 def build_corpus(p: Plants, strength: float, plants_in: tuple[str, ...] = IN_MODELS, seed: int = SEED) -> list[str]:

@@ -1,5 +1,6 @@
 """`biascheck runs / compare / history` on a real store, run as a user would (the console script)."""
 
+import os
 import subprocess
 import sys
 
@@ -34,8 +35,11 @@ def payload(*results, exit_status=0):
     }
 
 
-def biascheck(*args):
-    return subprocess.run([sys.executable, "-m", "biascheck.cli", *args], capture_output=True, text=True, check=False)
+def biascheck(*args, env=None):
+    return subprocess.run(
+        [sys.executable, "-m", "biascheck.cli", *args], capture_output=True, text=True, check=False,
+        env=None if env is None else {**os.environ, **env},
+    )
 
 
 def test_compare_exits_0_within_noise_1_on_a_regression_or_a_missing_metric(tmp_path):
@@ -116,10 +120,7 @@ def test_the_exit_codes_the_readme_lists_for_history_diff_and_data(tmp_path, mir
     assert biascheck("data", "--data", str(mirror)).returncode == 0
     empty = tmp_path / "empty-mirror"
     empty.mkdir()
-    import os
-
-    missing = subprocess.run(
-        [sys.executable, "-m", "biascheck.cli", "data", "--data", str(empty)], capture_output=True, text=True,
-        check=False, env={**os.environ, "BIASCHECK_OFFLINE": "1", "BIASCHECK_CACHE_DIR": str(tmp_path / "cache")},
+    missing = biascheck(
+        "data", "--data", str(empty), env={"BIASCHECK_OFFLINE": "1", "BIASCHECK_CACHE_DIR": str(tmp_path / "cache")}
     )
     assert missing.returncode == 1 and "MISSING" in missing.stdout
