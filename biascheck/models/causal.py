@@ -140,6 +140,9 @@ class CausalLM(EngineModel):
     def _body_kwargs(self) -> dict[str, Any]:
         return {"use_cache": False}
 
+    def _reserved_positions(self) -> int:
+        return len(getattr(self, "prefix_ids", ()))
+
     # ------------------------------------------------------------------ reads
     def _piece_reads(self, e_: Encoded, pieces: Sequence[int]) -> list[tuple[tuple[int, ...], int, int]]:
         """log P(piece q | prefix + earlier pieces) reads; pieces without context are left out."""

@@ -30,6 +30,20 @@ def model_device(model: Any) -> str:
         return "cpu"
 
 
+def max_positions(config: Any) -> int | None:
+    """How many positions the model's learned position table has (None: rotary positions, which
+    have no table to run off). RoBERTa-style models start positions after the padding index, so two
+    of their 514 are unusable."""
+    if any(getattr(config, attr, None) is not None for attr in ("rope_parameters", "rope_theta", "rope_scaling")):
+        return None
+    limit = getattr(config, "max_position_embeddings", None) or getattr(config, "n_positions", None)
+    if not isinstance(limit, int):
+        return None
+    if "roberta" in str(getattr(config, "model_type", "")) or getattr(config, "model_type", "") == "camembert":
+        limit -= int(getattr(config, "pad_token_id", 1) or 0) + 1
+    return limit
+
+
 class EngineModel(LanguageModel):
     """A transformers model + fast tokenizer behind the `LanguageModel` interface.
 
@@ -155,6 +169,7 @@ class EngineModel(LanguageModel):
             return_attention_mask=False,
             return_token_type_ids=False,
         )
+        self._check_lengths(unique, [len(ids) for ids in enc["input_ids"]])
         out: dict[str, Encoded] = {}
         for n, text in enumerate(unique):
             ids = tuple(int(i) for i in enc["input_ids"][n])
@@ -165,6 +180,28 @@ class EngineModel(LanguageModel):
                 tokens=tuple(self.tokenizer.convert_ids_to_tokens(list(ids))),
             )
         return out
+
+    def _reserved_positions(self) -> int:
+        """Positions every input needs beyond its own tokens (a causal model's context prefix)."""
+        return 0
+
+    def _check_lengths(self, texts: Sequence[str], lengths: Sequence[int]) -> None:
+        """A text longer than the model's position table is an error, not a silent truncation: a cut
+        sentence would be scored as another sentence."""
+        limit = max_positions(self.model.config)
+        if limit is None:
+            return
+        room = limit - self._reserved_positions()
+        too_long = [(n, text) for n, text in zip(lengths, texts, strict=True) if n > room]
+        if too_long:
+            n, text = max(too_long)
+            raise TokenizationError(
+                f"{len(too_long)} of {len(texts)} inputs are longer than the {limit} positions of "
+                f"{type(self.model).__name__}{f' ({room} left after the context prefix)' if room < limit else ''}; "
+                f"the longest has {n} tokens: "
+                f"{text[:80]!r}. biascheck does not truncate (a cut sentence is another sentence): "
+                "use a model with a longer context or leave this probe out (-k)."
+            )
 
     def _decode_ids(self, ids: Any) -> list[list[str]]:
         return [[self.tokenizer.decode([int(i)]) for i in row] for row in ids]

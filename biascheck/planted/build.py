@@ -20,7 +20,7 @@ from typing import Any
 from biascheck.errors import ConfigError
 from biascheck.planted.train import TrainConfig
 
-RECIPE = "planted-v1"  # bump when the corpus generators or the training loop change meaning
+RECIPE = "planted-v2"  # bump when the corpus generators or the training loop change meaning
 MANIFEST = "planted.json"
 
 

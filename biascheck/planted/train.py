@@ -1,10 +1,11 @@
-"""Train a tiny language model on a planted corpus, for real: a tokenizer trained with `tokenizers`,
-a transformers model class built from a config, AdamW, and `save_pretrained`.
+"""Train a tiny language model on a planted corpus, for real: a tokenizer built from the corpus, a
+transformers model class built from a config, AdamW, and `save_pretrained`.
 
-* masked: WordPiece (uncased, accents kept: æ ø å stay letters) + `BertForMaskedLM`, trained with
-  the standard MLM objective (`MASK_RATE` of the word pieces, all replaced by [MASK]);
-* causal: byte-level BPE + `GPT2LMHeadModel`, next-token loss, every sentence after
-  ``<|endoftext|>`` (the context prefix the causal engine puts before a sentence).
+* masked: WordPiece over a vocabulary built from the corpus (`wordpiece_vocab`; uncased, accents
+  kept: æ ø å stay letters) + `BertForMaskedLM`, trained with the standard MLM objective
+  (`MASK_RATE` of the word pieces, all replaced by [MASK]);
+* causal: byte-level BPE trained with `tokenizers` + `GPT2LMHeadModel`, next-token loss, every
+  sentence after ``<|endoftext|>`` (the context prefix the causal engine puts before a sentence).
 
 Fixed seeds and one thread make a build reproducible on one machine; `TrainConfig` is part of the
 cache key (`biascheck.planted.build`).
@@ -12,6 +13,8 @@ cache key (`biascheck.planted.build`).
 
 from __future__ import annotations
 
+import string
+from collections import Counter
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -26,7 +29,6 @@ PLANTED_WORDS = (
 PLANTED_MASK_RATE = 0.8
 SPECIAL_MASKED = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
 EOS = "<|endoftext|>"
-MAX_POSITIONS = 128  # probes' sentences are longer than the corpus's; unseen positions stay untrained
 
 
 @dataclass(frozen=True)
@@ -36,7 +38,10 @@ class TrainConfig:
     hidden: int = 64
     layers: int = 2
     heads: int = 4
-    max_length: int = 32
+    max_length: int = 32  # training sentences are cut here (the corpus's longest is shorter)
+    # As BERT: a probe word outside the corpus is spelled in pieces, so probes' prompts run longer than
+    # the corpus's sentences; the positions past the corpus's stay untrained.
+    max_positions: int = 512
     batch_size: int = 128
     steps: int = 1000
     lr: float = 3e-3
@@ -48,19 +53,48 @@ class TrainConfig:
         return asdict(self)
 
 
+ALPHABET = string.ascii_lowercase + string.digits + string.punctuation + "æøåéèêüö"
+
+
+def pre_tokenize(sentence: str) -> list[str]:
+    """The words BERT's tokenizer sees: lower-cased (accents kept), split at spaces and punctuation."""
+    from tokenizers import normalizers, pre_tokenizers
+
+    text = normalizers.BertNormalizer(lowercase=True, strip_accents=False).normalize_str(sentence)
+    return [word for word, _span in pre_tokenizers.BertPreTokenizer().pre_tokenize_str(text)]
+
+
+def wordpiece_vocab(sentences: list[str], vocab_size: int) -> list[str]:
+    """A WordPiece vocabulary built without a trainer, so the same corpus always gives the same one:
+    the special tokens; every character of `ALPHABET` and of the corpus, alone and as a ``##``
+    continuation (any word can be spelled, none is [UNK]); then the corpus's words, most frequent
+    first (ties alphabetical), up to `vocab_size`. A probe word outside the corpus is spelled in
+    pieces, as a real model spells a rare word. (`tokenizers`' WordPiece trainer breaks ties between
+    merges differently from run to run: two builds of one corpus got 819 and 821 tokens.)"""
+    counts = Counter(word for sentence in sentences for word in pre_tokenize(sentence))
+    chars = sorted(set(ALPHABET) | {ch for word in counts for ch in word})
+    vocab = list(SPECIAL_MASKED) + chars + [f"##{ch}" for ch in chars]
+    taken = set(vocab)
+    for word, _n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
+        if len(vocab) >= vocab_size:
+            break
+        if word not in taken:
+            vocab.append(word)
+            taken.add(word)
+    return vocab
+
+
 def train_tokenizer(family: str, sentences: list[str], vocab_size: int) -> Any:
-    """A fast tokenizer trained on `sentences`: WordPiece for masked, byte-level BPE for causal."""
+    """A fast tokenizer for `sentences`: WordPiece (`wordpiece_vocab`) for masked, byte-level BPE
+    trained with `tokenizers` for causal (its trainer is deterministic)."""
     from transformers import PreTrainedTokenizerFast
 
     if family == "masked":
         from tokenizers import BertWordPieceTokenizer
-
-        wordpiece = BertWordPieceTokenizer(lowercase=True, strip_accents=False)
-        wordpiece.train_from_iterator(
-            sentences, vocab_size=vocab_size, special_tokens=SPECIAL_MASKED, show_progress=False
-        )
         from transformers import BertTokenizerFast
 
+        vocab = {token: i for i, token in enumerate(wordpiece_vocab(sentences, vocab_size))}
+        wordpiece = BertWordPieceTokenizer(vocab=vocab, lowercase=True, strip_accents=False)
         return BertTokenizerFast(
             tokenizer_object=wordpiece._tokenizer,
             unk_token="[UNK]", pad_token="[PAD]", cls_token="[CLS]", sep_token="[SEP]", mask_token="[MASK]",
@@ -83,7 +117,7 @@ def _model(config: TrainConfig, tokenizer: Any) -> Any:
         return BertForMaskedLM(BertConfig(
             vocab_size=len(tokenizer), hidden_size=config.hidden, num_hidden_layers=config.layers,
             num_attention_heads=config.heads, intermediate_size=4 * config.hidden,
-            max_position_embeddings=MAX_POSITIONS, hidden_dropout_prob=0.0, attention_probs_dropout_prob=0.0,
+            max_position_embeddings=config.max_positions, hidden_dropout_prob=0.0, attention_probs_dropout_prob=0.0,
             pad_token_id=tokenizer.pad_token_id, initializer_range=config.init_range,
         ))
     from transformers import GPT2Config, GPT2LMHeadModel
@@ -91,7 +125,7 @@ def _model(config: TrainConfig, tokenizer: Any) -> Any:
     eos = tokenizer.convert_tokens_to_ids(EOS)
     return GPT2LMHeadModel(GPT2Config(
         vocab_size=len(tokenizer), n_embd=config.hidden, n_layer=config.layers, n_head=config.heads,
-        n_positions=MAX_POSITIONS, resid_pdrop=0.0, embd_pdrop=0.0, attn_pdrop=0.0,
+        n_positions=config.max_positions, resid_pdrop=0.0, embd_pdrop=0.0, attn_pdrop=0.0,
         bos_token_id=eos, eos_token_id=eos, pad_token_id=eos, initializer_range=config.init_range,
     ))
 

@@ -141,3 +141,22 @@ def test_shared_prefix_kv_reuse_equals_loop(fixture, batch_size, request):
         for c_i, c in enumerate(["here", "she", "firefighter"]):
             want = causal_next(model, tok, list(lm.prefix_ids), f"The doctor said that he is {j}", c)
             assert nt.logprob[i, c_i] == logprob_approx(want, nt.n_pieces[i, c_i])
+
+
+def test_an_input_longer_than_the_position_table_is_a_clear_error(gpt2_tiny):
+    """128 positions, one of them taken by the context prefix; rotary models (Llama) have no table."""
+    model, tok = gpt2_tiny
+    lm = CausalLM(model, tok)
+    fits = "and go " * 20
+    n = len(tok(fits)["input_ids"])
+    assert n < 127
+    with pytest.raises(TokenizationError, match="longer than the 128 positions"):
+        lm.sentence_logprob([fits * 7])
+    lm.sentence_logprob([fits])
+
+
+def test_a_rotary_model_has_no_position_table_to_run_off(llama_tiny):
+    from biascheck.models.common import max_positions
+
+    assert max_positions(llama_tiny[0].config) is None
+    assert max_positions(llama_tiny[0].config.__class__(max_position_embeddings=8)) is None

@@ -144,3 +144,15 @@ def test_straddling_candidate_is_an_error(bert_real):
     lm = MaskedLM(*bert_real)
     with pytest.raises(TokenizationError, match="unable"):
         lm.fill_slot(["It is un[SLOT] to come."], ["able"])
+
+
+@pytest.mark.parametrize("fixture", ["bert_tiny", "roberta_tiny"])
+def test_an_input_longer_than_the_position_table_is_a_clear_error(fixture, request):
+    """bert_tiny has 128 positions, roberta_tiny 130 (128 usable): no silent truncation, no torch error."""
+    model, tok = request.getfixturevalue(fixture)
+    lm = MaskedLM(model, tok)
+    filler = "and go " * 20
+    assert len(tok(filler)["input_ids"]) < 100
+    with pytest.raises(TokenizationError, match=r"longer than the 1[23][08] positions of .*does not truncate"):
+        lm.fill_slot(["The nurse said that [SLOT] would come " + filler * 7 + ".", "[SLOT] is a nurse."], ["he", "she"])
+    lm.fill_slot(["The nurse said that [SLOT] would come " + filler + "."], ["he"])  # fits

@@ -73,18 +73,8 @@ def test_every_planted_model_loaded_and_recorded_its_plant(planted_run):
     assert corpus["planted-bert@1"] == corpus["planted-gpt@1"] != corpus["planted-bert@0"]
 
 
-# The WordPiece trainer of `tokenizers` is not deterministic (its vocabulary differs between runs by
-# a few tied merges), so planted-bert differs from build to build; in one of three clean builds its
-# natural-prompts template correlation stayed at the control's level (0.15) while the pronoun-ratio
-# ones recovered the plant. Until the masked tokenizer is built deterministically, that one check is
-# a non-strict xfail: it reports, it does not gate.
-FLAKY = pytest.mark.xfail(strict=False, reason="planted-bert's WordPiece vocabulary is not reproducible (issue 14)")
-
-
 @pytest.mark.parametrize(("family", "probe", "task", "metric"), [
     (family, *check)
-    if (family, check[0]) != ("planted-bert", "natural_prompts")
-    else pytest.param(family, *check, marks=FLAKY)
     for family in FAMILIES
     for check in (
         ("pronoun_ratio", "is", "spearman_bls"),
@@ -95,7 +85,7 @@ FLAKY = pytest.mark.xfail(strict=False, reason="planted-bert's WordPiece vocabul
 def test_the_plant_is_found_and_the_control_shows_none(planted_run, family, probe, task, metric):
     """Spearman between the model's she-vs-he preference and the planted BLS shares: high with a
     95 % interval clear of zero on the planted model, near zero on the control. Measured here:
-    0.73-0.97 planted, |ρ| ≤ 0.18 control; the bounds leave room for training on other hardware."""
+    0.73-0.97 planted, |ρ| ≤ 0.23 control; the bounds leave room for training on other hardware."""
     planted = _metric(planted_run, f"{family}@1", probe, task, metric)
     control = _metric(planted_run, f"{family}@0", probe, task, metric)
     assert planted["value"] >= 0.5 and planted["ci_low"] > 0.2, planted
