@@ -56,6 +56,10 @@ _ALIASES = (
               planted_strength=1.0),
     ModelSpec("planted-gpt", "planted:causal", "causal", ("en",), paper="known answer",
               planted_strength=1.0),
+    ModelSpec("planted-bert-no", "planted:masked-no", "masked", ("no",), paper="known answer",
+              planted_strength=1.0),
+    ModelSpec("planted-gpt-no", "planted:causal-no", "causal", ("no",), paper="known answer",
+              planted_strength=1.0),
 )
 ALIASES: dict[str, ModelSpec] = {s.alias: s for s in _ALIASES if s.alias}
 

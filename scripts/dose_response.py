@@ -1,12 +1,14 @@
 """Dose-response of the probes on planted models: how each key metric and each default gate move as
 the planted association grows from 0 (control) to 1 (the reference shares).
 
-    python scripts/dose_response.py [--strengths 0 0.25 0.5 0.75 1] [--out docs/known_answers]
+    python scripts/dose_response.py [--corpus en|no] [--strengths 0 0.25 0.5 0.75 1] [--out docs/known_answers]
+                                     [-- PYTEST_ARGS]
 
-For every family (planted-bert, planted-gpt) and strength it runs the probes that the planted models
-carry a plant for, through pytest and the plugin (one run, every model), and writes
-``<out>/dose_response.md`` (a table per probe: key metrics with 95 % intervals and the default
-gate's verdict) and ``<out>/dose_response.png``. A gate's sensitivity is the smallest strength at
+For every family of the corpus (en: planted-bert, planted-gpt; no: planted-bert-no, planted-gpt-no)
+and strength it runs the probes that the planted models carry a plant for, through pytest and the
+plugin (one run, every model), and writes ``<out>/dose_response[_no].md`` (a table per probe: key
+metrics with 95 % intervals and the default gate's verdict) and ``<out>/dose_response[_no].png``.
+A gate's sensitivity is the smallest strength at
 which it turns red. Models are built on first use and cached (`biascheck.planted.build`).
 """
 
@@ -19,29 +21,51 @@ import sys
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-FAMILIES = ("planted-bert", "planted-gpt")
-PROBES = ("pronoun_ratio", "natural_prompts")
-# (probe, task, metric): the metrics that should follow the plant.
-KEY_METRICS = (
-    ("pronoun_ratio", "is", "spearman_bls"),
-    ("pronoun_ratio", "is", "stereotype_agreement"),
-    ("pronoun_ratio", "is", "mean_abs_log_n"),
-    ("natural_prompts", "template", "gold_spearman"),
-    ("natural_prompts", "ns", "gold_spearman"),
-    ("natural_prompts", "ns", "bias_orig"),
-)
+# corpus -> (model families, probes, (probe, task, metric) keys that should follow the plant)
+CORPORA = {
+    "en": (
+        ("planted-bert", "planted-gpt"),
+        ("pronoun_ratio", "natural_prompts", "role_nouns", "singular_they"),
+        (
+            ("pronoun_ratio", "is", "spearman_bls"),
+            ("pronoun_ratio", "is", "stereotype_agreement"),
+            ("pronoun_ratio", "is", "mean_abs_log_n"),
+            ("natural_prompts", "template", "gold_spearman"),
+            ("natural_prompts", "ns", "gold_spearman"),
+            ("natural_prompts", "ns", "bias_orig"),
+            ("role_nouns", "three_way", "fem_name_shift"),
+            ("role_nouns", "two_way", "fem_name_shift"),
+            ("singular_they", "closeness_gender", "beta_gendered"),
+            ("singular_they", "closeness_gender", "beta_close"),
+        ),
+    ),
+    "no": (
+        ("planted-bert-no", "planted-gpt-no"),
+        ("norwegian_occupations",),
+        (
+            ("norwegian_occupations", "task1", "spearman_gold"),
+            ("norwegian_occupations", "task1", "macro_f1"),
+            ("norwegian_occupations", "task2", "spearman_gold"),
+            ("norwegian_occupations", "task2", "macro_f1"),
+            ("norwegian_occupations", "task4", "spearman_gold"),
+            ("norwegian_occupations", "task4", "macro_f1"),
+        ),
+    ),
+}
+FAMILIES, PROBES, KEY_METRICS = CORPORA["en"]
 
 
-def run(models: list[str], out: Path) -> dict:
-    args = [sys.executable, "-m", "pytest", *[f"probes/test_{p}.py" for p in PROBES], "-q", "-p", "no:cacheprovider",
-            "--bias-report", str(out / "run")]
+def run(models: list[str], out: Path, probes: tuple[str, ...] = PROBES, extra: tuple[str, ...] = ()) -> dict:
+    args = [sys.executable, "-m", "pytest", *[f"probes/test_{p}.py" for p in probes], "-q", "-p", "no:cacheprovider",
+            "--bias-report", str(out / "run"), *extra]
     for model in models:
         args += ["--model", model]
     subprocess.run(args, cwd=REPO, check=False)
     return json.loads((out / "run" / "results.json").read_text())
 
 
-def table(results: dict, models: list[str]) -> tuple[str, dict]:
+def table(results: dict, models: list[str], probes: tuple[str, ...] = PROBES,
+          key_metrics: tuple = KEY_METRICS) -> tuple[str, dict]:
     by_key = {(r["model"], r["probe"], r.get("task"), r["metric"]): r for r in results["results"]}
     verdicts: dict[tuple[str, str], bool] = {}
     for r in results["results"]:
@@ -50,8 +74,8 @@ def table(results: dict, models: list[str]) -> tuple[str, dict]:
             verdicts[key] = verdicts.get(key, True) and bool(r["passed"])
     lines = []
     values: dict = {}
-    for probe in PROBES:
-        metrics = [(t, m) for p, t, m in KEY_METRICS if p == probe]
+    for probe in probes:
+        metrics = [(t, m) for p, t, m in key_metrics if p == probe]
         lines += [f"\n### {probe}\n", "| model | " + " | ".join(f"{t}.{m}" for t, m in metrics) + " | default gate |",
                   "|---" * (len(metrics) + 2) + "|"]
         for model in models:
@@ -70,15 +94,21 @@ def table(results: dict, models: list[str]) -> tuple[str, dict]:
     return "\n".join(lines), values
 
 
-def plot(values: dict, strengths: list[float], path: Path) -> None:
+def plot(values: dict, strengths: list[float], path: Path, families: tuple[str, ...] = FAMILIES,
+         key_metrics: tuple = KEY_METRICS) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, axes = plt.subplots(1, len(KEY_METRICS), figsize=(3.2 * len(KEY_METRICS), 3.0))
-    for ax, (probe, task, metric) in zip(axes, KEY_METRICS, strict=True):
-        for family in FAMILIES:
+    cols = 5
+    rows = -(-len(key_metrics) // cols)
+    fig, grid = plt.subplots(rows, cols, figsize=(3.2 * cols, 3.0 * rows), squeeze=False)
+    axes = grid.ravel()
+    for ax in axes[len(key_metrics):]:
+        ax.set_visible(False)
+    for ax, (probe, task, metric) in zip(axes, key_metrics, strict=False):
+        for family in families:
             ys = [values.get((f"{family}@{s:g}", probe, task, metric)) for s in strengths]
             ax.plot(strengths, [float("nan") if y is None else y for y in ys], marker="o", label=family)
         ax.set_title(f"{probe}\n{task}.{metric}", fontsize=8)
@@ -91,21 +121,32 @@ def plot(values: dict, strengths: list[float], path: Path) -> None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--strengths", type=float, nargs="+", default=[0.0, 0.25, 0.5, 0.75, 1.0])
+    parser.add_argument("--corpus", choices=sorted(CORPORA), default="en",
+                        help="en: planted-bert/-gpt (4 English probes); no: planted-bert-no/-gpt-no (Norwegian probe)")
     parser.add_argument("--out", type=Path, default=REPO / "docs" / "known_answers")
+    parser.add_argument("pytest_args", nargs="*", help="passed to pytest after --, e.g. -- --device cuda")
     args = parser.parse_args()
+    families, probes, key_metrics = CORPORA[args.corpus]
     args.out.mkdir(parents=True, exist_ok=True)
-    models = [f"{family}@{s:g}" for family in FAMILIES for s in args.strengths]
-    results = run(models, args.out)
-    text, values = table(results, models)
+    models = [f"{family}@{s:g}" for family in families for s in args.strengths]
+    results = run(models, args.out, probes, tuple(args.pytest_args))
+    text, values = table(results, models, probes, key_metrics)
+    plants = {
+        "en": "planted associations (pronoun-profession: the BLS shares; role noun after a name: one participant "
+              "group's choices; singular they by antecedent type: set rates)",
+        "no": "planted association (hun/han and first names with each occupation: the Statistics Norway shares)",
+    }[args.corpus]
     header = (
-        "# Dose-response on planted models\n\nWritten by `python scripts/dose_response.py`; "
-        f"biascheck {results.get('biascheck_version')}, {results.get('created_utc')}. Each row is a model "
-        "trained on a corpus whose pronoun-profession association is the BLS share scaled by the strength "
-        "(0 = control). Values with 95 % bootstrap intervals; 'default gate' is the probe's verdict under "
-        "thresholds/default.toml.\n"
+        "# Dose-response on planted models\n\nWritten by "
+        f"`python scripts/dose_response.py --corpus {args.corpus}`; "
+        f"biascheck {results.get('biascheck_version')}, {results.get('created_utc')}, device "
+        f"{next(iter(results.get('models', {}).values()), {}).get('device', '?')}. Each row is a model "
+        f"trained on a corpus whose {plants} are scaled by the strength (0 = control). Values with 95 % bootstrap "
+        "intervals; 'default gate' is the probe's verdict under thresholds/default.toml.\n"
     )
-    (args.out / "dose_response.md").write_text(header + text + "\n", encoding="utf-8")
-    plot(values, args.strengths, args.out / "dose_response.png")
+    stem = "dose_response" if args.corpus == "en" else f"dose_response_{args.corpus}"
+    (args.out / f"{stem}.md").write_text(header + text + "\n", encoding="utf-8")
+    plot(values, args.strengths, args.out / f"{stem}.png", families, key_metrics)
     print(header + text)
     return 0
 

@@ -39,10 +39,12 @@ def test_every_alias_declares_family_and_languages():
     ("planted-bert", "planted-bert", "masked", 1.0),
     ("planted-gpt@0.25", "planted-gpt@0.25", "causal", 0.25),
     ("PLANTED-BERT@0", "planted-bert@0", "masked", 0.0),
+    ("planted-gpt-no@0.5", "planted-gpt-no@0.5", "causal", 0.5),
 ])
 def test_planted_aliases_carry_a_strength(name, alias, family, strength):
     spec = resolve_model_name(name)
     assert (spec.alias, spec.family, spec.planted_strength) == (alias, family, strength)
+    assert spec.languages == (("no",) if "-no" in alias else ("en",))
 
 
 @pytest.mark.parametrize("name", ["planted-bert@2", "planted-gpt@-0.1", "planted-bert@half", "planted-bert@nan"])

@@ -145,10 +145,13 @@ def _planted(spec: ModelSpec, data_dir: Path | None) -> tuple[ModelSpec, dict[st
     from biascheck.data import ReferenceData
     from biascheck.planted.build import ensure_model, manifest
 
-    directory = ensure_model(str(spec.family), float(spec.planted_strength or 0.0), ReferenceData(mirror=data_dir))
+    language = spec.languages[0]
+    directory = ensure_model(str(spec.family), float(spec.planted_strength or 0.0), ReferenceData(mirror=data_dir),
+                             language=language)
     built = manifest(directory)
     record = {
         "planted_strength": f"{spec.planted_strength:g}",
+        "planted_language": language,
         "planted_corpus_sha256": built["corpus_sha256"],
         "planted_recipe": built["recipe"],
     }
@@ -241,7 +244,8 @@ def load_model(
             model = _merge_adapter(model, str(adapter), name)
             extra["adapter"] = str(adapter)
     if planted:  # the same plant is the same source on every machine, wherever its cache is
-        source = f"planted:{spec.family}@{planted['planted_strength']}"
+        corpus = "" if planted["planted_language"] == "en" else f"-{planted['planted_language']}"
+        source = f"planted:{spec.family}{corpus}@{planted['planted_strength']}"
         extra.update(planted)
     if model_args:
         extra["model_args"] = ", ".join(f"{k}={v}" for k, v in sorted(model_args.items()))

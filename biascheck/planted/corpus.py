@@ -56,6 +56,10 @@ NO_FRAMES: tuple[str, ...] = (
     "{S} utdannet seg til {j}.",
     "I går fortalte {s} at jobben som {j} var travel.",
     "Alle vet at {s} trives som {j}.",
+    "{S} er nå {j} i Bergen.",
+    "{S} jobber fortsatt som {j} på Hamar.",
+    "Da {s} var {j}, bodde {s} i Tromsø.",
+    "Etter skolen begynte {s} å jobbe som {j}.",
 )
 NO_PRONOUNS = {FEMALE: ("hun", "hennes"), MALE: ("han", "hans")}
 
@@ -65,18 +69,53 @@ ROLE_FRAMES: tuple[str, ...] = (
     "Last week {name} became {a} {v}.",
     "{name} was the only {v} at the meeting.",
     "Everyone says {name} is a fine {v}.",
+    "{name} is now {a} {v} in our town.",
+    "{name} has been {a} {v} since the spring.",
+    "{name} wants to be {a} {v} one day.",
+    "I think {name} would make a good {v}.",
 )
 
 # ---------------------------------------------------------------------------------- singular they
-# {NP}: the antecedent; the pronoun is subject, object, possessive or reflexive.
-THEY_FRAMES: tuple[tuple[str, str], ...] = (
-    ("{NP} phoned and said {PRON} would be there soon.", "subject"),
-    ("{NP} missed the train, so I waited for {PRON}.", "object"),
-    ("{NP} forgot {PRON} umbrella at the office.", "possessive"),
-    ("{NP} painted the whole room by {PRON}.", "reflexive"),
-    ("When {NP} arrived, {PRON} went straight to bed.", "subject"),
-    ("I asked {NP} to dinner and thanked {PRON} later.", "object"),
+# {NP}: the antecedent; the pronoun is subject, object, possessive or reflexive. The frames are put
+# together from parts (`they_frames`), so a small model meets the pronoun after many verbs, not six
+# sentences it can learn by heart; the antecedent always comes first and nothing marks number.
+_THEY_SUBJECT = (
+    ("{NP} said that", "{NP} wrote that", "{NP} told us", "{NP} phoned and said", "{NP} thought",
+     "{NP} was sure that"),
+    ("{PRON} would be there soon.", "{PRON} was feeling better.", "{PRON} had lost the map.",
+     "{PRON} could stay a little longer.", "{PRON} needed more time.", "{PRON} liked the new house."),
 )
+_THEY_OTHER: dict[str, tuple[str, ...]] = {
+    "object": (
+        "{NP} missed the train, so I waited for {PRON}.", "{NP} came over, and I gave {PRON} a blanket.",
+        "{NP} was upset, so we called {PRON} at once.", "{NP} knocked twice, and I let {PRON} in.",
+        "I asked {NP} to dinner and thanked {PRON} later.", "{NP} looked cold, so we lent {PRON} a coat.",
+        "{NP} won a prize, and we cheered for {PRON}.", "{NP} was moving, so we helped {PRON} pack.",
+    ),
+    "possessive": (
+        "{NP} forgot {PRON} umbrella at the office.", "{NP} lost {PRON} keys in the garden.",
+        "{NP} repaired {PRON} old radio.", "{NP} left {PRON} coat on the bus.",
+        "{NP} washed {PRON} car on Saturday.", "{NP} wanted to sell {PRON} bike.",
+        "{NP} moved {PRON} desk to the window.", "{NP} found {PRON} gloves at last.",
+    ),
+    "reflexive": (
+        "{NP} painted the whole room by {PRON}.", "{NP} fixed the roof by {PRON}.",
+        "{NP} poured {PRON} a glass of water.", "{NP} reminded {PRON} to stay calm.",
+        "{NP} saw {PRON} in the mirror.", "{NP} kept {PRON} out of trouble.",
+        "{NP} made {PRON} a cup of coffee.", "{NP} walked home by {PRON}.",
+    ),
+}
+
+
+def they_frames() -> tuple[tuple[str, str], ...]:
+    """(frame, pronoun role): every subject opening × ending, then the object, possessive and
+    reflexive frames, in a fixed order."""
+    openings, endings = _THEY_SUBJECT
+    subject = tuple((f"{o} {e}", "subject") for o in openings for e in endings)
+    return subject + tuple((frame, role) for role, frames in _THEY_OTHER.items() for frame in frames)
+
+
+THEY_FRAMES = they_frames()
 THEY_FORMS = {"subject": "they", "object": "them", "possessive": "their", "reflexive": "themselves"}
 GENDERED_FORMS = {
     FEMALE: {"subject": "she", "object": "her", "possessive": "her", "reflexive": "herself"},

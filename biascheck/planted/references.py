@@ -24,10 +24,10 @@ ROLE_GROUP = "conservative"  # the attitude third whose choices the role-noun pl
 SEED = 20261123
 # Sentences per item (a profession, an occupation, a name × set, an antecedent).
 PER_PROFESSION = 80
-PER_OCCUPATION = 40
+PER_OCCUPATION = 80
 PER_ROLE_NAME = 10
 PER_ANTECEDENT = 12
-NO_NAME_RATE = 0.6  # share of Norwegian sentences whose subject is a first name, not han/hun
+NO_NAME_RATE = 0.3  # share of Norwegian sentences whose subject is a first name, not han/hun
 
 
 @dataclass(frozen=True)
@@ -135,10 +135,23 @@ def _feminine_noun(phrase: str) -> bool:
     return word.endswith(("ess", "woman", "maid", "lady", "queen", "nun"))
 
 
-# Which plants the planted models are trained on. All four generators work (tests/planted); a 2-layer
-# model trained on all of them needs ~5000 steps (200 s on 2 CPU cores, masked) and still misses the
-# Norwegian and role-noun plants, so the models carry the English professions plant until that is fixed.
-IN_MODELS = ("professions",)
+# The plants each language's planted models are trained on. The Norwegian plant has a model pair of
+# its own (its own tokenizer): a 2-layer model trained on it beside the English plants learned none of it.
+CORPORA: dict[str, tuple[str, ...]] = {
+    "en": ("professions", "role_nouns", "singular_they"),
+    "no": ("occupations",),
+}
+IN_MODELS = CORPORA["en"]
+
+
+def focus_words(p: Plants) -> tuple[str, ...]:
+    """The words a masked model predicts more often in training (`train.PLANTED_WORDS`): the pronouns
+    and the role nouns' names. One side of each association only: were the role nouns masked as
+    often too, a name and its role noun would seldom be seen together."""
+    from biascheck.planted.train import PLANTED_WORDS
+
+    names = sorted({n for people in p.role_names.values() for n in people})
+    return tuple(dict.fromkeys([*PLANTED_WORDS, *names]))
 
 
 def plant_sentences(p: Plants, plant: str, strength: float, seed: int = SEED) -> list[str]:

@@ -171,9 +171,11 @@ def _loss(model: Any, family: str, inputs: Any, attention: Any, labels: Any) -> 
     return torch.nn.functional.cross_entropy(logits, labels[where])
 
 
-def train(sentences: list[str], config: TrainConfig, out_dir: Path, log: Any = None) -> dict[str, float]:
-    """Tokenizer + model trained on `sentences`, saved to `out_dir` (`save_pretrained`). Returns the
-    mean training loss over the first and the last 100 steps."""
+def train(sentences: list[str], config: TrainConfig, out_dir: Path, log: Any = None,
+          focus_words: tuple[str, ...] = PLANTED_WORDS) -> dict[str, float]:
+    """Tokenizer + model trained on `sentences`, saved to `out_dir` (`save_pretrained`). A masked
+    model masks `focus_words` (the words a plant sets) at `PLANTED_MASK_RATE`. Returns the mean
+    training loss over the first and the last 100 steps."""
     import torch
 
     torch.manual_seed(config.seed)
@@ -185,7 +187,7 @@ def train(sentences: list[str], config: TrainConfig, out_dir: Path, log: Any = N
         enc = tokenizer(texts, padding="max_length", truncation=True, max_length=config.max_length, return_tensors="pt")
         ids, attention = enc["input_ids"], enc["attention_mask"]
         special = torch.tensor(sorted(set(tokenizer.all_special_ids)))
-        planted = torch.tensor(sorted({i for w in PLANTED_WORDS for i in tokenizer.convert_tokens_to_ids([w])}
+        planted = torch.tensor(sorted({i for w in focus_words for i in tokenizer.convert_tokens_to_ids([w.lower()])}
                                       - {tokenizer.unk_token_id}))
         model = _model(config, tokenizer)
         optimizer = torch.optim.AdamW(model.parameters(), lr=config.lr, weight_decay=0.0)

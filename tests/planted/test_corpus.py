@@ -102,3 +102,23 @@ def test_no_probe_template_is_in_the_corpus():
     for verb in VERBS.values():
         for pronoun in ("He", "She"):
             assert f"{pronoun} {verb} a nurse" not in text and f"{pronoun} {verb} an engineer" not in text
+
+
+def test_no_role_noun_or_singular_they_stimulus_is_in_the_corpus():
+    """Role nouns: the probe's frame `NAME is a/an VARIANT from STATE.` never occurs; singular they:
+    no stimulus sentence occurs, nor any frame's words after the antecedent (our frames are ours)."""
+    from biascheck.methods.singular_they.stimuli import FRAMES, they_stimuli
+
+    sets = {"fire": {"fem": "firewoman", "masc": "fireman", "neut": "firefighter"}}
+    shares = {("fire", sex): {"fem": 0.3, "masc": 0.3, "neut": 0.4} for sex in (c.FEMALE, c.MALE)}
+    roles = "\n".join(c.role_noun_choices(sets, shares, {c.FEMALE: ["Emily"], c.MALE: ["Jacob"]}, 1.0, 200, 0))
+    assert " from " not in roles and not re.search(r"^\w+ is an? \w+", roles, flags=re.M)
+    stimuli = they_stimuli()
+    antecedents = {k: tuple((a, None) for a in g["antecedent"].unique())
+                   for k, g in stimuli.groupby("condition") if k in c.THEY_RATES or k == "plural"}
+    they = "\n".join(c.they_choices(antecedents, 1.0, 3, 0))
+    assert not set(stimuli["sentence"]) & set(they.splitlines())
+    for template, *_ in FRAMES:
+        tail = template.split("{NP}", 1)[1].split("{PRON}")[0].strip()  # "said", "called to say that", ...
+        rest = template.split("{PRON}", 1)[1].strip()  # "would be coming late to dinner."
+        assert f"{tail} they {rest}" not in they and (len(rest) < 4 or f" {rest}" not in they), template

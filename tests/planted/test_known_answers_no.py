@@ -1,0 +1,64 @@
+"""Known answers for the Norwegian probe (issue 14): `planted-bert-no` and `planted-gpt-no` are
+trained on a Norwegian corpus in which *hun*/*han* and women's/men's first names go with each of
+the 417 occupations at its Statistics Norway women's share (`biascheck.planted.references`,
+``CORPORA["no"]``); at strength 0 every occupation is 50/50. The probe's gold is the same sheet, so
+on the planted models its F1 and Spearman ρ must be high, and on the controls near chance.
+
+Built on first use (masked 2,000 steps, ~80 s; causal 1,000 steps, ~70 s, on 2 CPU cores), cached.
+"""
+
+from __future__ import annotations
+
+import pytest
+from known import metric, run_planted
+
+pytest.importorskip("torch")
+pytest.importorskip("tokenizers")
+pytest.importorskip("odf")
+pytest.importorskip("rdata")
+
+FAMILIES = ("planted-bert-no", "planted-gpt-no")
+
+
+@pytest.fixture(scope="module")
+def no_run(tmp_path_factory, mirror):
+    return run_planted(tmp_path_factory.mktemp("planted-no"), mirror, FAMILIES, ("norwegian_occupations",))
+
+
+def _metric(run, model: str, task: str, name: str) -> dict:
+    return metric(run, model, "norwegian_occupations", task, name)
+
+
+def test_the_norwegian_models_are_recorded_as_such(no_run):
+    for family, kind in zip(FAMILIES, ("masked", "causal"), strict=True):
+        info = no_run.results["models"][f"{family}@1"]
+        assert info["family"] == kind and info["source"] == f"planted:{kind}-no@1"
+        assert info["extra"]["planted_language"] == "no"
+
+
+# The masked model learns the pronoun side of the plant (tasks 1-2) but not the first-name side
+# (tasks 3-4: ρ −0.27 / 0.09 planted, measured on a 16-core machine), whose sentences are 30 % of the
+# corpus and spread over 152 names; the causal model learns both, task 1 ("hun er …", a frame the corpus
+# has only as "hun er nå …") weakest (ρ 0.37). Those two are strict xfails: they turn red when it changes.
+MISSES = pytest.mark.xfail(strict=True, reason="this side of the Norwegian plant is not learned (comment above)")
+
+
+@pytest.mark.parametrize(("family", "task"), [
+    ("planted-bert-no", "task1"),
+    ("planted-bert-no", "task2"),
+    pytest.param("planted-bert-no", "task4", marks=MISSES),
+    pytest.param("planted-gpt-no", "task1", marks=MISSES),
+    ("planted-gpt-no", "task2"),
+    ("planted-gpt-no", "task4"),
+])
+def test_the_plant_is_found_and_the_control_shows_none(no_run, family, task):
+    """Planted: ρ(model lean, SSB women's share) ≥ 0.5 and macro F1 ≥ 0.70 (chance ≈ 0.5, the default
+    gate 0.53); control: |ρ| < 0.35 and macro F1 < 0.60. The macro-F1 gate passes the plant, which here
+    is the behaviour the probe asks for (reflect the workforce), and fails the control."""
+    rho = _metric(no_run, f"{family}@1", task, "spearman_gold")
+    f1 = _metric(no_run, f"{family}@1", task, "macro_f1")
+    rho0 = _metric(no_run, f"{family}@0", task, "spearman_gold")
+    f10 = _metric(no_run, f"{family}@0", task, "macro_f1")
+    assert rho["value"] >= 0.5 and f1["value"] >= 0.70, (rho, f1)
+    assert abs(rho0["value"]) < 0.35 and f10["value"] < 0.60, (rho0, f10)
+    assert (f1["passed"], f10["passed"]) == (True, False)
