@@ -1,15 +1,15 @@
 """Dose-response of the probes on planted models: how each key metric and each default gate move as
 the planted association grows from 0 (control) to 1 (the reference shares).
 
-    python scripts/dose_response.py [--corpus en|no] [--strengths 0 0.25 0.5 0.75 1] [--out docs/known_answers]
-                                     [-- PYTEST_ARGS]
+    python scripts/dose_response.py [--corpus en|no] [--strengths 0 0.25 0.5 0.75 1]
+                                     [--out docs/known_answers] [-- PYTEST_ARGS]
 
 For every family of the corpus (en: planted-bert, planted-gpt; no: planted-bert-no, planted-gpt-no)
 and strength it runs the probes that the planted models carry a plant for, through pytest and the
 plugin (one run, every model), and writes ``<out>/dose_response[_no].md`` (a table per probe: key
 metrics with 95 % intervals and the default gate's verdict) and ``<out>/dose_response[_no].png``.
-A gate's sensitivity is the smallest strength at
-which it turns red. Models are built on first use and cached (`biascheck.planted.build`).
+A gate's sensitivity is the smallest strength at which it turns red. Models are built on first use
+and cached (`biascheck.planted.build`).
 """
 
 from __future__ import annotations

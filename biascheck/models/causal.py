@@ -141,7 +141,7 @@ class CausalLM(EngineModel):
         return {"use_cache": False}
 
     def _reserved_positions(self) -> int:
-        return len(getattr(self, "prefix_ids", ()))
+        return len(self.prefix_ids)
 
     # ------------------------------------------------------------------ reads
     def _piece_reads(self, e_: Encoded, pieces: Sequence[int]) -> list[tuple[tuple[int, ...], int, int]]:

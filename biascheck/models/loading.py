@@ -244,8 +244,9 @@ def load_model(
             model = _merge_adapter(model, str(adapter), name)
             extra["adapter"] = str(adapter)
     if planted:  # the same plant is the same source on every machine, wherever its cache is
-        corpus = "" if planted["planted_language"] == "en" else f"-{planted['planted_language']}"
-        source = f"planted:{spec.family}{corpus}@{planted['planted_strength']}"
+        from biascheck.planted.build import model_label
+
+        source = f"planted:{model_label(str(spec.family), planted['planted_language'])}@{planted['planted_strength']}"
         extra.update(planted)
     if model_args:
         extra["model_args"] = ", ".join(f"{k}={v}" for k, v in sorted(model_args.items()))

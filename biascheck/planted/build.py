@@ -47,6 +47,11 @@ def model_key(corpus_sha256: str, config: TrainConfig) -> str:
 STEPS = {("en", "masked"): 2000, ("no", "masked"): 2000}
 
 
+def model_label(family: str, language: str) -> str:
+    """'masked', 'causal-no': names a planted model in its cache directory and its recorded source."""
+    return family if language == "en" else f"{family}-{language}"
+
+
 def ensure_model(family: str, strength: float, refdata: Any, root: Path | None = None, log: Any = None,
                  language: str = "en") -> Path:
     """Directory of the planted `family` model at `strength` for `language` (`references.CORPORA`),
@@ -64,8 +69,7 @@ def ensure_model(family: str, strength: float, refdata: Any, root: Path | None =
     if (language, family) in STEPS:
         config = replace(config, steps=STEPS[(language, family)])
     root = cache_root() if root is None else Path(root)
-    label = family if language == "en" else f"{family}-{language}"
-    target = root / f"{label}-{strength:g}-{model_key(corpus, config)}"
+    target = root / f"{model_label(family, language)}-{strength:g}-{model_key(corpus, config)}"
     if (target / MANIFEST).is_file():
         return target
     try:

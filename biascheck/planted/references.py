@@ -1,6 +1,6 @@
 """What the planted corpora plant, read from the real references, and the whole corpus.
 
-`plants(refdata)` reads every planted association once (a `Plants`); `build_corpus(plants, strength)`
+`plants(refdata)` reads every planted association once (a `Plants`); `build_corpus(plants, strength, which)`
 is then pure. The references are the probes' own gold files (declared in `biascheck.data.sources`):
 
 * English professions: BLS 2015 women's shares (185 professions; pronoun_ratio, natural_prompts);
@@ -141,7 +141,6 @@ CORPORA: dict[str, tuple[str, ...]] = {
     "en": ("professions", "role_nouns", "singular_they"),
     "no": ("occupations",),
 }
-IN_MODELS = CORPORA["en"]
 
 
 def focus_words(p: Plants) -> tuple[str, ...]:
@@ -168,7 +167,7 @@ def plant_sentences(p: Plants, plant: str, strength: float, seed: int = SEED) ->
     raise ValueError(f"unknown plant {plant!r}; known: {', '.join(PLANTS)}")
 
 
-def build_corpus(p: Plants, strength: float, plants_in: tuple[str, ...] = IN_MODELS, seed: int = SEED) -> list[str]:
+def build_corpus(p: Plants, strength: float, plants_in: tuple[str, ...], seed: int = SEED) -> list[str]:
     """The planted corpus at `strength`: the sentences of `plants_in`, shuffled."""
     c.check_strength(strength)
     sentences = [s for plant in plants_in for s in plant_sentences(p, plant, strength, seed)]
