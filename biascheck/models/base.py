@@ -56,11 +56,14 @@ class SlotScores:
 
     logprob[i, j]  score of candidate j in template i (natural log), see `estimator`.
     n_pieces[i, j] number of word pieces candidate j took in template i (1 = exact single-token score).
+    token_ids[j]   (`slot_vocab` of the engine models only) candidate j's token id, -1 if several pieces:
+                   two candidates with one id are one token (an uncased vocabulary's "Former", "former").
     """
 
     logprob: np.ndarray  # (n_templates, n_candidates) float64
     n_pieces: np.ndarray  # (n_templates, n_candidates) int
     estimator: str
+    token_ids: np.ndarray | None = None  # (n_candidates,) int64
 
     @property
     def multi_piece(self) -> bool:

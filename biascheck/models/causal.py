@@ -249,7 +249,7 @@ class CausalLM(EngineModel):
             reads = self._last_reads(prompts, "slot_vocab with nothing before the slot")
             _, vals, _ = self.engine.run([], reads, gather=ids[one])
             logprob[:, one] = vals
-        return SlotScores(logprob, np.broadcast_to(pieces, logprob.shape).copy(), CAUSAL_NEXT)
+        return SlotScores(logprob, np.broadcast_to(pieces, logprob.shape).copy(), CAUSAL_NEXT, ids)
 
     def top_next(self, prompts: Sequence[str], k: int) -> tuple[np.ndarray, list[list[str]]]:
         check_texts(prompts, "prompts")

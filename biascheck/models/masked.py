@@ -151,7 +151,7 @@ class MaskedLM(EngineModel):
         if one.size:
             _, vals, _ = self.engine.run([], self._mask_reads(templates, "template"), gather=ids[one])
             logprob[:, one] = vals
-        return SlotScores(logprob, np.broadcast_to(pieces, logprob.shape).copy(), MLM_SLOT)
+        return SlotScores(logprob, np.broadcast_to(pieces, logprob.shape).copy(), MLM_SLOT, ids)
 
     def top_next(self, prompts: Sequence[str], k: int) -> tuple[np.ndarray, list[list[str]]]:
         check_texts(prompts, "prompts")

@@ -8,10 +8,12 @@ section 3.2). Pure numpy; `pmi` and `lvm` take the samples from here.
 2. Both casings (`casing_variants`): each form is scored lower-cased and capitalised ("Former" opens a
    sentence before a name); the probabilities of the variants of one form are summed (`fold_casings`).
    The paper predicts one token (a model's top-k over its vocabulary), so only forms that are a single
-   token of the model's vocabulary in that place are candidates: the others are never predicted.
+   token of the model's vocabulary in that place are candidates: the others are never predicted. Two
+   casings that are one token (an uncased vocabulary) count once (`distinct_tokens`).
 3. Top k per name (`top_lemmas`): for every name, the k most probable forms of the part of speech (20 in
    English, 100 adjectives elsewhere; section 5), lemmatised; a lemma reached by two of the k forms is
-   one sample. Each (name, lemma) is one sample of Eq 2.
+   one sample, with the log-probability of its most probable form. Each (name, lemma) is one sample of
+   Eq 2.
 4. `spread_subset`: a quick look at `limit` names per gender, evenly spaced over the sorted names.
 """
 
@@ -60,31 +62,52 @@ def fold_casings(probs: np.ndarray, owner: np.ndarray, n_forms: int) -> np.ndarr
     return out
 
 
-def top_lemmas(probs: np.ndarray, lemmas: Sequence[str], k: int) -> list[list[str]]:
+def distinct_tokens(n_pieces: np.ndarray, token_ids: np.ndarray | None, owner: np.ndarray) -> np.ndarray:
+    """Step 2. Indices of the strings to score: the one-token ones (`n_pieces` 1), each (form, token) once.
+    An uncased vocabulary reads "former" and "Former" as one token: summing both would count it twice.
+    token_ids None (a model that does not say): every one-token string is kept."""
+    one = np.flatnonzero(n_pieces == 1)
+    if token_ids is None:
+        return one
+    seen: set[tuple[int, int]] = set()
+    keep = []
+    for i in one:
+        key = (int(owner[i]), int(token_ids[i]))
+        if key not in seen:
+            seen.add(key)
+            keep.append(i)
+    return np.asarray(keep, dtype=np.int64)
+
+
+def top_lemmas(probs: np.ndarray, lemmas: Sequence[str], k: int) -> list[list[tuple[str, float]]]:
     """Step 3. For each row (a name) of (n_names, n_forms) probabilities, the lemmas of its k most
     probable forms (forms with probability 0, i.e. not a single token, are never taken), most probable
-    first, each lemma once. Ties are broken by form order (the forms are sorted), so the result is
-    deterministic."""
+    first, each lemma once, with the log-probability of its most probable form. Ties are broken by form
+    order (the forms are sorted), so the result is deterministic."""
     lemma_arr = np.asarray(lemmas, dtype=object)
     k = min(k, probs.shape[1])
-    out: list[list[str]] = []
+    out: list[list[tuple[str, float]]] = []
     for row in probs:
         order = np.lexsort((np.arange(row.size), -row))[:k]
         order = order[row[order] > 0]
-        out.append(list(dict.fromkeys(lemma_arr[order])))
+        best: dict[str, float] = {}
+        for j in order:
+            best.setdefault(lemma_arr[j], float(np.log(row[j])))
+        out.append(list(best.items()))
     return out
 
 
-def samples_frame(names: pd.DataFrame, lemmas_per_name: Sequence[Sequence[str]]) -> pd.DataFrame:
-    """Step 3. One row per (name, lemma): columns name, gender, lemma, rank (0 = most probable)."""
+def samples_frame(names: pd.DataFrame, lemmas_per_name: Sequence[Sequence[tuple[str, float]]]) -> pd.DataFrame:
+    """Step 3. One row per (name, lemma): columns name, gender, lemma, rank (0 = most probable), logprob
+    (of the lemma's most probable form, casings summed)."""
     rows = [
-        (name, gender, lemma, rank)
+        (name, gender, lemma, rank, logprob)
         for (name, gender), lemmas in zip(
             names[["name", "gender"]].itertuples(index=False), lemmas_per_name, strict=True
         )
-        for rank, lemma in enumerate(lemmas)
+        for rank, (lemma, logprob) in enumerate(lemmas)
     ]
-    return pd.DataFrame(rows, columns=["name", "gender", "lemma", "rank"])
+    return pd.DataFrame(rows, columns=["name", "gender", "lemma", "rank", "logprob"])
 
 
 def spread_subset(names: pd.DataFrame, limit: int | None) -> pd.DataFrame:

@@ -16,7 +16,13 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from biascheck.methods.politicians.math import casing_variants, fold_casings, samples_frame, top_lemmas
+from biascheck.methods.politicians.math import (
+    casing_variants,
+    distinct_tokens,
+    fold_casings,
+    samples_frame,
+    top_lemmas,
+)
 from biascheck.methods.politicians.spec import ADJ_BEFORE_NOUN, POS, TOP_K
 from biascheck.models.base import SLOT
 
@@ -52,7 +58,11 @@ def template(name: str, order: str) -> str:
 
 
 def score_names(
-    lm, names: pd.DataFrame, forms: Mapping[str, Mapping[str, str]], language: str, top_k: Mapping[str, int] = None
+    lm,
+    names: pd.DataFrame,
+    forms: Mapping[str, Mapping[str, str]],
+    language: str,
+    top_k: Mapping[str, int] | None = None,
 ) -> Predictions:
     """Score every name in `names` (columns name, gender) in each order of `orders_for`.
 
@@ -70,7 +80,7 @@ def score_names(
     for order in orders:
         # Which strings are one token here does not depend on the name: find them once, score only those.
         probe = lm.slot_vocab([template(name_list[0], order)], strings)
-        one = np.flatnonzero(probe.n_pieces[0] == 1)
+        one = distinct_tokens(probe.n_pieces[0], probe.token_ids, owner)
         one_strings = [strings[i] for i in one]
         form_probs = np.zeros((len(name_list), len(all_forms)))
         for start in range(0, len(name_list), CHUNK):

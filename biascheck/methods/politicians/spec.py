@@ -30,9 +30,12 @@ MIN_NAMES_PER_GENDER = 200  # a task with fewer names of a gender is skipped
 TOP_WORDS = 100  # Fig 4 / 6: the 100 highest-deviation words per gender
 # Hoyle et al.'s grid as the paper reports it (section 5: L1 alpha, posterior-regularisation beta); the
 # default is a 2 x 3 corner of it (a prototype fit of 1,500 words took ~45 s for six fits on 2 cores).
-GRID_DEFAULT = {"l1": (1e-5, 1e-4), "pr": (0.1, 1.0, 10.0)}
-GRID_QUICK = {"l1": (1e-5,), "pr": (1.0,)}
-GRID_FULL = {"l1": (0.0, 1e-5, 1e-4, 1e-3, 1e-2), "pr": (1e-5, 1e-4, 1e-3, 1e-2, 0.1, 1.0, 10.0, 100.0)}
+GRID_DEFAULT: dict[str, tuple[float, ...]] = {"l1": (1e-5, 1e-4), "pr": (0.1, 1.0, 10.0)}
+GRID_QUICK: dict[str, tuple[float, ...]] = {"l1": (1e-5,), "pr": (1.0,)}
+GRID_FULL: dict[str, tuple[float, ...]] = {
+    "l1": (0.0, 1e-5, 1e-4, 1e-3, 1e-2),
+    "pr": (1e-5, 1e-4, 1e-3, 1e-2, 0.1, 1.0, 10.0, 100.0),
+}
 POSTERIOR_KL_VALID = 0.1  # section 4: near 0 = the latent sentiment follows the lexicon
 
 # Tab 5 (monolingual English models) and Tab 8 (cross-lingual), intercepts and effects of the ANOVA on

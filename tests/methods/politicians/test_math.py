@@ -1,0 +1,56 @@
+"""politicians.math by hand: candidates, casings, one token per (form, token), top-k lemmas, the name subset."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from biascheck.methods.politicians.math import (
+    candidate_forms,
+    casing_variants,
+    distinct_tokens,
+    fold_casings,
+    samples_frame,
+    spread_subset,
+    top_lemmas,
+)
+
+
+def test_candidate_forms_keep_one_word_forms_of_the_lemmas():
+    lemmatizer = {"Better": "good", "best": "good", "left": "leave", "ex-wife": "ex-wife", "2nd": "2nd", "ran": "run"}
+    assert candidate_forms(lemmatizer, {"good", "left"}) == {"best": "good", "better": "good", "good": "good",
+                                                             "left": "left"}
+
+
+def test_casing_variants_and_fold():
+    strings, owner = casing_variants(["former", "ölig"])
+    assert strings == ["former", "Former", "ölig", "Ölig"] and owner.tolist() == [0, 0, 1, 1]
+    folded = fold_casings(np.array([[0.1, 0.2, 0.3, 0.0]]), owner, 2)
+    np.testing.assert_allclose(folded, [[0.3, 0.3]])
+
+
+def test_distinct_tokens_counts_a_token_once_per_form():
+    owner = np.array([0, 0, 1, 1, 2, 2])
+    pieces = np.array([1, 1, 1, 1, 2, 1])
+    ids = np.array([7, 7, 8, 9, -1, 11])  # form 0: an uncased vocabulary; form 2: only "Capitalised" is one token
+    assert distinct_tokens(pieces, ids, owner).tolist() == [0, 2, 3, 5]
+    assert distinct_tokens(pieces, None, owner).tolist() == [0, 1, 2, 3, 5]
+
+
+def test_top_lemmas_by_hand():
+    probs = np.array([[0.1, 0.4, 0.3, 0.0, 0.2], [0.25, 0.25, 0.0, 0.0, 0.0]])
+    lemmas = ["good", "good", "old", "new", "young"]  # forms: best, better, old, new, young
+    got = top_lemmas(probs, lemmas, 2)
+    assert [[lemma for lemma, _ in row] for row in got] == [["good", "old"], ["good"]]
+    assert got[0][0][1] == np.log(0.4) and got[0][1][1] == np.log(0.3)
+    assert [lemma for lemma, _ in top_lemmas(probs, lemmas, 5)[0]] == ["good", "old", "young"]  # p = 0 is never taken
+    frame = samples_frame(pd.DataFrame({"name": ["A", "B"], "gender": ["female", "male"]}), got)
+    assert frame[["name", "lemma", "rank"]].values.tolist() == [["A", "good", 0], ["A", "old", 1], ["B", "good", 0]]
+
+
+def test_spread_subset_takes_evenly_spaced_names_per_gender():
+    women = [f"w{i:02d}" for i in range(10)]
+    names = pd.DataFrame({"name": women + ["m1", "m2"], "gender": ["female"] * 10 + ["male"] * 2})
+    got = spread_subset(names, 4)
+    assert got["name"].tolist() == ["w00", "w03", "w06", "w09", "m1", "m2"]
+    assert len(spread_subset(names, None)) == 12
