@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from biascheck.data.ndt_files import NDT_NOB_FILES
+from biascheck.data.supersense_files import SUPERSENSE_FILES
 
 
 @dataclass(frozen=True)
@@ -346,6 +347,7 @@ _ALL = (
         licence="GPL-3 (DESCRIPTION and the ChenSkiena2014 man page of quanteda.sentiment)",
         citation="Chen & Skiena (2014), via the quanteda.sentiment R package",
     ),
+    *(Source(**fields) for fields in SUPERSENSE_FILES),  # adjective and verb supersenses (paper 003)
 )
 
 SOURCES: dict[str, Source] = {s.name: s for s in _ALL}
