@@ -41,4 +41,10 @@ def test_politicians(task, lm, references, probe_settings, bias):
     title = f"{bias.model}: sentiment of the words most associated with women's / men's names ({task})"
     bias.save_figure(f"sentiment-{task}", figures.sentiment_figure(analysis, title))
     bias.save_text(f"top-pmi-{task}", metrics.top_table(analysis.tables["adj"]).to_string(index=False))
+    for pos, table in analysis.eta_tables.items():
+        bias.save_text(f"top-eta-{pos}-{task}", table.to_string(index=False))
+    if analysis.supersenses:
+        bias.save_text(f"supersenses-{task}", metrics.supersense_text(analysis.supersenses))
+        title = f"{bias.model}: supersenses of the words with the largest η, by gender ({task})"
+        bias.save_figure(f"supersenses-{task}", figures.supersense_figure(analysis, title))
     bias.check()

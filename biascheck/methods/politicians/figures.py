@@ -40,3 +40,33 @@ def sentiment_figure(analysis: Analysis, title: str) -> Any:
     fig.suptitle(title)
     fig.tight_layout()
     return fig
+
+
+def supersense_figure(analysis: Analysis, title: str) -> Any:
+    """Fig 3: per part of speech (rows) and sentiment (columns), the share of each supersense among each
+    gender's 100 largest-η words; '×' after a class whose difference is significant (Bonferroni)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    tables = analysis.supersenses
+    sentiments = ("neg", "neu", "pos")
+    fig, axes = plt.subplots(len(tables), 3, figsize=(13, 4.2 * len(tables)), squeeze=False)
+    for row, (pos, table) in zip(axes, tables.items(), strict=True):
+        for ax, s in zip(row, sentiments, strict=True):
+            part = table[table["sentiment"] == s].reset_index(drop=True)
+            y = np.arange(len(part))
+            for k, (gender, colour) in enumerate(_GENDERS):
+                ax.barh(y + (k - 0.5) * 0.4, part[f"share_{gender}"], 0.4, color=colour, label=gender)
+            for j, r in part.iterrows():
+                if r["significant"]:
+                    ax.text(max(r["share_female"], r["share_male"]) + 0.01, j, "×", va="center", fontsize=12)
+            ax.set_yticks(y, part["supersense"], fontsize=8)
+            ax.invert_yaxis()
+            ax.set_xlabel(f"share of the top {TOP_WORDS} by η")
+            ax.set_title(f"{'adjectives' if pos == 'adj' else 'verbs'}, {s}")
+        row[0].legend(fontsize=8)
+    fig.suptitle(title)
+    fig.tight_layout()
+    return fig

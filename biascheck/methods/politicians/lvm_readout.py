@@ -3,7 +3,8 @@ gender deviations, the sentiment gaps and mixes (paper 003, Tab 4 / 6, Fig 4 / 6
 
 Derived quantities
 * `rank_by_eta`: the words with the largest (mean, centred) η[w, s, g] for one sentiment and gender
-  (the paper's Tab 4 / 6 "largest average deviation for each sentiment").
+  (the paper's Tab 4 / 6 "largest average deviation for each sentiment"); `eta_table` lays them out
+  as Tab 4.
 * `gender_deviation`: one score per word and gender for rankings across sentiments,
       d(w, g) = log Σ_s pσ(s|g) pη(w|s,g) − m_w = log pθ(w|g) − log p̃(w),
   the log-sum-exp of η[w, ·, g] weighted by the model's own pσ(s|g) / Σ_w' exp(m_w' + η[w', s, g]).
@@ -36,14 +37,29 @@ def _word_labels(result: LvmResult) -> np.ndarray:
     return result.words if result.words is not None else np.arange(len(result.eta)).astype(str).astype(object)
 
 
-def rank_by_eta(result: LvmResult, sentiment: str, gender: str, k: int = 10) -> pd.DataFrame:
+def rank_by_eta(
+    result: LvmResult, sentiment: str, gender: str, k: int = 10, keep: np.ndarray | None = None
+) -> pd.DataFrame:
     """The k words with the largest mean centred η[w, sentiment, gender] (paper Tab 4 / 6).
 
+    keep: optional (W,) bool, the words that may be ranked (e.g. PMI's distinct-names filter).
     Columns word, eta; sorted by eta descending (ties by word order).
     """
     values = result.eta[:, result.sentiment(sentiment), result.gender(gender)]
-    order = np.argsort(-values, kind="stable")[:k]
+    allowed = np.arange(len(values)) if keep is None else np.flatnonzero(np.asarray(keep, bool))
+    order = allowed[np.argsort(-values[allowed], kind="stable")[:k]]
     return pd.DataFrame({"word": _word_labels(result)[order], "eta": values[order]})
+
+
+def eta_table(result: LvmResult, k: int = 10, keep: np.ndarray | None = None) -> pd.DataFrame:
+    """Tab 4 / 6: for each gender and sentiment (columns ``female_neg`` ... ``male_pos``), the k words with
+    the largest η (`rank_by_eta`), row 0 the largest; a column shorter than k is padded with ''."""
+    columns = {}
+    for g in result.genders:
+        for s in result.sentiments:
+            words = list(rank_by_eta(result, s, g, k, keep)["word"])
+            columns[f"{g}_{s}"] = words + [""] * (k - len(words))
+    return pd.DataFrame(columns)
 
 
 def gender_deviation(result: LvmResult) -> np.ndarray:

@@ -9,17 +9,20 @@ Per part of speech (adjectives: no prefix; verbs: ``verb_``), on the gated order
    with its range over the grid in the note, posterior_kl; a fit that did not converge or a posterior
    KL above 0.1 is said in the note (never gated).
 3. vocab_f / vocab_m: distinct lemmas predicted for each gender (Tab 13).
+4. Report only: Tab 4 (the 10 words with the largest η per gender and sentiment, `lvm_readout.eta_table`)
+   and, en, Fig 3 (`supersense.supersense_table` over each gender's 100 largest-η words per sentiment).
 Then after_neg_gap / after_pos_gap (masked LMs on en / nb: the slot after the name) and names_f /
 names_m. Items: one per adjective lemma (counts, PMI per gender, sentiment, d(w, g)).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+import numpy as np
 import pandas as pd
 
-from biascheck.methods.politicians import lvm, lvm_readout, pmi, pmi_resampling
+from biascheck.methods.politicians import lvm, lvm_readout, pmi, pmi_resampling, supersense
 from biascheck.methods.politicians.reference import Reference
 from biascheck.methods.politicians.score import Predictions
 from biascheck.methods.politicians.spec import (
@@ -39,12 +42,15 @@ BINARY = ("female", "male")
 @dataclass(frozen=True)
 class Analysis:
     """What a task's figures and tables need besides the metrics: per part of speech the PMI shares
-    (`pmi.pmi_gaps` output), the permutation p-values and the per-lemma table."""
+    (`pmi.pmi_gaps` output), the permutation p-values, the per-lemma table, Tab 4 (`eta_tables`) and, en,
+    the supersense table of Fig 3 (`supersenses`)."""
 
     metrics: list[Metric]
     shares: dict[str, dict[str, float]]
     p_values: dict[str, dict[str, float]]
     tables: dict[str, pd.DataFrame]
+    eta_tables: dict[str, pd.DataFrame] = field(default_factory=dict)
+    supersenses: dict[str, pd.DataFrame] = field(default_factory=dict)
 
 
 def grid_pairs(grid: str) -> tuple[tuple[float, float], ...]:
@@ -77,7 +83,9 @@ def _pmi_metrics(prefix: str, samples: pd.DataFrame, labels: dict[str, str], n_n
     return out, point, p
 
 
-def _lvm_metrics(prefix: str, samples: pd.DataFrame, reference: Reference, grid: str, n_names: int) -> list[Metric]:
+def _lvm_metrics(
+    prefix: str, samples: pd.DataFrame, reference: Reference, grid: str, n_names: int
+) -> tuple[list[Metric], lvm.LvmResult, np.ndarray]:
     matrix = pmi.sample_matrix(_binary(samples))
     counts = pmi.gender_word_counts(matrix)[:, [matrix.gender_index(g) for g in BINARY]]
     words = list(matrix.words)
@@ -115,7 +123,17 @@ def _lvm_metrics(prefix: str, samples: pd.DataFrame, reference: Reference, grid:
             )
         )
     out.append(Metric(f"{prefix}posterior_kl", result.posterior_kl, None, len(words), note=fit_note))
-    return out
+    return out, result, keep
+
+
+def _supersenses(result: lvm.LvmResult, keep: np.ndarray, classes) -> pd.DataFrame:
+    top = {
+        (s, g): list(lvm_readout.rank_by_eta(result, s, g, TOP_WORDS, keep)["word"])
+        for s in result.sentiments
+        for g in BINARY
+    }
+    names, word_classes = classes
+    return supersense.supersense_table(top, word_classes, names)
 
 
 def _vocab(prefix: str, samples: pd.DataFrame) -> list[Metric]:
@@ -139,13 +157,17 @@ def analyse(task: str, predicted: Predictions, reference: Reference, grid: str =
     counts = predicted.names["gender"].value_counts()
     n_names = int(counts.get("female", 0) + counts.get("male", 0))
     out: list[Metric] = []
-    shares, p_values, tables = {}, {}, {}
+    shares, p_values, tables, eta_tables, supersenses = {}, {}, {}, {}, {}
     for pos, prefix in PREFIX.items():
         samples = predicted.samples[order][pos]
         labels = _labels(reference, samples["lemma"].unique())
         got, shares[pos], p_values[pos] = _pmi_metrics(prefix, samples, labels, n_names)
         out += got
-        out += _lvm_metrics(prefix, samples, reference, grid, n_names)
+        got, result, keep = _lvm_metrics(prefix, samples, reference, grid, n_names)
+        out += got
+        eta_tables[pos] = lvm_readout.eta_table(result, keep=keep)
+        if pos in reference.classes:
+            supersenses[pos] = _supersenses(result, keep, reference.classes[pos])
         out += _vocab(prefix, samples)
         tables[pos] = lemma_table(samples, labels)
     if "after" in predicted.orders and order != "after":
@@ -170,7 +192,8 @@ def analyse(task: str, predicted: Predictions, reference: Reference, grid: str =
     )
     first = out[0]
     out[0] = first.annotated(note=lexicon, items=tables["adj"].to_dict("records"))
-    return Analysis([m.annotated(estimator=predicted.estimator) for m in out], shares, p_values, tables)
+    metrics = [m.annotated(estimator=predicted.estimator) for m in out]
+    return Analysis(metrics, shares, p_values, tables, eta_tables, supersenses)
 
 
 def task_metrics(task: str, predicted: Predictions, reference: Reference, grid: str = "default") -> list[Metric]:
@@ -184,3 +207,12 @@ def top_table(table: pd.DataFrame, k: int = 15) -> pd.DataFrame:
     female = ranked.head(k)[cols].reset_index(drop=True)
     male = ranked.tail(k).iloc[::-1][cols].reset_index(drop=True)
     return pd.concat([female.add_prefix("female_"), male.add_prefix("male_")], axis=1)
+
+
+def supersense_text(tables: dict[str, pd.DataFrame]) -> str:
+    """The Fig 3 tables as text: per part of speech, the rows of `supersense.supersense_table`."""
+    parts = []
+    for pos, table in tables.items():
+        shown = table.round({"share_female": 3, "share_male": 3, "diff": 3, "p": 4})
+        parts.append(f"{'adjectives' if pos == 'adj' else 'verbs'}\n{shown.to_string(index=False)}")
+    return "\n\n".join(parts)

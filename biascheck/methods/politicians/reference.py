@@ -7,17 +7,19 @@
    (`biascheck.data.lexicons`, `math.candidate_forms`).
 3. Sentiment labels of the lemmas (VADER for English, Chen & Skiena otherwise); q(s|w) from them.
 4. `limit` (a quick look): that many names per gender, evenly spaced (`math.spread_subset`).
+5. English only: the supersense classes of adjectives and verbs (`biascheck.data.supersenses`, Fig 3);
+   the paper had none for the other languages, nor has the mirror.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from biascheck.data import ReferenceData, lexicons, politicians
+from biascheck.data import ReferenceData, lexicons, politicians, supersenses
 from biascheck.methods.politicians.math import candidate_forms, spread_subset
 from biascheck.methods.politicians.spec import MIN_NAMES_PER_GENDER, POS
 
@@ -30,7 +32,8 @@ class Reference:
 
     names: columns name, gender (after `limit`); names_note: where they came from and what was skipped;
     forms: pos -> {form: lemma}; sentiment: lemma -> 'neg' / 'neu' / 'pos' (lexicon words only);
-    lexicon: the lexicon's name; skip: why the task cannot run ('' when it can).
+    lexicon: the lexicon's name; skip: why the task cannot run ('' when it can); classes: pos ->
+    (class names, word -> its classes), en only (step 5).
     """
 
     language: str
@@ -40,6 +43,7 @@ class Reference:
     sentiment: dict[str, str]
     lexicon: str
     skip: str = ""
+    classes: dict[str, tuple[tuple[str, ...], dict[str, frozenset[str]]]] = field(default_factory=dict)
 
     def q(self, words) -> np.ndarray:
         """(len(words), 3) q(s|w) over (neg, neu, pos): 0.9 on the lexicon's label, words in no lexicon
@@ -76,6 +80,12 @@ def load_reference(
     if not skip and not all(forms.values()):
         skip = f"politicians[{language}]: no adjective or verb forms in the {language} treebank"
     lexicon = "VADER" if language == "en" else "Chen & Skiena (2014)"
+    classes = {}
+    if language == "en" and not skip:
+        classes = {
+            "adj": (supersenses.ADJ_SUPERSENSES, supersenses.adjective_supersenses(refdata)),
+            "verb": (supersenses.VERB_SUPERSENSES, supersenses.verb_supersenses(refdata)),
+        }
     return Reference(
         language=language,
         names=spread_subset(frame, limit),
@@ -84,4 +94,5 @@ def load_reference(
         sentiment=lexicons.sentiment_labels(refdata, language),
         lexicon=lexicon,
         skip=skip,
+        classes=classes,
     )

@@ -303,6 +303,11 @@ def test_rank_by_eta():
     assert top["word"].tolist() == ["b", "d"] and top["eta"].tolist() == [2.0, 1.0]
     with pytest.raises(ValueError, match="joy"):
         R.rank_by_eta(result, "joy", "female")
+    kept = R.rank_by_eta(result, "pos", "female", k=3, keep=np.array([True, False, True, False]))
+    assert kept["word"].tolist() == ["a", "c"]  # only the kept words, however few
+    table = R.eta_table(result, k=2, keep=np.array([True, False, True, True]))
+    assert list(table.columns) == [f"{g}_{s}" for g in ("female", "male") for s in ("neg", "neu", "pos")]
+    assert table["female_pos"].tolist() == ["d", "a"]
 
 
 def test_lvm_gaps_by_hand():

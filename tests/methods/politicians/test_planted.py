@@ -92,3 +92,19 @@ def test_planted_negative_words_turn_the_gate_red(reference, strength, red):
     assert (not limit.min <= value <= limit.max) is red, value
     if red:
         assert value > limit.max  # women's most associated words are the negative ones
+
+
+@pytest.mark.parametrize("strength", [0.0, 1.0])
+def test_planted_feeling_adjectives_are_a_significant_supersense_for_women(reference, strength):
+    """Fig 3's test on a known answer: 30 adjectives whose only supersense is 'feeling', raised after
+    women's names, make 'feeling' a significantly larger share of women's largest-η words (Bonferroni over
+    the 13 classes) in every sentiment; at strength 0 no class differs."""
+    _, classes = reference.classes["adj"]
+    feeling = sorted(w for w, c in classes.items() if c == {"feeling"} and w in reference.forms["adj"] and len(w) < 10)
+    table = _analysis(reference, tuple(feeling[:30]), strength).supersenses["adj"]
+    rows = table[table["supersense"] == "feeling"]
+    assert len(rows) == 3
+    if strength:
+        assert rows["significant"].all() and (rows["diff"] > 0.15).all(), rows
+    else:
+        assert not table["significant"].any(), table[table["significant"]]
