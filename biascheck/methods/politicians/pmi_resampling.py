@@ -14,7 +14,7 @@ Both work on the sparse name × word matrix, many resamples per matrix product (
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 import numpy as np
 import pandas as pd
@@ -53,19 +53,33 @@ def _bootstrap_weights(matrix: SampleMatrix, rng: np.random.Generator, batch: in
     return np.bincount(np.concatenate(draws), minlength=batch * n_names).reshape(batch, n_names).astype(float)
 
 
-def _bootstrap_values(matrix: SampleMatrix, setup: _Setup, n_resamples: int, seed: int) -> dict[str, np.ndarray]:
-    """The resampled gaps, {'neg_gap': (n_resamples,), 'pos_gap': ...}, _CHUNK resamples per product."""
-    present = (matrix.counts > 0).astype(float)
+def _resampled_gaps(setup: _Setup, n_resamples: int, seed: int, draw: Callable) -> dict[str, np.ndarray]:
+    """The gaps of `n_resamples` resamples, {'neg_gap': (n_resamples,), 'pos_gap': ...}, _CHUNK per matrix
+    product: draw(rng, batch) -> (counts (batch, n_genders, n_words), distinct names (batch, n_words))."""
     rng = np.random.default_rng(seed)
     values: dict[str, list[np.ndarray]] = {"neg_gap": [], "pos_gap": []}
     for start in range(0, n_resamples, _CHUNK):
-        weights = _bootstrap_weights(matrix, rng, min(_CHUNK, n_resamples - start))
-        by_gender = [weights * (matrix.name_gender == g) for g in range(len(matrix.genders))]
-        counts = np.stack([_resample_counts(matrix, w) for w in by_gender], axis=1)
-        distinct = np.asarray(present.T @ weights.T).T  # a name drawn twice is two names of the resample
+        counts, distinct = draw(rng, min(_CHUNK, n_resamples - start))
         for name, gap in _gaps(_shares_from_counts(counts, distinct, setup)).items():
             values[name].append(gap)
     return {name: np.concatenate(chunks) for name, chunks in values.items()}
+
+
+def _counts_by_gender(matrix: SampleMatrix, weights: np.ndarray, genders: np.ndarray) -> np.ndarray:
+    """(batch, n_genders, n_words): word counts of each gender's names under (batch, n_names) weights, the
+    names' genders given per resample (batch, n_names) or once (n_names,)."""
+    return np.stack([_resample_counts(matrix, weights * (genders == g)) for g in range(len(matrix.genders))], axis=1)
+
+
+def _bootstrap_values(matrix: SampleMatrix, setup: _Setup, n_resamples: int, seed: int) -> dict[str, np.ndarray]:
+    present = (matrix.counts > 0).astype(float)
+
+    def draw(rng: np.random.Generator, batch: int) -> tuple[np.ndarray, np.ndarray]:
+        weights = _bootstrap_weights(matrix, rng, batch)
+        distinct = np.asarray(present.T @ weights.T).T  # a name drawn twice is two names of the resample
+        return _counts_by_gender(matrix, weights, matrix.name_gender), distinct
+
+    return _resampled_gaps(setup, n_resamples, seed, draw)
 
 
 def bootstrap_gaps(
@@ -116,20 +130,14 @@ def _permutation_labels(matrix: SampleMatrix, setup: _Setup, rng: np.random.Gene
 
 
 def _permutation_values(matrix: SampleMatrix, setup: _Setup, n_resamples: int, seed: int) -> dict[str, np.ndarray]:
-    """The permuted gaps, {'neg_gap': (n_resamples,), 'pos_gap': ...}, _CHUNK resamples per product."""
     distinct = names_per_word(matrix)  # does not depend on the labels
-    rng = np.random.default_rng(seed)
-    values: dict[str, list[np.ndarray]] = {"neg_gap": [], "pos_gap": []}
-    for start in range(0, n_resamples, _CHUNK):
-        batch = min(_CHUNK, n_resamples - start)
+
+    def draw(rng: np.random.Generator, batch: int) -> tuple[np.ndarray, np.ndarray]:
         labels = _permutation_labels(matrix, setup, rng, batch)
-        counts = np.stack(
-            [_resample_counts(matrix, (labels == g).astype(float)) for g in range(len(matrix.genders))], 1
-        )
-        shares = _shares_from_counts(counts, np.broadcast_to(distinct, (batch, len(distinct))), setup)
-        for name, gap in _gaps(shares).items():
-            values[name].append(gap)
-    return {name: np.concatenate(chunks) for name, chunks in values.items()}
+        counts = _counts_by_gender(matrix, np.ones(labels.shape), labels)
+        return counts, np.broadcast_to(distinct, (batch, len(distinct)))
+
+    return _resampled_gaps(setup, n_resamples, seed, draw)
 
 
 def permutation_gaps(
