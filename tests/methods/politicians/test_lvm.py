@@ -305,6 +305,10 @@ def test_rank_by_eta():
         R.rank_by_eta(result, "joy", "female")
     kept = R.rank_by_eta(result, "pos", "female", k=3, keep=np.array([True, False, True, False]))
     assert kept["word"].tolist() == ["a", "c"]  # only the kept words, however few
+    tied = _result(np.zeros((4, 3, 2)), np.full((3, 2), 1 / 3), np.full(4, 0.25), words=["a", "b", "c", "d"])
+    tied.eta[:, 2, 0] = [0.5, 2.0, 0.5, 0.5]  # a tie across the 2nd place is left out whole
+    assert R.rank_by_eta(tied, "pos", "female", k=2)["word"].tolist() == ["b"]
+    assert R.rank_by_eta(tied, "pos", "female", k=4)["word"].tolist() == ["b", "a", "c", "d"]
     table = R.eta_table(result, k=2, keep=np.array([True, False, True, True]))
     assert list(table.columns) == [f"{g}_{s}" for g in ("female", "male") for s in ("neg", "neu", "pos")]
     assert table["female_pos"].tolist() == ["d", "a"]
