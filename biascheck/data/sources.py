@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from biascheck.data.benchmark_files import BENCHMARK_FILES
 from biascheck.data.ndt_files import NDT_NOB_FILES
 from biascheck.data.supersense_files import SUPERSENSE_FILES
 
@@ -348,6 +349,7 @@ _ALL = (
         citation="Chen & Skiena (2014), via the quanteda.sentiment R package",
     ),
     *(Source(**fields) for fields in SUPERSENSE_FILES),  # adjective and verb supersenses (paper 003)
+    *(Source(**fields) for fields in BENCHMARK_FILES),  # Winogender, WinoBias, CrowS-Pairs (issue 17)
 )
 
 SOURCES: dict[str, Source] = {s.name: s for s in _ALL}
