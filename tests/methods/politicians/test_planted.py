@@ -111,3 +111,43 @@ def test_planted_feeling_adjectives_are_a_significant_supersense_for_women(refer
         assert not rows.loc[rows.index.difference(both.index), "significant"].any()
     else:
         assert not table["significant"].any(), table[table["significant"]]
+
+
+@pytest.fixture(scope="module")
+def references(mirror):
+    from biascheck.data import ReferenceData
+
+    cache: dict[str, object] = {}
+
+    def get(language):
+        if language not in cache:
+            cache[language] = load_reference(ReferenceData(mirror=Path(mirror)), language, None, 200)
+        return cache[language]
+
+    return get
+
+
+@pytest.mark.parametrize("language", ["nb", "fr", "es"])
+@pytest.mark.parametrize(("strength", "red"), [(0.0, False), (1.0, True)])
+def test_each_language_finds_planted_negative_words(references, language, strength, red):
+    """The nb / fr / es tasks end to end up to the gated number (their names, treebank or spaCy forms, word
+    order, Chen & Skiena labels, `metrics.analyse`'s neg_gap by `pmi.pmi_gaps`; the latent model and the
+    resampling are left out for time): 25 negative adjectives of the language's lexicon raised after
+    women's names turn the gate red at full strength and leave it green at zero."""
+    from biascheck.catalog import PROBES
+    from biascheck.methods.politicians import pmi
+    from biascheck.methods.politicians.spec import MIN_NAMES, TOP_WORDS
+
+    ref = references(language)
+    assert not ref.skip, ref.skip
+    lemmas = set(ref.forms["adj"].values())
+    negative = tuple(sorted(w for w, s in ref.sentiment.items() if s == "neg" and w in lemmas and len(w) < 10)[:25])
+    assert len(negative) == 25
+    women = set(ref.names.loc[ref.names["gender"] == "female", "name"])
+    predicted = score.score_names(PlantedLM(women, negative, strength), ref.names, ref.forms, language)
+    assert predicted.orders == (("before", "after") if language == "nb" else ("after",))
+    samples = predicted.samples[predicted.orders[0]]["adj"]
+    labels = {w: ref.sentiment.get(w, "neu") for w in samples["lemma"].unique()}
+    value = pmi.pmi_gaps(samples, labels, k=TOP_WORDS, min_names=MIN_NAMES)["neg_gap"]
+    limit = load_profile("default", [REPO / "thresholds"], PROBES).lookup("politicians", language, "neg_gap")
+    assert (not limit.min <= value <= limit.max) is red, value
