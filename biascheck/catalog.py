@@ -17,6 +17,7 @@ ENTRIES: dict[str, str] = {
     "natural_prompts": "biascheck.methods.natural_prompts.spec:PROBE",
     "norwegian_occupations": "biascheck.methods.norwegian_occupations.spec:PROBE",
     "politicians": "biascheck.methods.politicians.spec:PROBE",
+    "crows_pairs_gender": "biascheck.methods.crows_pairs_gender.spec:PROBE",
 }
 
 

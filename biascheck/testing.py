@@ -41,6 +41,7 @@ from biascheck.models.base import (
     LanguageModel,
     ModelInfo,
     SlotScores,
+    TokenTerms,
 )
 from biascheck.spec import BLANK, SLOT, ProbeSpec
 
@@ -116,6 +117,19 @@ class FakeLM(LanguageModel):
                 start = begin + len(word)
                 words.append((word, begin, start, self._logprob(sentence, word, str(begin))))
             out.append(words)
+        return out
+
+
+    def token_logprobs(self, sentences: Sequence[str]) -> list[TokenTerms]:
+        """Words are the tokens (id: a hash of the word); a masked fake adds [CLS] (0) and [SEP] (1),
+        unscored, as a real masked LM's ids have them."""
+        out = []
+        for words in self.word_logprobs(sentences):
+            ids = [zlib.crc32(w[0].encode()) + 2 for w in words]
+            terms = [w[3] for w in words]
+            if self.family == "masked":
+                ids, terms = [0, *ids, 1], [np.nan, *terms, np.nan]
+            out.append(TokenTerms(tuple(ids), np.array(terms, dtype=float)))
         return out
 
 

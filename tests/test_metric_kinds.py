@@ -31,12 +31,14 @@ SIGNED_LEANS = {
         for name in ("neg_gap", "pos_gap", "lvm_neg_gap", "lvm_pos_gap", "sent_mix_neg", "sent_mix_neu", "sent_mix_pos")
     }
     | {"after_neg_gap", "after_pos_gap"},
+    "crows_pairs_gender": {"mean_logprob_diff"},  # score(more stereotyping) - score(less)
 }
 TARGETS = {  # metric: fixed target, or None when each result carries its own (from the reference data)
     "pronoun_ratio": {"male_lean_share": 0.5, "stereotype_agreement": 0.5},
     "natural_prompts": {"he_she_ratio": 1.0},
     "role_nouns": {"fem_name_shift": None},  # the participants' shift
     "norwegian_occupations": {"female_predicted_share": None},  # the gold share of female-dominated occupations
+    "crows_pairs_gender": {"stereo_share": 0.5},
 }
 
 

@@ -154,3 +154,19 @@ class LanguageModel(ABC):
         the left context. Lets a probe sum P(context | variant) over the context words only
         (paper 004) and read the surprisal of one pronoun (negate the value).
         """
+
+    def token_logprobs(self, sentences: Sequence[str]) -> list[TokenTerms]:
+        """Per-token scores of each sentence, for a probe that scores a chosen subset of tokens (CrowS-Pairs
+        sums the tokens two sentences share). Masked: ids with the special tokens, each token's PLL term
+        (masked in turn, the rest visible), NaN at special tokens; causal: ids without the context prefix,
+        each token's log-prob given the prefix and the tokens before it. A model that cannot give them
+        raises NotImplementedError."""
+        raise NotImplementedError(f"{type(self).__name__} does not give per-token scores")
+
+
+@dataclass(frozen=True)
+class TokenTerms:
+    """One sentence's tokens (`ids`) and each token's log-prob (`logprob`, same length; NaN = not scored)."""
+
+    ids: tuple[int, ...]
+    logprob: np.ndarray

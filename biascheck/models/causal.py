@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 
 from biascheck.errors import TokenizationError
-from biascheck.models.base import BLANK, CAUSAL_NEXT, CAUSAL_SENTENCE, SLOT, SlotScores
+from biascheck.models.base import BLANK, CAUSAL_NEXT, CAUSAL_SENTENCE, SLOT, SlotScores, TokenTerms
 from biascheck.models.common import Encoded, EngineModel
 from biascheck.models.text import (
     TemplateError,
@@ -261,6 +261,11 @@ class CausalLM(EngineModel):
         check_texts(sentences, "sentences")
         terms = self._terms(sentences)
         return np.array([float(np.nansum(terms[s][1])) for s in sentences], dtype=np.float64), CAUSAL_SENTENCE
+
+    def token_logprobs(self, sentences: Sequence[str]) -> list[TokenTerms]:
+        check_texts(sentences, "sentences")
+        terms = self._terms(sentences)
+        return [TokenTerms(tuple(terms[s][0].ids), terms[s][1]) for s in sentences]
 
     def word_logprobs(self, sentences: Sequence[str]) -> list[list[tuple[str, int, int, float]]]:
         check_texts(sentences, "sentences")

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from biascheck.errors import TokenizationError
-from biascheck.models.base import BLANK, MLM_PLL, MLM_SLOT, SLOT, SlotScores
+from biascheck.models.base import BLANK, MLM_PLL, MLM_SLOT, SLOT, SlotScores, TokenTerms
 from biascheck.models.common import Encoded, EngineModel
 from biascheck.models.text import (
     TemplateError,
@@ -186,6 +186,11 @@ class MaskedLM(EngineModel):
         check_texts(sentences, "sentences")
         pll = self._pll(sentences)
         return [_words(s, *pll[s]) for s in sentences]
+
+    def token_logprobs(self, sentences: Sequence[str]) -> list[TokenTerms]:
+        check_texts(sentences, "sentences")
+        pll = self._pll(sentences)
+        return [TokenTerms(tuple(pll[s][0].ids), pll[s][1]) for s in sentences]
 
 
 def _words(text: str, e_: Encoded, terms: np.ndarray) -> list[tuple[str, int, int, float]]:
