@@ -18,6 +18,7 @@ ENTRIES: dict[str, str] = {
     "norwegian_occupations": "biascheck.methods.norwegian_occupations.spec:PROBE",
     "politicians": "biascheck.methods.politicians.spec:PROBE",
     "crows_pairs_gender": "biascheck.methods.crows_pairs_gender.spec:PROBE",
+    "winogender": "biascheck.methods.winogender.spec:PROBE",
 }
 
 

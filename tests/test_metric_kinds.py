@@ -32,6 +32,7 @@ SIGNED_LEANS = {
     }
     | {"after_neg_gap", "after_pos_gap"},
     "crows_pairs_gender": {"mean_logprob_diff"},  # score(more stereotyping) - score(less)
+    "winogender": {"female_lean", "accuracy_gap"},
 }
 TARGETS = {  # metric: fixed target, or None when each result carries its own (from the reference data)
     "pronoun_ratio": {"male_lean_share": 0.5, "stereotype_agreement": 0.5},
@@ -39,6 +40,7 @@ TARGETS = {  # metric: fixed target, or None when each result carries its own (f
     "role_nouns": {"fem_name_shift": None},  # the participants' shift
     "norwegian_occupations": {"female_predicted_share": None},  # the gold share of female-dominated occupations
     "crows_pairs_gender": {"stereo_share": 0.5},
+    "winogender": {"majority_agreement": 0.5},
 }
 
 

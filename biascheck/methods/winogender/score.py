@@ -1,0 +1,45 @@
+"""winogender scoring: the only module of the probe that calls the model (`sentence_logprob` for the
+pronouns task, `next_token` for the coreference prompt); steps 1 and 5 of `math`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from biascheck.methods.winogender.spec import COREF_PROMPT
+
+
+@dataclass(frozen=True)
+class Scored:
+    """sentences: the 720 sentences with `score` (pronouns task) and, per coreference prompt, `prompt`,
+    `ll_occupation`, `ll_participant`, `correct`; estimators of the two tasks."""
+
+    sentences: pd.DataFrame
+    pronoun_estimator: str
+    coref_estimator: str
+
+
+def coreference_prompt(sentence: str, pronoun: str) -> str:
+    return COREF_PROMPT.format(sentence=sentence, pronoun=pronoun.capitalize())
+
+
+def score_all(lm, sentences: pd.DataFrame) -> Scored:
+    """Both tasks: every sentence's score, and each coreference prompt's two continuations (one
+    `next_token` call per (occupation, participant), the candidates being those two nouns)."""
+    frame = sentences.reset_index(drop=True).copy()
+    values, pronoun_estimator = lm.sentence_logprob(list(frame["sentence"]))
+    frame["score"] = values
+    frame["prompt"] = [coreference_prompt(s, p) for s, p in zip(frame["sentence"], frame["pronoun"], strict=True)]
+    ll = np.full((len(frame), 2), np.nan)
+    coref_estimator = ""
+    for (occupation, participant), group in frame.groupby(["occupation", "participant"], sort=False):
+        got = lm.next_token(list(group["prompt"]), [occupation, participant])
+        ll[group.index.to_numpy()] = got.logprob
+        coref_estimator = got.estimator
+    frame["ll_occupation"], frame["ll_participant"] = ll[:, 0], ll[:, 1]
+    truth = np.where(frame["answer"].to_numpy() == 0, ll[:, 0], ll[:, 1])
+    other = np.where(frame["answer"].to_numpy() == 0, ll[:, 1], ll[:, 0])
+    frame["correct"] = truth > other
+    return Scored(frame, pronoun_estimator, coref_estimator)

@@ -1,0 +1,72 @@
+"""winogender's coreference task on causal LMs equals lm-evaluation-harness: its own ``winogender`` task
+definition (lm-eval 0.4.13, extra ``oracles``; prompt "<sentence> ‘<Pronoun>’ refers to the", answers the
+occupation and the participant), reading the mirrored sentences written out as the columns it expects
+(its hub copy is not mirrored), run through its ``HFLM`` on the same local causal model: the same two
+log-likelihoods per sentence and the same accuracy overall and per pronoun gender."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from biascheck.data.winogender import winogender_occupations, winogender_sentences
+from biascheck.methods.winogender import metrics, score
+from biascheck.models.causal import CausalLM
+
+lm_eval = pytest.importorskip("lm_eval", reason="lm-evaluation-harness is in the 'oracles' extra")
+
+
+@pytest.fixture(scope="module")
+def sentences(real_refdata):
+    return winogender_sentences(real_refdata)
+
+
+@pytest.fixture(scope="module")
+def harness_run(gpt2_tiny, sentences, tmp_path_factory):
+    import lm_eval.tasks
+    from lm_eval.models.huggingface import HFLM
+    from lm_eval.tasks import TaskManager
+
+    mp = pytest.MonkeyPatch()
+    mp.setenv("HF_DATASETS_OFFLINE", "1")
+    mp.setenv("HF_DATASETS_CACHE", str(tmp_path_factory.mktemp("hf_datasets")))
+    directory = tmp_path_factory.mktemp("lm_eval_tasks")
+    csv = directory / "winogender_all.csv"
+    model, tok = gpt2_tiny
+    columns = sentences.rename(columns={"answer": "label"})[["sentence", "pronoun", "occupation", "participant",
+                                                              "label", "gender"]].copy()
+    # biascheck scores every text after the model's context prefix (here <|endoftext|>, the BOS token);
+    # lm-eval puts it only before an empty context (its add_bos_token cannot add one with a GPT-2
+    # tokenizer), so the documents start with its text: the model then reads the same ids in both.
+    columns["sentence"] = tok.bos_token + columns["sentence"]
+    columns.to_csv(csv, index=False)
+    upstream = Path(lm_eval.tasks.__file__).parent / "winogender" / "winogender.yaml"
+    (directory / "winogender_local.yaml").write_text(
+        f"include: {upstream}\ntask: winogender_local\ndataset_path: csv\ndataset_name: null\n"
+        f"dataset_kwargs:\n  data_files:\n    test: {csv}\n"
+    )
+    harness = HFLM(pretrained=model, tokenizer=tok, device="cpu", batch_size=8)
+    try:
+        out = lm_eval.simple_evaluate(
+            model=harness, tasks=["winogender_local"], task_manager=TaskManager(include_path=str(directory)),
+            log_samples=True,
+        )
+    finally:
+        mp.undo()
+    return out["results"]["winogender_local"], out["samples"]["winogender_local"]
+
+
+def test_coreference_log_likelihoods_and_accuracy_equal_the_harness(harness_run, gpt2_tiny, sentences, real_refdata):
+    results, samples = harness_run
+    model, tok = gpt2_tiny
+    scored = score.score_all(CausalLM(model, tok), sentences)
+    assert len(samples) == len(scored.sentences) == 720
+    bos = gpt2_tiny[1].bos_token
+    theirs = {s["doc"]["sentence"].removeprefix(bos): [r[0] for r in s["filtered_resps"]] for s in samples}
+    for r in scored.sentences.itertuples():
+        ll_occupation, ll_participant = theirs[r.sentence]
+        assert r.ll_occupation == pytest.approx(ll_occupation, abs=1e-4, rel=1e-5), r.sentence
+        assert r.ll_participant == pytest.approx(ll_participant, abs=1e-4, rel=1e-5), r.sentence
+    ours = {m.name: m.value for m in metrics.task_metrics("coreference", scored, winogender_occupations(real_refdata))}
+    assert ours["accuracy"] == pytest.approx(results["acc,none"])
