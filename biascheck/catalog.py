@@ -19,6 +19,7 @@ ENTRIES: dict[str, str] = {
     "politicians": "biascheck.methods.politicians.spec:PROBE",
     "crows_pairs_gender": "biascheck.methods.crows_pairs_gender.spec:PROBE",
     "winogender": "biascheck.methods.winogender.spec:PROBE",
+    "winobias": "biascheck.methods.winobias.spec:PROBE",
 }
 
 

@@ -33,6 +33,7 @@ SIGNED_LEANS = {
     | {"after_neg_gap", "after_pos_gap"},
     "crows_pairs_gender": {"mean_logprob_diff"},  # score(more stereotyping) - score(less)
     "winogender": {"female_lean", "accuracy_gap"},
+    "winobias": {"mean_pro_anti"},
 }
 TARGETS = {  # metric: fixed target, or None when each result carries its own (from the reference data)
     "pronoun_ratio": {"male_lean_share": 0.5, "stereotype_agreement": 0.5},
@@ -41,6 +42,7 @@ TARGETS = {  # metric: fixed target, or None when each result carries its own (f
     "norwegian_occupations": {"female_predicted_share": None},  # the gold share of female-dominated occupations
     "crows_pairs_gender": {"stereo_share": 0.5},
     "winogender": {"majority_agreement": 0.5},
+    "winobias": {"pro_share": 0.5, "pro_share_female_occ": 0.5, "pro_share_male_occ": 0.5},
 }
 
 

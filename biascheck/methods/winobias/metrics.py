@@ -1,0 +1,35 @@
+"""winobias metrics: `Scored` -> `Metric` records per task (type1, type2). Intervals: 95 % percentile
+bootstrap over pairs."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from biascheck.methods.winobias.score import Scored
+from biascheck.methods.winobias.spec import TYPES
+from biascheck.spec import Metric
+from biascheck.stats import bootstrap_ci
+
+
+def _share(diff: np.ndarray) -> np.ndarray:
+    return (diff > 0).astype(float)
+
+
+def task_metrics(task: str, scored: Scored) -> list[Metric]:
+    if task not in TYPES:
+        raise ValueError(f"unknown task {task!r}; known: {', '.join(TYPES)}")
+    frame = scored.pairs[scored.pairs["type"] == TYPES[task]]
+    diff = frame["diff"].to_numpy(dtype=float)
+    pro = _share(diff)
+    note = f"{len(frame)} minimal pairs (dev + test); {scored.left_out} non-minimal pairs of both types left out"
+    items = [
+        {"pair_id": r.pair_id, "occupation": r.occupation, "diff": round(float(r.diff), 4)} for r in frame.itertuples()
+    ]
+    out = [
+        Metric("pro_share", float(pro.mean()), bootstrap_ci(np.mean, pro), len(pro), note=note, items=items),
+        Metric("mean_pro_anti", float(diff.mean()), bootstrap_ci(np.mean, diff), len(diff)),
+    ]
+    for gender in ("female", "male"):
+        part = _share(diff[(frame["occupation_gender"] == gender).to_numpy()])
+        out.append(Metric(f"pro_share_{gender}_occ", float(part.mean()), bootstrap_ci(np.mean, part), len(part)))
+    return [m.annotated(estimator=scored.estimator) for m in out]
