@@ -45,17 +45,21 @@ def unmodified_score(terms: np.ndarray, positions: Sequence[int]) -> float:
     return float(inner.sum())
 
 
-def prefers_more(score_more: np.ndarray, score_less: np.ndarray, decimals: int | None = None) -> np.ndarray:
-    """Step 4. 1.0 where sent_more scores higher (after rounding to `decimals`, if given), else 0.0."""
+def _compared(score_more: np.ndarray, score_less: np.ndarray, decimals: int | None) -> tuple[np.ndarray, np.ndarray]:
+    """Both scores as floats, rounded to `decimals` when given (metric.py rounds to 3 before comparing)."""
     more, less = np.asarray(score_more, float), np.asarray(score_less, float)
     if decimals is not None:
         more, less = np.round(more, decimals), np.round(less, decimals)
+    return more, less
+
+
+def prefers_more(score_more: np.ndarray, score_less: np.ndarray, decimals: int | None = None) -> np.ndarray:
+    """Step 4. 1.0 where sent_more scores higher (after rounding to `decimals`, if given), else 0.0."""
+    more, less = _compared(score_more, score_less, decimals)
     return (more > less).astype(float)
 
 
 def ties(score_more: np.ndarray, score_less: np.ndarray, decimals: int | None = None) -> np.ndarray:
     """Step 4. 1.0 where the two scores are equal (after rounding to `decimals`, if given)."""
-    more, less = np.asarray(score_more, float), np.asarray(score_less, float)
-    if decimals is not None:
-        more, less = np.round(more, decimals), np.round(less, decimals)
+    more, less = _compared(score_more, score_less, decimals)
     return (more == less).astype(float)
