@@ -131,8 +131,8 @@ def _history(args: argparse.Namespace) -> int:
         )
         return 1
     print(history.markdown(rows, str(args.store)) if args.markdown else history.table(rows))
-    if args.plot:
-        fig = history.figure(rows)
+    if args.plot:  # the gated metrics unless --metric chose: a panel for each of ~100 metrics is unreadable
+        fig = history.figure(rows if args.metric else history.gated(rows))
         args.plot.parent.mkdir(parents=True, exist_ok=True)
         fig.savefig(args.plot, dpi=110, bbox_inches="tight")  # type: ignore[attr-defined]
         print(f"plot: {args.plot}", file=sys.stderr)
@@ -286,7 +286,9 @@ def main(argv: list[str] | None = None) -> int:
     hist.add_argument("--model", default=None, help="glob over model names")
     hist.add_argument("--last", type=int, default=None, help="only the last N runs")
     hist.add_argument("--markdown", action="store_true", help="GitHub Markdown (for $GITHUB_STEP_SUMMARY)")
-    hist.add_argument("--plot", type=Path, default=None, help="write a PNG: one panel per metric over the runs")
+    hist.add_argument(
+        "--plot", type=Path, default=None, help="write a PNG: a panel per gated (or --metric) metric over the runs"
+    )
     hist.set_defaults(handler=_history)
     comp = sub.add_parser("compare", help="compare two saved runs; exit 1 on a regression beyond the noise")
     comp.add_argument("baseline", help="saved run to compare against")

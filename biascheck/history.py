@@ -30,6 +30,13 @@ def select(
     return out
 
 
+def gated(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Rows of the metrics that a threshold gated in at least one run (`passed` not None); all rows when
+    none was gated (rows from before the store recorded it, or a report-only profile)."""
+    keys = {f"{r['probe']}.{r['task']}.{r['metric']}" for r in rows if r.get("passed") is not None}
+    return [r for r in rows if f"{r['probe']}.{r['task']}.{r['metric']}" in keys] if keys else rows
+
+
 def series(
     rows: list[dict[str, Any]],
 ) -> tuple[list[str], dict[str, dict[str, tuple[float, float | None, float | None, int]]]]:

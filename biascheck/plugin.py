@@ -190,13 +190,15 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
     session = config.stash[SESSION_KEY]
     if not session.results or hasattr(config, "workerinput"):
         return  # under pytest-xdist the controller writes the summary and the report, from every worker's results
-    from biascheck import report
+    from biascheck import report, report_html
 
     meta = config.pluginmanager.get_plugin("biascheck-tracking").metadata(exitstatus)
+    stored = report_html.stored_rows(session.config.store_path) if session.config.report_dir else []
     report.terminal_summary(
         terminalreporter,
         session.results,
         meta,
         session.config.report_dir,
         interrupted=exitstatus == pytest.ExitCode.INTERRUPTED,
+        history_rows=report_html.history_rows(stored, session.results, session.config.save_name),
     )

@@ -1,4 +1,4 @@
-"""Summary tables (terminal and Markdown) and the report directory. Knows result records only.
+"""The report directory (results.json, summary.md, report.html), the terminal summary and the job summary.
 
 Files are written whole or not at all: each goes to a temporary name in the target directory
 and is renamed into place, so an interrupted run never leaves a half-written results file.
@@ -7,93 +7,14 @@ and is renamed into place, so an interrupted run never leaves a half-written res
 from __future__ import annotations
 
 import json
-import math
 import os
 import tempfile
-from collections.abc import Iterable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tabulate import tabulate
-
+from biascheck import report_html
 from biascheck.results import Result
-from biascheck.spec import BETTER_SHORT
-
-HEADERS = ["task", "metric", "better", "ref", "value", "95% CI", "n", "threshold", "result", "paper"]
-
-
-@dataclass(frozen=True)
-class Table:
-    title: str
-    rows: list[list[str]]
-    notes: list[str]
-
-
-def _num(value: float | None) -> str:
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return "—"
-    return f"{value:.3f}" if abs(value) < 1000 else f"{value:.4g}"
-
-
-def _better(result: Result) -> str:
-    """The metric's better direction, a 'target' metric with its target: '→ 0.5'."""
-    if result.better == "target" and result.target is not None and math.isfinite(result.target):
-        return f"→ {_num(result.target)}"
-    return BETTER_SHORT.get(result.better, result.better)
-
-
-def _verdict(result: Result) -> str:
-    if result.passed is None:
-        return "report"
-    return "pass" if result.passed else "FAIL"
-
-
-def build_tables(results: Iterable[Result]) -> list[Table]:
-    """One table per (model, probe), rows in recording order."""
-    groups: dict[tuple[str, str], list[Result]] = {}
-    for result in results:
-        groups.setdefault((result.model, result.probe), []).append(result)
-    tables = []
-    for (model, probe), members in groups.items():
-        rows, notes = [], []
-        estimators = sorted({r.estimator for r in members if r.estimator})
-        for r in members:
-            ci = "—" if r.ci_low is None else f"[{_num(r.ci_low)}, {_num(r.ci_high)}]"
-            rows.append(
-                [
-                    r.task,
-                    r.metric,
-                    _better(r),
-                    r.reference,
-                    _num(r.value),
-                    ci,
-                    "—" if r.n is None else str(r.n),
-                    r.threshold.describe() if r.threshold else "—",
-                    _verdict(r),
-                    _num(r.paper_value),
-                ]
-            )
-            if r.note and r.note not in notes:
-                notes.append(r.note)
-        failed = sum(r.passed is False for r in members)
-        status = f"{failed} FAIL" if failed else "all within thresholds"
-        title = f"{probe} · {model} · estimator {', '.join(estimators) or '—'} · {status}"
-        tables.append(Table(title, rows, notes))
-    return tables
-
-
-def render(tables: list[Table], fmt: str) -> str:
-    """fmt 'simple' for the terminal, 'github' for Markdown."""
-    out = []
-    for table in tables:
-        heading = f"### {table.title}" if fmt == "github" else table.title
-        out.append(heading)
-        out.append(tabulate(table.rows, headers=HEADERS, tablefmt=fmt, disable_numparse=True))
-        for note in table.notes:
-            out.append(f"> {note}" if fmt == "github" else f"  note: {note}")
-        out.append("")
-    return "\n".join(out)
+from biascheck.tables import build_tables, render
 
 
 def _umask() -> int:
@@ -138,13 +59,18 @@ def results_payload(results: list[Result], meta: dict[str, Any]) -> dict[str, An
     return {**meta, "results": rows}
 
 
-def write_report(directory: Path, results: list[Result], meta: dict[str, Any]) -> list[Path]:
-    """results.json (everything, per-item scores included) and summary.md in `directory`."""
+def write_report(
+    directory: Path, results: list[Result], meta: dict[str, Any], history_rows: list[dict[str, Any]] | None = None
+) -> list[Path]:
+    """results.json (everything, per-item scores included), summary.md and report.html (tables, the plots
+    of `directory`/plots embedded, the history of the gated metrics from `history_rows`) in `directory`."""
     payload = results_payload(results, meta)
-    json_path, md_path = directory / "results.json", directory / "summary.md"
+    json_path, md_path, html_path = directory / "results.json", directory / "summary.md", directory / "report.html"
     atomic_write(json_path, json.dumps(payload, indent=1, ensure_ascii=False, allow_nan=False) + "\n")
     atomic_write(md_path, markdown_summary(results, meta))
-    return [json_path, md_path]
+    plots = report_html.read_plots(directory / "plots")
+    atomic_write(html_path, report_html.page(results, meta, plots, history_rows or []))
+    return [json_path, md_path, html_path]
 
 
 def markdown_summary(results: list[Result], meta: dict[str, Any]) -> str:
@@ -159,7 +85,13 @@ def markdown_summary(results: list[Result], meta: dict[str, Any]) -> str:
 
 
 def terminal_summary(
-    terminalreporter: Any, results: list[Result], meta: dict[str, Any], report_dir: Path | None, *, interrupted: bool
+    terminalreporter: Any,
+    results: list[Result],
+    meta: dict[str, Any],
+    report_dir: Path | None,
+    *,
+    interrupted: bool,
+    history_rows: list[dict[str, Any]] | None = None,
 ) -> None:
     """The end of a run: the tables in the terminal, then (unless interrupted) the job summary and the files."""
     terminalreporter.section("biascheck summary")
@@ -169,7 +101,7 @@ def terminal_summary(
         return
     append_step_summary(markdown_summary(results, meta))
     if report_dir is not None:
-        written = write_report(report_dir, results, meta)
+        written = write_report(report_dir, results, meta, history_rows)
         plots = report_dir / "plots"
         if plots.is_dir() and any(plots.iterdir()):
             written.append(plots)

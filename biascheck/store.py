@@ -227,12 +227,14 @@ class ResultStore:
         return json.loads(row[0])
 
     def metric_rows(self) -> list[dict[str, Any]]:
-        """Every metric of every current run, in save order: run, model, probe, task, metric, value, ci."""
+        """Every metric of every current run, in save order: run, model, probe, task, metric, value, ci, passed
+        (None for a metric the run's profile did not gate)."""
         with self._connect() as con:
             rows = con.execute(
                 "SELECT r.name, m.model, m.probe, m.task, m.metric, m.value, m.ci_low, m.ci_high, m.n, "
-                "m.higher_is_better "
+                "m.higher_is_better, m.passed "
                 "FROM metrics m JOIN runs r ON r.id = m.run_id WHERE r.superseded = 0 ORDER BY r.id, m.rowid"
             ).fetchall()
         keys = ("run", "model", "probe", "task", "metric", "value", "ci_low", "ci_high", "n", "higher_is_better")
+        keys += ("passed",)
         return [dict(zip(keys, row, strict=True)) for row in rows]

@@ -182,6 +182,7 @@ class ProbeRun:
     results: dict[str, Any]  # results.json ({} when none was written)
     output: str = ""
     models: list[str] = field(default_factory=list)
+    report_dir: Path | None = None  # results.json, summary.md, report.html, plots/
 
 
 def run_probes(
@@ -236,7 +237,7 @@ def run_probes(
     results = json.loads(results_file.read_text(encoding="utf-8")) if results_file.is_file() else {}
     junit = directory / "junit.xml"
     outcomes = _junit_outcomes(junit) if junit.is_file() else {}
-    return ProbeRun(done.returncode, outcomes, results, done.stdout + done.stderr, list(models))
+    return ProbeRun(done.returncode, outcomes, results, done.stdout + done.stderr, list(models), directory / "out")
 
 
 def _junit_outcomes(path: Path) -> dict[str, tuple[str, str]]:

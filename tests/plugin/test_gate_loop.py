@@ -77,6 +77,8 @@ def test_a_planted_shift_is_red_everywhere_a_ci_looks_and_cannot_be_accepted(pyt
     assert results["exit_status"] == 1
     regressed = {c["key"] for c in results["baseline"]["comparisons"] if c["status"] == "regressed"}
     assert {"pronoun_ratio.is.median_log_r", "pronoun_ratio.works_as.median_log_r"} <= regressed
+    page = (pytester.path / "r2" / "report.html").read_text()
+    assert "the regression gate FAILED" in page and "<td>regressed</td>" in page
     # log n subtracts the prior, which moved by the same 3 nats: the profession-specific lean is unchanged
     assert "pronoun_ratio.is.mean_abs_log_n" not in regressed
     assert "pronoun_ratio.is.median_log_r" in (pytester.path / "junit.xml").read_text()
@@ -91,3 +93,5 @@ def test_a_planted_shift_is_red_everywhere_a_ci_looks_and_cannot_be_accepted(pyt
         "history", "--store", "store.sqlite", "--metric", "pronoun_ratio.is.median_log_r", cwd=pytester.path
     )
     assert history.returncode == 0 and "v1" in history.stdout and "v2" in history.stdout
+    plotted = _biascheck("history", "--store", "store.sqlite", "--plot", "all.png", cwd=pytester.path)
+    assert plotted.returncode == 0 and (pytester.path / "all.png").stat().st_size > 10_000

@@ -5,6 +5,7 @@ real bert-base-uncased tokenizer). Settings keep the runs small; the full design
 from pathlib import Path
 
 import pytest
+from browser import render
 
 from biascheck.catalog import PROBES
 from biascheck.testing import FakeLM, check_contract, run_probes
@@ -46,6 +47,19 @@ def test_probe_keeps_the_contract_on_fake_models(probe, fake_run):
 @pytest.mark.parametrize("probe", list(PROBES))
 def test_probe_keeps_the_contract_on_a_tiny_real_masked_model(probe, tiny_run):
     assert check_contract(PROBES[probe], tiny_run) == [], tiny_run.output[-3000:]
+
+
+def test_report_html_shows_every_probe_and_its_plots_in_a_browser(fake_run, tmp_path):
+    """The run's report.html in headless Chromium: no console message, every plot decoded, a section for
+    every probe of the catalog holding a table for each model."""
+    assert fake_run.report_dir is not None
+    shown = render(fake_run.report_dir / "report.html", tmp_path / "report.png")
+    assert shown.console == [] and 'data-images="ok"' in shown.dom
+    for probe in PROBES:
+        section = shown.dom.split(f'data-probe="{probe}"', 1)[-1].split("</section>", 1)[0]
+        assert section.count("<table>") == len(FAKES), probe
+    plots = sorted(p.name for p in (fake_run.report_dir / "plots").glob("*.png"))
+    assert plots and all(f"plots/{name}" in shown.dom for name in plots)
 
 
 def test_the_runs_record_their_settings(fake_run):

@@ -51,3 +51,10 @@ def test_figure_has_a_panel_per_metric():
     import matplotlib.pyplot as plt
 
     plt.close(fig)
+
+
+def test_gated_keeps_the_metrics_a_threshold_judged_or_all_when_none_was():
+    rows = [{**r, "passed": 1 if r["metric"] == "x" and r["run"] == "v1" else None} for r in ROWS]
+    assert {r["metric"] for r in history.gated(rows)} == {"x"}
+    assert {r["task"] for r in history.gated(rows)} == {"is"}  # works_as.x was never gated
+    assert history.gated(ROWS) == ROWS

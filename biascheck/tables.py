@@ -1,0 +1,96 @@
+"""Summary tables of result records: one per (model, probe), the same rows for the terminal, Markdown
+and report.html. Knows result records only."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from tabulate import tabulate
+
+from biascheck.results import Result
+from biascheck.spec import BETTER_SHORT
+
+HEADERS = ["task", "metric", "better", "ref", "value", "95% CI", "n", "threshold", "result", "paper"]
+
+
+@dataclass(frozen=True)
+class Table:
+    title: str
+    rows: list[list[str]]
+    notes: list[str]
+
+
+def _num(value: float | None) -> str:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "—"
+    return f"{value:.3f}" if abs(value) < 1000 else f"{value:.4g}"
+
+
+def _better(result: Result) -> str:
+    """The metric's better direction, a 'target' metric with its target: '→ 0.5'."""
+    if result.better == "target" and result.target is not None and math.isfinite(result.target):
+        return f"→ {_num(result.target)}"
+    return BETTER_SHORT.get(result.better, result.better)
+
+
+def _verdict(result: Result) -> str:
+    if result.passed is None:
+        return "report"
+    return "pass" if result.passed else "FAIL"
+
+
+def row(result: Result) -> list[str]:
+    """One table row, in the order of HEADERS."""
+    r = result
+    ci = "—" if r.ci_low is None else f"[{_num(r.ci_low)}, {_num(r.ci_high)}]"
+    return [
+        r.task,
+        r.metric,
+        _better(r),
+        r.reference,
+        _num(r.value),
+        ci,
+        "—" if r.n is None else str(r.n),
+        r.threshold.describe() if r.threshold else "—",
+        _verdict(r),
+        _num(r.paper_value),
+    ]
+
+
+def grouped(results: Iterable[Result]) -> dict[tuple[str, str], list[Result]]:
+    """Results by (model, probe), in recording order."""
+    groups: dict[tuple[str, str], list[Result]] = {}
+    for result in results:
+        groups.setdefault((result.model, result.probe), []).append(result)
+    return groups
+
+
+def build_tables(results: Iterable[Result]) -> list[Table]:
+    """One table per (model, probe), rows in recording order."""
+    tables = []
+    for (model, probe), members in grouped(results).items():
+        notes: list[str] = []
+        for r in members:
+            if r.note and r.note not in notes:
+                notes.append(r.note)
+        estimators = sorted({r.estimator for r in members if r.estimator})
+        failed = sum(r.passed is False for r in members)
+        status = f"{failed} FAIL" if failed else "all within thresholds"
+        title = f"{probe} · {model} · estimator {', '.join(estimators) or '—'} · {status}"
+        tables.append(Table(title, [row(r) for r in members], notes))
+    return tables
+
+
+def render(tables: list[Table], fmt: str) -> str:
+    """fmt 'simple' for the terminal, 'github' for Markdown."""
+    out = []
+    for table in tables:
+        heading = f"### {table.title}" if fmt == "github" else table.title
+        out.append(heading)
+        out.append(tabulate(table.rows, headers=HEADERS, tablefmt=fmt, disable_numparse=True))
+        for note in table.notes:
+            out.append(f"> {note}" if fmt == "github" else f"  note: {note}")
+        out.append("")
+    return "\n".join(out)
