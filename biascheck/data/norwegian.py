@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from biascheck.data import ReferenceData
+from biascheck.data.parsed_cache import cached_table
 from biascheck.errors import DataError
 
 TEMPLATE_SOURCES = {"er": "no_templates_er", "jobber_som": "no_templates_jobber_som"}
@@ -112,12 +113,13 @@ def name_table(refdata: ReferenceData) -> pd.DataFrame:
     """The R data frame ``all``: first_name, year (int), Percent, Count, sex ('female'/'male')."""
     path = refdata.path("norway_names")
     key = str(path.resolve())
-    if key not in _NAME_TABLES:  # the pure-Python .rda reader takes ~15 s for this file: read it once per process
-        _NAME_TABLES[key] = _read_name_table(path)
+    if key not in _NAME_TABLES:  # the pure-Python .rda reader takes 10-15 s: once per source file and machine
+        _NAME_TABLES[key] = cached_table(refdata, "norway_names", NAME_TABLE_VERSION, _read_name_table)
     return _NAME_TABLES[key].copy()
 
 
 _NAME_TABLES: dict[str, pd.DataFrame] = {}
+NAME_TABLE_VERSION = 1  # bump when _read_name_table changes what it returns (the parsed cache is keyed by it)
 
 
 def _read_name_table(path) -> pd.DataFrame:

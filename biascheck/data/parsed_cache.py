@@ -1,0 +1,104 @@
+"""Parsed reference data, cached on disk so that no run parses a slow file twice.
+
+A parsed table is stored in the user cache as ``parsed/<source>-<sha256[:16]>-v<version>.csv`` with a
+``.json`` beside it holding the columns' dtypes and the CSV's own sha256. The key is the *source's*
+checksum (the file that was parsed, verified on every resolution) and the parser's version, so a new
+file or a changed parser never reads an old table; the CSV's checksum is verified on every read, and a
+table that fails it is parsed again and rewritten. Files are written to a temporary name and renamed.
+A cache that cannot be written is not an error: the table is parsed and used.
+
+Floats are written with 17 significant digits, so a table read back equals the parsed one exactly.
+Only tables whose text columns have no missing values are cached (an empty CSV field reads back as a
+missing number, but as an empty string in a text column).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import os
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+import pandas as pd
+
+from biascheck.data import ReferenceData
+from biascheck.data.sources import SOURCES
+
+
+def table_path(refdata: ReferenceData, name: str, version: int) -> Path:
+    return refdata.cache / "parsed" / f"{name}-{SOURCES[name].sha256[:16]}-v{version}.csv"
+
+
+def _write(path: Path, data: bytes) -> None:
+    handle, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "wb") as out:
+            out.write(data)
+        mask = os.umask(0)
+        os.umask(mask)
+        os.chmod(tmp, 0o666 & ~mask)  # as a plain write would leave it (mkstemp makes 0600)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _cacheable(frame: pd.DataFrame) -> bool:
+    text = [c for c in frame.columns if not pd.api.types.is_numeric_dtype(frame[c])]
+    return not frame[text].isna().any().any()
+
+
+def store(path: Path, frame: pd.DataFrame) -> bool:
+    """Write `frame` as the cached table `path`; False when it cannot be cached (nothing written)."""
+    if not _cacheable(frame):
+        return False
+    data = frame.to_csv(index=False, float_format="%.17g").encode("utf-8")
+    meta = {
+        "dtypes": {c: str(t) for c, t in frame.dtypes.items()},
+        "sha256": hashlib.sha256(data).hexdigest(),
+        "rows": len(frame),
+    }
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        _write(path, data)
+        _write(path.with_suffix(".json"), json.dumps(meta, indent=1).encode("utf-8"))
+    except OSError:
+        return False
+    return True
+
+
+def read(path: Path) -> pd.DataFrame | None:
+    """The cached table at `path`, or None when it is absent, incomplete or does not match its checksum."""
+    try:
+        meta = json.loads(path.with_suffix(".json").read_text(encoding="utf-8"))
+        data = path.read_bytes()
+    except (OSError, ValueError):
+        return None
+    if hashlib.sha256(data).hexdigest() != meta.get("sha256"):
+        return None
+    dtypes = meta["dtypes"]
+    numeric = [c for c, t in dtypes.items() if t.startswith(("int", "float", "Int", "Float"))]
+    frame = pd.read_csv(
+        io.BytesIO(data),
+        dtype={c: (str if t in ("str", "object") else t) for c, t in dtypes.items()},
+        keep_default_na=False,
+        na_values={c: [""] for c in numeric},
+    )
+    return frame if len(frame) == meta.get("rows") else None
+
+
+def cached_table(
+    refdata: ReferenceData, name: str, version: int, parse: Callable[[Path], pd.DataFrame]
+) -> pd.DataFrame:
+    """`parse(path of source name)`, from the cache when this source file and parser version were parsed
+    before. Bump `version` whenever `parse` changes what it returns."""
+    source_path = refdata.path(name)  # verified by sha256, and recorded as used
+    path = table_path(refdata, name, version)
+    frame = read(path)
+    if frame is None:
+        frame = parse(source_path)
+        store(path, frame)
+    return frame
