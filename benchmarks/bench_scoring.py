@@ -1,13 +1,26 @@
-"""Scoring-engine benchmark: the pronoun-ratio probe's sentences, engine vs a naive per-sentence loop.
+"""Scoring-engine benchmark: our engine, lm-evaluation-harness and a naive loop on identical requests.
 
-    python benchmarks/bench_scoring.py                 # SmolLM2 (embedded), all 923 professions
+    python benchmarks/bench_scoring.py --against lm-eval --n 200          # SmolLM2 (embedded), 400 sentences
+    python benchmarks/bench_scoring.py --inputs natural --against lm-eval # natural-prompts next-token reads
     python benchmarks/bench_scoring.py --n 200 --model gpt2 --device cpu
 
-Inputs: ``[SLOT] is <a/an profession>.`` with He / She (923 professions from the checkpoint-bias
-data when present, else a built-in list). Both paths score the same sentences on the same loaded
-model; the script checks they agree, then prints the speed ratio (measured in this run), tokens/s,
-the share of this machine's float32 matmul throughput the engine reaches (engine FLOPs estimated as
-2 x parameters x tokens), and the peak resident memory.
+Workloads (``--inputs``), each a list of (context, continuation) log-likelihood requests:
+
+* ``pronoun`` (default): the pronoun-ratio probe's sentences ``He/She is <a/an profession>.`` (923
+  professions from the checkpoint-bias data when present, else a built-in list), scored whole after the
+  model's context prefix: engine ``lm.fill_slot``; lm-eval ``("", sentence)`` with ``prefix_token_id`` =
+  the prefix token.
+* ``natural``: the natural-prompts probe's 893 NS prompts (e.g. "The nurse said that") continued by
+  " he" / " she" / " they": engine ``lm.next_token``; lm-eval ``(prefix + prompt, " he")``.
+
+Methods, on the same loaded model in the same process, interleaved over ``--repeats``:
+engine; lm-eval 0.4.13 ``HFLM(pretrained=<the model>).loglikelihood`` (``--against lm-eval``, extra
+``oracles``/``bench``; batch ``--lm-eval-batch``); the naive loop (one forward pass per request, full
+log-softmax, gather; ``--no-naive`` skips it). The script checks that all agree (max |d log P| <= 2e-4,
+float32 rounding; else exit 1), then prints per method the median wall and CPU time, tokens/s, the ratios, this machine's
+float32 matmul rate measured in the same run and the engine's share of it (FLOPs = 2 x params x tokens
+the engine actually ran), and the peak resident memory. Its last line is machine-readable:
+``engine/lm-eval=1.72x engine/naive=11.3x max|d|=2.1e-06 matmul_share=0.53`` (ratios of CPU time).
 """
 from __future__ import annotations
 
@@ -15,6 +28,7 @@ import argparse
 import glob
 import random
 import resource
+import statistics
 import sys
 import time
 from pathlib import Path
@@ -49,120 +63,191 @@ def matmul_gflops(torch, n: int = 1024, seconds: float = 2.0) -> float:
     return 2 * n**3 * reps / (time.perf_counter() - t0) / 1e9
 
 
+# float32 rounding: the engine projects only the rows it reads (a smaller matrix product than the full
+# logits of lm-eval and the naive loop); measured 1.1-1.3e-4 on SmolLM2 sentences of 7-12 tokens (log P -27
+# to -49), the two full-logits paths 2.9e-5 apart. A real error (a wrong position, token or prefix) is >0.1.
+TOLERANCE = 2e-4
+
+
+def pronoun_workload(n: int | None) -> tuple[str, list[str], list[str], str]:
+    profs, source = professions()
+    if n is not None and n < len(profs):
+        profs = random.Random(0).sample(profs, n)
+    from biascheck.models import SLOT
+
+    return "pronoun", [f"{SLOT} is {p}." for p in profs], ["He", "She"], source
+
+
+def natural_workload(n: int | None) -> tuple[str, list[str], list[str], str]:
+    from biascheck.data import ReferenceData
+    from biascheck.data.natural_prompts import load_prompts
+    from biascheck.data.resolve import mirror_dir
+
+    prompts = [p.filled() for p in load_prompts(ReferenceData(mirror=mirror_dir())).prompts]
+    if n is not None and n < len(prompts):
+        prompts = random.Random(0).sample(prompts, n)
+    return "natural", prompts, ["he", "she", "they"], "aliciasun/natural-prompts (NS prompts)"
+
+
+def requests(kind: str, lm, texts: list[str], cands: list[str]) -> list[tuple[str, str]]:
+    """(context, continuation) pairs in the engine's (row, candidate) order, the context prefix included."""
+    from biascheck.models import SLOT
+
+    prefix = getattr(lm, "context_prefix", "")
+    if kind == "pronoun":
+        return [("", t.replace(SLOT, c)) for t in texts for c in cands]
+    return [(prefix + t, " " + c) for t in texts for c in cands]
+
+
+def run_engine(kind: str, lm, texts: list[str], cands: list[str]):
+    import numpy as np
+
+    scores = lm.fill_slot(texts, cands) if kind == "pronoun" else lm.next_token(texts, cands)
+    return np.asarray(scores.logprob, float).ravel()
+
+
+def run_naive(kind: str, lm, reqs: list[tuple[str, str]]):
+    """One forward pass per request: [prefix ids] + context + continuation, full log-softmax, gather."""
+    import numpy as np
+    import torch
+
+    tok, model, dev = lm.tokenizer, lm.model, lm.info.device
+    out = []
+    with torch.inference_mode():
+        for context, continuation in reqs:
+            if kind == "pronoun":
+                ctx = list(lm.prefix_ids)
+            else:
+                ctx = tok(context, add_special_tokens=False)["input_ids"]
+            whole = tok(context + continuation, add_special_tokens=False)["input_ids"] if kind != "pronoun" else None
+            cont = tok(continuation, add_special_tokens=False)["input_ids"] if kind == "pronoun" else whole[len(ctx):]
+            ids = torch.tensor([ctx + cont], device=dev)
+            lp = model(input_ids=ids).logits[0, len(ctx) - 1 : -1].float().log_softmax(-1)
+            out.append(float(lp.gather(-1, ids[0, len(ctx) :, None]).sum()))
+    return np.array(out)
+
+
+def run_lm_eval(harness, reqs: list[tuple[str, str]]):
+    import numpy as np
+    from lm_eval.api.instance import Instance
+
+    instances = [
+        Instance(request_type="loglikelihood", doc={}, arguments=pair, idx=i) for i, pair in enumerate(reqs)
+    ]
+    return np.array([float(lp) for lp, _ in harness.loglikelihood(instances, disable_tqdm=True)])
+
+
+def timed(fn):
+    w0, c0 = time.perf_counter(), time.process_time()
+    value = fn()
+    return value, time.perf_counter() - w0, time.process_time() - c0
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--model", default="smollm2-135m")
     ap.add_argument("--device", default="auto")
     ap.add_argument("--dtype", default="auto")
-    ap.add_argument("--n", type=int, default=None, help="subsample this many professions (seeded)")
+    ap.add_argument("--inputs", choices=("pronoun", "natural"), default="pronoun")
+    ap.add_argument("--n", type=int, default=None, help="subsample this many professions / prompts (seeded)")
+    ap.add_argument("--against", choices=("lm-eval",), default=None, help="add lm-evaluation-harness's HFLM")
+    ap.add_argument("--lm-eval-batch", default="16", help="HFLM batch_size (a number or 'auto')")
     ap.add_argument("--batch-size", type=int, default=None, help="engine batch size (default: adaptive)")
     ap.add_argument("--threads", type=int, default=None, help="torch.set_num_threads (default: torch's choice)")
-    ap.add_argument("--kv-ab", action="store_true", help="also time the engine without shared-prefix KV reuse")
     ap.add_argument("--token-budget", type=int, default=None, help="engine tokens per batch (default: the engine's)")
-    ap.add_argument("--no-naive", action="store_true", help="skip the naive loop (engine timings only)")
-    ap.add_argument("--repeats", type=int, default=1, help="engine timing: best of this many runs")
+    ap.add_argument("--no-naive", action="store_true", help="skip the naive loop")
+    ap.add_argument("--repeats", type=int, default=1, help="interleaved repeats of every method; medians reported")
+    ap.add_argument("--kv-ab", action="store_true", help="also time the engine with shared-prefix KV reuse")
     args = ap.parse_args()
 
     import numpy as np
     import torch
 
-    from biascheck.models import SLOT, load_model
+    from biascheck.models import load_model
 
     if args.threads:
         torch.set_num_threads(args.threads)
-
-    profs, source = professions()
-    if args.n is not None and args.n < len(profs):
-        profs = random.Random(0).sample(profs, args.n)
-    templates = [f"{SLOT} is {p}." for p in profs]
-    cands = ["He", "She"]
+    builder = pronoun_workload if args.inputs == "pronoun" else natural_workload
+    kind, texts, cands, source = builder(args.n)
 
     t0 = time.perf_counter()
     lm = load_model(args.model, device=args.device, dtype=args.dtype, batch_size=args.batch_size)
     load_s = time.perf_counter() - t0
-    model, tok = lm.model, lm.tokenizer
-    n_params = sum(p.numel() for p in model.parameters())
+    if lm.family != "causal" and (args.against or not args.no_naive):
+        print("lm-eval and the naive loop here score causal LMs; use --no-naive for a masked model", file=sys.stderr)
+        return 2
+    n_params = sum(p.numel() for p in lm.model.parameters())
+    reqs = requests(kind, lm, texts, cands)
     print(f"model {lm.info.name} ({lm.info.architecture}, {n_params / 1e6:.1f} M params, {lm.info.dtype}, "
-          f"{lm.info.device}) loaded in {load_s:.1f} s; {len(templates)} professions x {len(cands)} from {source}; "
-          f"torch threads {torch.get_num_threads()}")
-
+          f"{lm.info.device}) loaded in {load_s:.1f} s; workload {kind}: {len(texts)} x {len(cands)} = "
+          f"{len(reqs)} requests from {source}; torch threads {torch.get_num_threads()}", flush=True)
     if args.token_budget:
         lm.engine.token_budget = args.token_budget
-    # warm-up both paths on a few inputs (allocator, kernels)
-    lm.fill_slot(templates[:4], cands)
 
-    # ---- engine (and, interleaved, the engine without shared-prefix KV-cache reuse)
-    prefix_body = getattr(lm.engine, "prefix_body", None)
-    if args.kv_ab and lm.family == "causal":
-        prefix_body = lm._build_prefix_body()  # off by default; built here to compare
-    best, best_nokv, kv_tokens, nokv_tokens = float("inf"), float("inf"), 0, 0
+    methods = {"engine": lambda: run_engine(kind, lm, texts, cands)}
+    if args.kv_ab:
+        body = lm._build_prefix_body()
+
+        def with_kv():
+            lm.engine.prefix_body = body
+            try:
+                return run_engine(kind, lm, texts, cands)
+            finally:
+                lm.engine.prefix_body = None
+
+        methods["engine+kv"] = with_kv
+    if args.against == "lm-eval":
+        from lm_eval.models.huggingface import HFLM
+
+        batch = args.lm_eval_batch if args.lm_eval_batch == "auto" else int(args.lm_eval_batch)
+        prefix_id = lm.prefix_ids[-1] if lm.prefix_ids else None
+        harness = HFLM(pretrained=lm.model, tokenizer=lm.tokenizer, device=lm.info.device, batch_size=batch,
+                       prefix_token_id=prefix_id)
+        methods["lm-eval"] = lambda: run_lm_eval(harness, reqs)
+    if not args.no_naive:
+        methods["naive"] = lambda: run_naive(kind, lm, reqs)
+
+    for fn in methods.values():  # warm-up: allocator, kernels, tokenizer caches
+        if fn is methods.get("naive"):
+            run_naive(kind, lm, reqs[:4])
+        else:
+            fn()
+    walls: dict[str, list[float]] = {m: [] for m in methods}
+    cpus: dict[str, list[float]] = {m: [] for m in methods}
+    values: dict[str, np.ndarray] = {}
+    engine_tokens = 0
     for _ in range(max(1, args.repeats)):
-        lm.engine.prefix_body = prefix_body
-        c0, t0 = lm.engine.tokens_run, time.perf_counter()
-        res = lm.fill_slot(templates, cands)
-        best = min(best, time.perf_counter() - t0)
-        kv_tokens = lm.engine.tokens_run - c0
-        if args.kv_ab and prefix_body is not None:
-            lm.engine.prefix_body = None
-            c0, t0 = lm.engine.tokens_run, time.perf_counter()
-            res_nokv = lm.fill_slot(templates, cands)
-            best_nokv = min(best_nokv, time.perf_counter() - t0)
-            nokv_tokens = lm.engine.tokens_run - c0
-            lm.engine.prefix_body = prefix_body
-    engine_s = best
-    if args.kv_ab and prefix_body is not None:
-        print(f"engine with shared-prefix KV reuse {engine_s:.2f} s ({kv_tokens} body tokens), without "
-              f"{best_nokv:.2f} s ({nokv_tokens} body tokens): {best_nokv / engine_s:.2f}x; "
-              f"max |diff| {float(np.abs(res.logprob - res_nokv.logprob).max()):.1e}")
-        engine_s, res = best_nokv, res_nokv  # the default engine (no KV reuse) is what is compared below
-    lm.engine.prefix_body = None
-    print(f"engine done in {engine_s:.2f} s; running the naive loop ...", flush=True)
-
-    if args.no_naive:
-        print(f"engine: {engine_s:.2f} s, {lm.engine.forward_calls} forward passes in all")
-        return 0
-    # ---- naive loop: one sentence at a time, full logits, log_softmax, gather
-    dev = lm.info.device
-    texts = [t.replace(SLOT, c) for t in templates for c in cands]
-    family = lm.family
-    t0 = time.perf_counter()
-    naive = []
-    tokens = 0
-    with torch.inference_mode():
-        for text in texts:
-            if family == "causal":
-                ids = list(lm.prefix_ids) + tok(text, add_special_tokens=False)["input_ids"]
-                x = torch.tensor([ids], device=dev)
-                lp = model(input_ids=x).logits[0, :-1].float().log_softmax(-1)
-                naive.append(float(lp.gather(-1, x[0, 1:, None]).sum()))
-                tokens += len(ids)
-            else:  # masked: the slot word is the first word; mask it and read it (single-piece)
-                enc = tok(text)["input_ids"]
-                x = torch.tensor([enc], device=dev)
-                target = int(x[0, 1])
-                x[0, 1] = tok.mask_token_id
-                naive.append(float(model(input_ids=x).logits[0, 1].float().log_softmax(-1)[target]))
-                tokens += len(enc)
-    naive_s = time.perf_counter() - t0
-    naive = np.array(naive).reshape(len(templates), len(cands))
-    diff = float(np.abs(naive - res.logprob).max())
-
-    gflops = matmul_gflops(torch) if not dev.startswith("cuda") else float("nan")
-    engine_tps = tokens / engine_s
-    naive_tps = tokens / naive_s
-    engine_gflops = 2 * n_params * tokens / engine_s / 1e9
-    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    eng = lm.engine
-    print(f"agreement: max |engine - naive| = {diff:.2e} (log-prob)")
-    print(f"naive loop : {naive_s:8.2f} s  {naive_tps:8.0f} tokens/s  ({len(texts)} forward passes)")
-    print(f"engine     : {engine_s:8.2f} s  {engine_tps:8.0f} tokens/s  ({eng.forward_calls} forward passes in all, "
-          f"token budget {eng.token_budget}, batch size {eng.batch_size or 'adaptive'})")
-    print(f"speed-up   : {naive_s / engine_s:.1f}x over the naive loop (same run)")
-    print(f"matmul     : {gflops:.1f} GFLOP/s float32 (torch.matmul 1024^2, this machine, now); engine reaches "
-          f"{engine_gflops:.1f} GFLOP/s = {100 * engine_gflops / gflops:.0f}% (2 x params x tokens)")
-    print(f"peak RSS   : {peak_mb:.0f} MiB")
-    if diff > 1e-3:
-        print("DISAGREEMENT between engine and naive loop", file=sys.stderr)
+        for name, fn in methods.items():
+            before = lm.engine.tokens_run
+            values[name], wall, cpu = timed(fn)
+            walls[name].append(wall)
+            cpus[name].append(cpu)
+            if name == "engine":
+                engine_tokens = lm.engine.tokens_run - before
+    tokens = sum(len(lm.tokenizer(c + x, add_special_tokens=False)["input_ids"]) for c, x in reqs)
+    tokens += len(reqs) * len(lm.prefix_ids) if kind == "pronoun" else 0
+    diff = max(float(np.abs(v - values["engine"]).max()) for v in values.values())
+    gflops = matmul_gflops(torch) if not str(lm.info.device).startswith("cuda") else float("nan")
+    med = {m: (statistics.median(walls[m]), statistics.median(cpus[m])) for m in methods}
+    eng_wall, eng_cpu = med["engine"]
+    share = 2 * n_params * engine_tokens / eng_wall / 1e9 / gflops
+    print(f"{'method':10} {'wall s':>8} {'CPU s':>8} {'tokens/s':>9} {'CPU ratio':>9}  (median of {args.repeats})")
+    for name, (wall, cpu) in med.items():
+        spread = f"wall {min(walls[name]):.2f}-{max(walls[name]):.2f}" if args.repeats > 1 else ""
+        print(f"{name:10} {wall:8.2f} {cpu:8.2f} {tokens / wall:9.0f} {cpu / eng_cpu:8.2f}x  {spread}")
+    pairs = [(a, b) for i, a in enumerate(values) for b in list(values)[i + 1 :]]
+    print(f"agreement  : max |d log P| over all methods = {diff:.2e} ({len(reqs)} requests, log P "
+          f"{float(values['engine'].min()):.1f} to {float(values['engine'].max()):.1f}); pairwise "
+          + ", ".join(f"{a}/{b} {float(np.abs(values[a] - values[b]).max()):.1e}" for a, b in pairs))
+    print(f"engine     : {engine_tokens} tokens run (prefix rows shared), {lm.engine.forward_calls} forward passes "
+          f"in all, token budget {lm.engine.token_budget}")
+    print(f"matmul     : {gflops:.1f} GFLOP/s float32 (torch.matmul 1024^2, now); the engine's "
+          f"{2 * n_params * engine_tokens / eng_wall / 1e9:.1f} GFLOP/s = {100 * share:.0f}%")
+    print(f"peak RSS   : {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB")
+    ratios = [f"engine/{m}={med[m][1] / eng_cpu:.2f}x" for m in methods if m not in ("engine", "engine+kv")]
+    print(" ".join([*ratios, f"max|d|={diff:.1e}", f"matmul_share={share:.2f}"]))
+    if diff > TOLERANCE:
+        print("DISAGREEMENT: the methods do not give the same log-probabilities", file=sys.stderr)
         return 1
     return 0
 

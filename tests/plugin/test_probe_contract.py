@@ -2,6 +2,9 @@
 on deterministic fake models of both families, and on a tiny real masked LM (random weights, the
 real bert-base-uncased tokenizer). Settings keep the runs small; the full designs run in `probes/`."""
 
+import json
+import math
+import os
 from pathlib import Path
 
 import pytest
@@ -52,7 +55,7 @@ def test_probe_keeps_the_contract_on_a_tiny_real_masked_model(probe, tiny_run):
 def test_report_html_shows_every_probe_and_its_plots_in_a_browser(fake_run, tmp_path):
     """The run's report.html in headless Chromium: no console message, every plot decoded, a section for
     every probe of the catalog holding a table for each model."""
-    assert fake_run.report_dir is not None
+    assert fake_run.report_dir is not None and (fake_run.report_dir / "report.html").is_file(), fake_run.output[-3000:]
     shown = render(fake_run.report_dir / "report.html", tmp_path / "report.png")
     assert shown.console == [] and 'data-images="ok"' in shown.dom
     for probe in PROBES:
@@ -60,6 +63,43 @@ def test_report_html_shows_every_probe_and_its_plots_in_a_browser(fake_run, tmp_
         assert section.count("<table>") == len(FAKES), probe
     plots = sorted(p.name for p in (fake_run.report_dir / "plots").glob("*.png"))
     assert plots and all(f"plots/{name}" in shown.dom for name in plots)
+
+
+PINNED = Path(__file__).parent / "pinned" / "fake_run_results.json"
+
+
+def _pinnable(results):
+    """model/probe/task/metric -> [value, ci_low, ci_high, n] (None for a missing number)."""
+    return {
+        f"{r['model']}/{r['probe']}.{r['task']}.{r['metric']}": [r["value"], r["ci_low"], r["ci_high"], r["n"]]
+        for r in results["results"]
+    }
+
+
+def _same(a, b):
+    if a is None or b is None:
+        return a is b
+    return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12)
+
+
+def test_every_number_of_the_fake_run_is_pinned(fake_run):
+    """Every metric of every probe on the deterministic fake models (values, intervals, n) equals the pinned
+    file, so an optimisation of scoring, metrics or bootstraps cannot move a number unnoticed. A change
+    that is meant to move numbers re-pins: BIASCHECK_REPIN=1 pytest tests/plugin/test_probe_contract.py -k pinned
+    (and says why in its commit)."""
+    now = _pinnable(fake_run.results)
+    if os.environ.get("BIASCHECK_REPIN"):
+        PINNED.parent.mkdir(exist_ok=True)
+        lines = [f"{json.dumps(k)}: {json.dumps(v)}" for k, v in sorted(now.items())]
+        PINNED.write_text("{\n" + ",\n".join(lines) + "\n}\n")
+    pinned = json.loads(PINNED.read_text())
+    missing, added = sorted(set(pinned) - set(now)), sorted(set(now) - set(pinned))
+    moved = [f"{k}: {pinned[k]} -> {now[k]}" for k in sorted(set(now) & set(pinned))
+             if not all(_same(a, b) for a, b in zip(pinned[k], now[k], strict=True))]
+    assert not (missing or added or moved), (
+        f"{len(moved)} moved, {len(missing)} missing, {len(added)} new (of {len(pinned)} pinned):\n"
+        + "\n".join([*moved[:20], *(f"missing {k}" for k in missing[:10]), *(f"new {k}" for k in added[:10])])
+    )
 
 
 def test_the_runs_record_their_settings(fake_run):
