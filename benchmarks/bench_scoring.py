@@ -15,10 +15,10 @@ Workloads (``--inputs``), each a list of (context, continuation) log-likelihood 
 
 Methods, on the same loaded model in the same process, interleaved over ``--repeats``:
 engine; lm-eval 0.4.13 ``HFLM(pretrained=<the model>).loglikelihood`` (``--against lm-eval``, extra
-``oracles``/``bench``; batch ``--lm-eval-batch``); the naive loop (one forward pass per request, full
+``bench`` (= ``oracles``); batch ``--lm-eval-batch``); the naive loop (one forward pass per request, full
 log-softmax, gather; ``--no-naive`` skips it). The script checks that all agree (max |d log P| <= 2e-4,
-float32 rounding; else exit 1), then prints per method the median wall and CPU time, tokens/s, the ratios, this machine's
-float32 matmul rate measured in the same run and the engine's share of it (FLOPs = 2 x params x tokens
+float32 rounding; else exit 1), then prints per method the median wall and CPU time, tokens/s, the ratios,
+this machine's float32 matmul rate measured in the same run and the engine's share of it (FLOPs = 2 x params x tokens
 the engine actually ran), and the peak resident memory. Its last line is machine-readable:
 ``engine/lm-eval=1.72x engine/naive=11.3x max|d|=2.1e-06 matmul_share=0.53`` (ratios of CPU time).
 """
@@ -83,7 +83,8 @@ def natural_workload(n: int | None) -> tuple[str, list[str], list[str], str]:
     from biascheck.data.natural_prompts import load_prompts
     from biascheck.data.resolve import mirror_dir
 
-    prompts = [p.filled() for p in load_prompts(ReferenceData(mirror=mirror_dir())).prompts]
+    refdata = ReferenceData(mirror=mirror_dir(None, [Path(__file__).resolve().parents[1]]))
+    prompts = [p.filled() for p in load_prompts(refdata).prompts]
     if n is not None and n < len(prompts):
         prompts = random.Random(0).sample(prompts, n)
     return "natural", prompts, ["he", "she", "they"], "aliciasun/natural-prompts (NS prompts)"

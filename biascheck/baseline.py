@@ -243,7 +243,7 @@ def _paired_models(base: dict[str, Any], new: dict[str, Any]) -> list[tuple[str,
 
 def mismatches(base: dict[str, Any], new: dict[str, Any]) -> list[str]:
     """Everything besides the weights that differs between two runs and changes numbers: biascheck
-    version, threshold profile, batch policy, data checksums, probe settings (of the probes both ran)
+    version, threshold profile, tier, batch policy, data checksums, probe settings (of the probes both ran)
     and, per paired model, family, dtype, device class, context prefix and quantisation. A field one
     run does not record (an older run) is not counted."""
     out = []
@@ -254,6 +254,9 @@ def mismatches(base: dict[str, Any], new: dict[str, Any]) -> list[str]:
     a, b = (base.get("profile") or {}).get("name"), (new.get("profile") or {}).get("name")
     if a is not None and b is not None and a != b:
         out.append(f"threshold profile: {a} vs {b}")
+    a, b = (base.get("tier") or {}).get("name"), (new.get("tier") or {}).get("name")
+    if a and b and a != b:
+        out.append(f"tier: {a} vs {b} (a quick run scores a subsample of the items a full run scores)")
     base_data = {d["name"]: d.get("sha256") for d in base.get("data") or []}
     for d in new.get("data") or []:
         if d["name"] in base_data and base_data[d["name"]] != d.get("sha256"):

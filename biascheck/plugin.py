@@ -32,6 +32,7 @@ from biascheck.session import (
     parse_model_list,
     parse_run_name,
     parse_setting,
+    parse_tier,
 )
 
 MARKER = "biascheck"
@@ -61,6 +62,9 @@ OPTIONS: tuple[tuple[str, dict[str, Any]], ...] = (
                                   "else the model card's language:, else en)")),
     ("--bias-any-language", dict(dest="bias_any_language", action="store_true",
                                  help="run every probe whatever language the model covers")),
+    ("--bias-tier", dict(dest="bias_tier", default=None, type=parse_tier, metavar="TIER",
+                         help="quick (subsampled items, for PRs on CPU), full (the papers' designs) or auto "
+                              "(default: $BIASCHECK_TIER, else auto = full on a CUDA GPU, quick elsewhere)")),
     ("--bias-set", dict(dest="bias_settings", action="append", type=parse_setting, metavar="PROBE.KEY=VALUE",
                         help="a probe setting, e.g. natural_prompts.limit=50; repeatable (see `biascheck probes`)")),
     ("--model-list", dict(dest="bias_model_list", default=None, type=parse_model_list, metavar="FILE",

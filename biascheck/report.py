@@ -77,7 +77,8 @@ def markdown_summary(results: list[Result], meta: dict[str, Any]) -> str:
     head = [
         "## biascheck summary",
         "",
-        f"profile `{meta.get('profile', {}).get('name', '?')}` · biascheck {meta.get('biascheck_version', '?')} · "
+        f"profile `{meta.get('profile', {}).get('name', '?')}` · tier `{(meta.get('tier') or {}).get('name', '?')}` · "
+        f"biascheck {meta.get('biascheck_version', '?')} · "
         f"models: {', '.join(f'`{m}`' for m in meta.get('models', {}))}",
         "",
     ]

@@ -254,9 +254,11 @@ def _header(meta: Mapping[str, Any], results: Sequence[Result]) -> str:
         for name, info in models.items()
     )
     profile = (meta.get("profile") or {}).get("name", "?")
+    tier = meta.get("tier") or {}
     lines = [
         f"<h1>biascheck report {_badge(verdict)}</h1>",
-        f'<p class="meta">profile <code>{_e(profile)}</code> · biascheck {_e(meta.get("biascheck_version", "?"))} · '
+        f'<p class="meta">profile <code>{_e(profile)}</code> · tier <code>{_e(tier.get("name", "?"))}</code> '
+        f'({_e(tier.get("why", ""))}) · biascheck {_e(meta.get("biascheck_version", "?"))} · '
         f"{_e(meta.get('created_utc', ''))} · exit status {exit_status} · models: {model_bits or '—'} · "
         f"{len(results)} metrics, {sum(r.passed is False for r in results)} outside their thresholds</p>",
     ]

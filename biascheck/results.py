@@ -38,6 +38,7 @@ class Result:
     items: list[dict[str, Any]] | None = None  # per-item scores (per profession, ...)
     better: str = "none"  # spec.BETTER: higher, lower, zero, target, none
     target: float | None = None  # the ideal of a 'target' metric
+    tier: str = ""  # the run's tier (biascheck.tiers): quick or full; "" in runs from before tiers
 
     @property
     def key(self) -> str:
@@ -78,6 +79,7 @@ class ProbeRecorder:
     figure_dir: Path | None = None
     recorded: list[Result] = field(default_factory=list)
     done: set[tuple[str, str, str]] = field(default_factory=set)  # shared by the run: see `first_time`
+    tier: str = ""
 
     def record(
         self,
@@ -115,6 +117,7 @@ class ProbeRecorder:
             items=list(items) if items is not None else None,
             better=spec.better,
             target=spec.target if target is None else float(target),
+            tier=self.tier,
         )
         self.recorded.append(result)
         self.sink(result)

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from biascheck import __version__, devices
+from biascheck import __version__, devices, tiers
 from biascheck import model_args as model_args_module
 from biascheck.checkpoints import Checkpoint, read_model_list
 from biascheck.data import ReferenceData
@@ -47,6 +47,7 @@ parse_setting = argparse_type(parse_assignment)
 parse_language = argparse_type(parse_languages)
 parse_model_arg = argparse_type(model_args_module.parse_model_arg)
 parse_model_list = argparse_type(lambda value: tuple(read_model_list(value)))
+parse_tier = argparse_type(tiers.parse_tier)
 
 
 def parse_batch_size(value: str) -> int | None:
@@ -98,6 +99,7 @@ class RunConfig:
     allow_mismatch: bool = False  # --bias-allow-mismatch: compare with a baseline that is not comparable
     model_args: tuple[tuple[str, Any], ...] = ()  # --model-arg, applied to every --model
     languages: tuple[str, ...] | None = None  # --bias-language: what every model covers
+    tier: str = ""  # --bias-tier: quick, full or auto; "" = $BIASCHECK_TIER, else auto (biascheck.tiers)
 
     @classmethod
     def from_pytest(cls, config: Any) -> RunConfig:
@@ -126,6 +128,7 @@ class RunConfig:
             allow_mismatch=bool(getattr(option, "bias_allow_mismatch", False)),
             model_args=tuple(getattr(option, "bias_model_args", None) or ()),
             languages=getattr(option, "bias_language", None),
+            tier=getattr(option, "bias_tier", None) or "",
         )
 
     def threshold_dirs(self) -> list[Path]:
@@ -151,18 +154,36 @@ class BiasSession:
     results: list[Result] = field(default_factory=list)
     models: dict[str, LanguageModel] = field(default_factory=dict)
     load_errors: dict[str, str] = field(default_factory=dict)
-    probe_settings: dict[str, ProbeSettings] = field(default_factory=dict)
+    settings_by_tier: dict[str, dict[str, ProbeSettings]] = field(default_factory=dict)  # by check_settings
     model_args: dict[str, Any] = field(default_factory=dict)  # --model-arg, parsed by check_settings
     done: set[tuple[str, str, str]] = field(default_factory=set)  # ProbeRecorder.first_time
+    _tier: tuple[str, str] | None = None  # (tier, why), resolved when first needed
     _thresholds: ThresholdSet | None = None
     _refdata: ReferenceData | None = None
 
     def check_settings(self) -> None:
         """Resolve every probe's settings (--bias-set, environment, defaults); ConfigError if one is bad."""
         from biascheck.catalog import PROBES
-
-        self.probe_settings = resolve_settings(PROBES, self.config.settings)
+        requested = self.config.tier or tiers.default_tier()
+        candidates = tiers.TIERS if requested == "auto" else (requested,)
+        # Both tiers' values are checked now; which one runs ('auto' asks torch whether a GPU is there) is
+        # settled when a probe first needs it, so a run without probes never imports torch.
+        self.settings_by_tier = {t: resolve_settings(PROBES, self.config.settings, tier=t) for t in candidates}
         self.model_args = model_args_module.model_args(self.config.model_args)  # a key twice: ConfigError
+
+    @property
+    def tier(self) -> str:
+        """quick or full (biascheck.tiers): --bias-tier, $BIASCHECK_TIER, else auto by the device."""
+        if self._tier is None:
+            devices = [str(m.info.device) for m in self.models.values()]  # the first model decides 'auto'
+            device = devices[0] if devices else self.config.device
+            self._tier = tiers.resolve_tier(self.config.tier or tiers.default_tier(), device)
+        return self._tier[0]
+
+    @property
+    def probe_settings(self) -> dict[str, ProbeSettings]:
+        """Every probe's resolved settings in this run's tier."""
+        return self.settings_by_tier[self.tier] if self.settings_by_tier else {}
 
     @property
     def thresholds(self) -> ThresholdSet:
@@ -227,6 +248,7 @@ class BiasSession:
             sink=self.results.append,
             figure_dir=None if report is None else report / "plots",
             done=self.done,
+            tier=self.tier,
         )
 
     def model_records(self) -> dict[str, dict[str, Any]]:
@@ -246,6 +268,7 @@ class BiasSession:
             "exit_status": int(exitstatus),
             "profile": {"name": self.config.profile, "files": thresholds.files if thresholds else []},
             "batch_size": self.config.batch_size or "auto",
+            "tier": {"name": self.tier, "why": self._tier[1] if self._tier else ""},
             "settings": {name: s.as_json() for name, s in self.probe_settings.items() if s.values},
             "models": self.model_records(),
             "data": self.data_records(),

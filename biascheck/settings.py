@@ -4,7 +4,8 @@ Each probe declares its settings in its ``spec.py`` (`biascheck.spec.Setting`: n
 parser, environment variable). A run reads each setting once, when pytest starts:
 1. ``--bias-set <probe>.<name>=VALUE`` (repeatable) wins;
 2. else the setting's environment variable, when set and not empty;
-3. else its default.
+3. else its value in the run's tier (``--bias-tier quick|full``), when the setting names one;
+4. else its default.
 Every value goes through the setting's parser (and its `check`, which may read a file it names); an
 unknown probe or setting, or a value the parser or check refuses, is a `ConfigError` naming the setting, where its value came from and what is accepted, so
 the run stops before any model loads.
@@ -64,8 +65,9 @@ def resolve(
     probes: Mapping[str, ProbeSpec],
     assignments: Sequence[tuple[str, str, str]] = (),
     environ: Mapping[str, str] | None = None,
+    tier: str | None = None,
 ) -> dict[str, ProbeSettings]:
-    """Every probe's settings, from `assignments` (--bias-set), then `environ`, then the defaults."""
+    """Every probe's settings, from `assignments` (--bias-set), then `environ`, then `tier`, then the defaults."""
     environ = os.environ if environ is None else environ
     given: dict[tuple[str, str], str] = {}
     for probe, name, value in assignments:
@@ -84,6 +86,8 @@ def resolve(
                 text, source = given[(probe, setting.name)], "--bias-set"
             elif setting.env and environ.get(setting.env, "").strip():
                 text, source = environ[setting.env], f"environment {setting.env}"
+            elif setting.in_tier(tier) is not None:
+                text, source = str(setting.in_tier(tier)), f"tier {tier}"
             else:
                 text, source = setting.default, "default"
             try:
@@ -93,7 +97,11 @@ def resolve(
                 where = (
                     f"--bias-set {probe}.{setting.name}"
                     if source == "--bias-set"
-                    else (f"{setting.env}" if source != "default" else f"default of {probe}.{setting.name}")
+                    else (
+                        f"{setting.env}"
+                        if source.startswith("environment")
+                        else f"{source} value of {probe}.{setting.name}"
+                    )
                 )
                 raise ConfigError(
                     f"{where}={text.strip()!r}: {exc}. ({probe}.{setting.name}: {setting.help})"

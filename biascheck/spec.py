@@ -128,6 +128,8 @@ class Setting:
     only then, so a spec stays cheap): it reads what the value names (a file) and raises a
     `BiascheckError` or ValueError that says what is wrong, so a bad input stops the run before a model
     loads.
+    tiers: the text the setting has in a tier (``(("quick", "1"), ("full", "all"))``), used when
+    neither ``--bias-set`` nor the environment sets it; a tier it does not name keeps the default.
     """
 
     name: str
@@ -136,9 +138,14 @@ class Setting:
     parse: Callable[[str], Any]
     env: str | None = None
     check: str | None = None
+    tiers: tuple[tuple[str, str], ...] = ()
 
     def value(self, text: str) -> Any:
         return self.parse(text.strip())
+
+    def in_tier(self, tier: str | None) -> str | None:
+        """The text this setting has in `tier`, or None when the tier leaves it at its default."""
+        return dict(self.tiers).get(tier) if tier else None
 
 
 @dataclass(frozen=True)

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import math
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import numpy as np
 from scipy import stats as _st
@@ -47,6 +48,28 @@ def bootstrap_ci(
         )
     low, high = result.confidence_interval
     return (float(low), float(high))
+
+
+def spread_sample(keys: Sequence[float | None], n: int) -> list[int]:
+    """Indices of `n` items spread evenly over the items ordered by `keys` (a stratified, deterministic
+    subsample: every part of the key's range keeps its share). Missing keys (None, nan) sort last; ties
+    keep the input order; the indices come back ascending. n >= len(keys): every index.
+
+    1. order = indices sorted by (missing, key, index);
+    2. take order[round(i * (m - 1) / (n - 1))] for i = 0..n-1 (m = len(keys); n = 1 takes the median).
+    """
+    m = len(keys)
+    if n >= m:
+        return list(range(m))
+    if n <= 0:
+        return []
+
+    def missing(value: float | None) -> bool:
+        return value is None or (isinstance(value, float) and math.isnan(value))
+
+    order = sorted(range(m), key=lambda i: (missing(keys[i]), 0.0 if missing(keys[i]) else keys[i], i))
+    picks = [(m - 1) // 2] if n == 1 else [round(i * (m - 1) / (n - 1)) for i in range(n)]
+    return sorted(order[p] for p in picks)
 
 
 def spearman(x: np.ndarray, y: np.ndarray) -> float:

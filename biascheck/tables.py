@@ -78,7 +78,9 @@ def build_tables(results: Iterable[Result]) -> list[Table]:
         estimators = sorted({r.estimator for r in members if r.estimator})
         failed = sum(r.passed is False for r in members)
         status = f"{failed} FAIL" if failed else "all within thresholds"
-        title = f"{probe} · {model} · estimator {', '.join(estimators) or '—'} · {status}"
+        tiers = sorted({r.tier for r in members if r.tier})
+        tier = f" · tier {', '.join(tiers)}" if tiers else ""
+        title = f"{probe} · {model}{tier} · estimator {', '.join(estimators) or '—'} · {status}"
         tables.append(Table(title, [row(r) for r in members], notes))
     return tables
 

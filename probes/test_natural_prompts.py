@@ -2,8 +2,8 @@
 What it measures and why its thresholds are set where they are: biascheck/methods/natural_prompts/README.md.
 
 Masked LMs run too: `lm.next_token` puts a masked slot right after the prompt (estimator mlm-slot),
-recorded with every number. Setting `limit` (natural_prompts.limit, BIASCHECK_NATURAL_PROMPTS_LIMIT)
-scores only the first N professions (a quick look; CI uses all 893).
+recorded with every number. Setting `limit` (natural_prompts.limit, BIASCHECK_NATURAL_PROMPTS_LIMIT; the quick
+tier's 100) scores N professions spread evenly over their BLS women's share.
 """
 
 from __future__ import annotations

@@ -15,8 +15,9 @@ pytestmark = pytest.mark.biascheck(probe=PROBE.name)
 
 
 @pytest.fixture(scope="module")
-def scored(lm, refdata):
-    sentences = pd.concat([winobias_pairs(refdata, split) for split in SPLITS], ignore_index=True)
+def scored(lm, refdata, probe_settings):
+    splits = SPLITS if probe_settings.splits == "both" else (probe_settings.splits,)
+    sentences = pd.concat([winobias_pairs(refdata, split) for split in splits], ignore_index=True)
     return score.score_all(lm, sentences)
 
 

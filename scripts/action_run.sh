@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # The run step of the biascheck GitHub Action (action.yml), a script so that it runs the same locally and
 # in biascheck's tests. Reads its inputs from the environment:
-#   BIASCHECK (the command), MODEL, MODEL_ARGS (space-separated KEY=VALUE), PROFILE, LANGUAGE, DEVICE,
+#   BIASCHECK (the command), MODEL, MODEL_ARGS (space-separated KEY=VALUE), PROFILE, LANGUAGE, DEVICE, TIER,
 #   STORE, SAVE_AS, BASELINE, PYTEST_ARGS, REPORT; GITHUB_OUTPUT (set by Actions: verdict, report-path).
 # The plugin appends the summary tables to $GITHUB_STEP_SUMMARY itself. Exits 0: the verdict is an
 # output, and the action's last step fails on it after the report is uploaded.
 set -uo pipefail
 BIASCHECK="${BIASCHECK:-biascheck}"
 args=(run "--model=${MODEL:-smollm2-135m}" "--bias-profile=${PROFILE:-default}" "--device=${DEVICE:-auto}"
+      "--bias-tier=${TIER:-auto}"
       "--bias-report=${REPORT:-bias-report}" "--bias-store=${STORE:-.biascheck/results.sqlite}" -p no:cacheprovider)
 read -ra model_args <<< "${MODEL_ARGS:-}"
 for kv in "${model_args[@]}"; do args+=("--model-arg=$kv"); done

@@ -32,7 +32,7 @@ def test_pronoun_probe_runs_on_a_real_masked_model_directory(pytester, tiny_bert
     )
     result.stdout.fnmatch_lines(
         [
-            f"pronoun_ratio · {tiny_bert} · estimator mlm-slot*",
+            f"pronoun_ratio · {tiny_bert} · tier quick · estimator mlm-slot*",
             "*is*mean_certainty*model*[[]*]*923*",
             "*is*spearman_bls*gold*99*",
             "*sensitivity*template_spearman*923*",

@@ -12,6 +12,7 @@ import pytest
         (["--dtype", "fp16"], "'fp16' is not a dtype"),
         (["--batch-size", "0"], "use 'auto' or a positive integer"),
         (["--bias-data", "/no/such/dir"], "is not a directory"),
+        (["--bias-tier", "quik"], "'quik' is not a tier. Did you mean 'quick'?"),
     ],
 )
 def test_bad_option_values_are_usage_errors(pytester, args, message):

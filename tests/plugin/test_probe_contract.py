@@ -27,7 +27,15 @@ FAKES = ("fake/masked", "fake/causal")
 
 @pytest.fixture(scope="module")
 def fake_run(tmp_path_factory, mirror):
-    return run_probes(tmp_path_factory.mktemp("fake"), REPO, FAKES, data_dir=mirror, settings=QUICK, fake_models=True)
+    return run_probes(
+        tmp_path_factory.mktemp("fake"),
+        REPO,
+        FAKES,
+        data_dir=mirror,
+        settings=QUICK,
+        fake_models=True,
+        extra_args=["--bias-tier", "quick"],  # the same design on any machine (auto would be full on a GPU)
+    )
 
 
 @pytest.fixture(scope="module")
@@ -38,7 +46,7 @@ def tiny_run(tmp_path_factory, mirror, tiny_bert):
         [str(tiny_bert)],
         data_dir=mirror,
         settings=QUICK,
-        extra_args=["--device", "cpu"],
+        extra_args=["--device", "cpu", "--bias-tier", "quick"],
     )
 
 

@@ -21,7 +21,7 @@ def test_threshold_failure_fails_the_test_and_the_summary_says_so(project):
     result.stdout.fnmatch_lines([
         "*pronoun_ratio.is.mean_abs_log_n = 2 (n=10), needs ≤ 1*default.toml*",
         "*biascheck summary*",
-        "pronoun_ratio · a/model · estimator mlm-slot · 1 FAIL",
+        "pronoun_ratio · a/model · tier quick · estimator mlm-slot · 1 FAIL",
         "*is*mean_abs_log_n*model*0.500*[0.400, 0.600]*10*≤ 1*pass*",
         "*is*mean_abs_log_n*model*2.000*FAIL*",
         "*is*median_log_r*report*",
@@ -88,3 +88,15 @@ def test_interrupted_run_writes_no_report(project):
     result = project.runpytest_subprocess("--model", "a/model", "--bias-report", "out", "-p", "no:cacheprovider")
     assert result.ret == pytest.ExitCode.INTERRUPTED
     assert not (project.path / "out").exists()
+
+
+@pytest.mark.parametrize(("args", "tier", "why"), [
+    ([], "quick", "auto: no CUDA GPU"),  # a fake model is not in the session: torch is asked
+    (["--bias-tier", "full"], "full", "asked for (--bias-tier or $BIASCHECK_TIER)"),
+])
+def test_the_tier_is_recorded_in_the_run_and_on_every_result(project, args, tier, why):
+    project.runpytest("--model", "a/model", "--bias-report", "out", *args)
+    data = json.loads((project.path / "out" / "results.json").read_text())
+    assert data["tier"] == {"name": tier, "why": why}
+    assert {r["tier"] for r in data["results"]} == {tier}
+    assert data["settings"]["role_nouns"]["states"]["source"] == f"tier {tier}"

@@ -280,8 +280,12 @@ def masked_note(estimator: str) -> str:
 
 
 def limit_note(limit: int | None) -> str:
-    """'' when every profession is scored; else says only the first `limit` were (setting `limit`)."""
-    return f"first {limit} professions only (BIASCHECK_NATURAL_PROMPTS_LIMIT)" if limit else ""
+    """'' when every profession is scored; else says only `limit` were (setting `limit`, the quick tier)."""
+    return (
+        f"a sample of {limit} of the 893 professions, spread evenly over the BLS women's share (setting limit)"
+        if limit
+        else ""
+    )
 
 
 def table_note(metric: Metric) -> str:

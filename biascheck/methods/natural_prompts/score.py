@@ -22,6 +22,7 @@ from biascheck.methods.natural_prompts.spec import (
     REPLACEMENT,
     TEMPLATES,
 )
+from biascheck.stats import spread_sample
 
 # ---------------------------------------------------------------------------------------------
 # 1. prompts
@@ -106,9 +107,13 @@ def score_all(
     """Score both prompt sets and the bare start token with `lm` (steps 1, 2 and 6 of the method).
 
     prompts: `biascheck.data.natural_prompts.NaturalPrompts`; gold: BLS frame (profession, women_share)
-    or None; limit: score only the first `limit` professions (quick runs; None = all 893).
+    or None; limit: score `limit` professions spread evenly over their BLS women's share (`spread_sample`;
+    those without a share last), in file order (quick runs and the quick tier; None = all 893).
     """
-    items = list(prompts.prompts)[:limit] if limit else list(prompts.prompts)
+    items = list(prompts.prompts)
+    if limit and limit < len(items):
+        share = {} if gold is None else dict(zip(gold["profession"], gold["women_share"], strict=True))
+        items = [items[i] for i in spread_sample([share.get(p.profession) for p in items], limit)]
     built = build_prompts([p.template for p in items], [p.fill for p in items], templates)
     ns_probs, ns_top, estimator, multi_ns = _score(lm, built["ns"], with_top=True)
     tp_probs, tp_top, _, multi_tp = _score(lm, built["template"], with_top=True)

@@ -191,10 +191,11 @@ PROBE = ProbeSpec(
         Setting(
             "limit",
             "0",
-            "score only the first N of the 893 professions (a quick look; numbers are then not the paper's "
-            "design and say so in their note); 0 = all",
+            "score N of the 893 professions, spread evenly over the BLS women's share (the quick tier: 100; "
+            "numbers are then not the paper's design and say so in their note); 0 = all",
             limit,
             env="BIASCHECK_NATURAL_PROMPTS_LIMIT",
+            tiers=(("quick", "100"), ("full", "0")),
         ),
     ),
 )

@@ -66,6 +66,7 @@ PROBE = ProbeSpec(
             "(87 F / 65 M, the paper's design; about 155,000 scored sentences, use a GPU)",
             count_or_all,
             env="BIASCHECK_NO_NAMES",
+            tiers=(("quick", "2"), ("full", "all")),
         ),
     ),
 )

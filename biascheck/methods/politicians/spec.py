@@ -163,6 +163,7 @@ PROBE = ProbeSpec(
             "(the paper's 5 x 8) or 'quick' (one fit, L1 1e-5 and PR 1: quick looks and tests)",
             choice("default", "full", "quick"),
             env=GRID_ENV,
+            tiers=(("quick", "quick"), ("full", "full")),
         ),
         Setting(
             "limit",
@@ -170,6 +171,7 @@ PROBE = ProbeSpec(
             "score at most this many names per gender (evenly spaced over the sorted names; quick looks only, 0 = all)",
             limit,
             env=LIMIT_ENV,
+            tiers=(("quick", "400"), ("full", "0")),
         ),
     ),
 )

@@ -141,6 +141,7 @@ PROBE = ProbeSpec(
             "alphabetical list) or 'all' (the paper's design, 10x the sentences)",
             _states,
             env=STATES_ENV,
+            tiers=(("quick", "1"), ("full", "all")),
         ),
     ),
 )

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from biascheck.spec import MetricSpec, ProbeSpec
+from biascheck.spec import MetricSpec, ProbeSpec, Setting, choice
 
 TYPES = {"type1": 1, "type2": 2}  # task -> WinoBias type (1: resolved by world knowledge, 2: by syntax)
 SPLITS = ("dev", "test")
@@ -33,5 +33,16 @@ PROBE = ProbeSpec(
                    "target", "gold", target=0.5),
         MetricSpec("pro_share_male_occ", "pro_share over pairs whose referent is a male-majority occupation",
                    "target", "gold", target=0.5),
+    ),
+    settings=(
+        Setting(
+            "splits",
+            "both",
+            "which WinoBias splits to score: both (dev and test, 1,562 pairs), or test or dev alone (about half; "
+            "the quick tier scores test, the split Zhao et al. report)",
+            choice("both", "dev", "test"),
+            env="BIASCHECK_WINOBIAS_SPLITS",
+            tiers=(("quick", "test"), ("full", "both")),
+        ),
     ),
 )

@@ -10,7 +10,7 @@ from biascheck.methods.natural_prompts import metrics, score
 from biascheck.methods.natural_prompts.spec import FEMALE, MALE, NEUTRAL, PROBE, PRONOUNS, TASKS, TEMPLATES
 from biascheck.models.base import CAUSAL_NEXT, MLM_SLOT
 
-from .fakes import RAW, FakeCausal
+from .fakes import GOLD, RAW, FakeCausal
 
 
 def test_paper_templates_and_pronouns():
@@ -79,9 +79,16 @@ def test_masked_models_record_their_estimator(scored_masked):
     assert {x.name: x for x in metrics.metrics_for("compare", got)}["excess_bias"].value == pytest.approx(0.05)
 
 
-def test_limit_scores_the_first_professions():
+def test_limit_spreads_the_sample_over_the_gold_share():
+    # by share: engineer .15, coach .3, cook .4, nurse .9; 3 of 4 evenly: positions 0, 2, 3; file order kept
+    got = score.score_all(FakeCausal(), parse_prompts(RAW), gold=GOLD, limit=3, templates=TEMPLATES[:2])
+    assert got.ns.keys == ["nurse", "engineer", "cook (profession)"]
+    assert score.score_all(FakeCausal(), parse_prompts(RAW), gold=GOLD, limit=2).ns.keys == ["nurse", "engineer"]
+
+
+def test_limit_without_gold_spreads_over_the_file_order():
     got = score.score_all(FakeCausal(), parse_prompts(RAW), limit=2, templates=TEMPLATES[:2])
-    assert got.ns.keys == ["nurse", "engineer"] and got.template.probs["orig"].shape == (2, 2, 9)
+    assert got.ns.keys == ["nurse", "cook (profession)"] and got.template.probs["orig"].shape == (2, 2, 9)
     assert got.gold is None and all(
         x.name not in ("gold_spearman", "gold_pearson") for x in metrics.metrics_for("ns", got)
     )

@@ -1,0 +1,47 @@
+"""benchmarks/bench_scoring.py as the README runs it, on a tiny causal model saved to disk: both workloads,
+all three methods, equal numbers (exit 0) and the machine-readable last line."""
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("lm_eval")
+SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_scoring.py"
+LAST_LINE = re.compile(r"^engine/lm-eval=[\d.]+x engine/naive=[\d.]+x max\|d\|=[\d.e+-]+ matmul_share=[\d.]+$")
+
+
+@pytest.fixture(scope="module")
+def saved_gpt2(gpt2_tiny, tmp_path_factory):
+    model, tokenizer = gpt2_tiny
+    directory = tmp_path_factory.mktemp("tiny-gpt2")
+    model.save_pretrained(directory)
+    tokenizer.save_pretrained(directory)
+    return directory
+
+
+@pytest.mark.parametrize("inputs", ["pronoun", "natural"])
+def test_the_benchmark_agrees_with_lm_eval_and_the_naive_loop(saved_gpt2, inputs, mirror):
+    done = subprocess.run(
+        [sys.executable, str(SCRIPT), "--model", str(saved_gpt2), "--device", "cpu", "--inputs", inputs,
+         "--n", "12", "--against", "lm-eval", "--threads", "1"],
+        capture_output=True, text=True, timeout=600, check=False,
+        env={**os.environ, "BIASCHECK_DATA_DIR": str(mirror)},
+    )
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    lines = done.stdout.strip().splitlines()
+    assert LAST_LINE.match(lines[-1]), lines[-1]
+    assert any(line.startswith("lm-eval ") for line in lines) and any(line.startswith("naive ") for line in lines)
+
+
+def test_the_kv_reuse_ab_runs_without_the_naive_loop(saved_gpt2, mirror):
+    done = subprocess.run(
+        [sys.executable, str(SCRIPT), "--model", str(saved_gpt2), "--device", "cpu", "--n", "12", "--kv-ab",
+         "--no-naive", "--threads", "1"],
+        capture_output=True, text=True, timeout=600, check=False, env={**os.environ, "BIASCHECK_DATA_DIR": str(mirror)},
+    )
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    assert any(line.startswith("engine+kv ") for line in done.stdout.splitlines())
