@@ -50,3 +50,17 @@ def resolve_tier(requested: str, device: str) -> tuple[str, str]:
     if device == "auto" and cuda_visible():
         return "full", "auto: a CUDA GPU is visible"
     return "quick", f"auto: {'no CUDA GPU' if device == 'auto' else f'device {device}'}"
+
+
+def untiered_settings() -> tuple[str, ...]:
+    """``probe.setting=default`` for every setting a tier changes: passed with ``--bias-set``, a run keeps each
+    setting's own default whatever the tier (the design the known-answer tests and the dose-response tables
+    were measured at, between quick and full)."""
+    from biascheck.catalog import PROBES
+
+    return tuple(
+        f"{name}.{setting.name}={setting.default}"
+        for name, spec in PROBES.items()
+        for setting in spec.settings
+        if setting.tiers
+    )

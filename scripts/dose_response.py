@@ -20,6 +20,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from biascheck.tiers import untiered_settings
+
 REPO = Path(__file__).resolve().parents[1]
 # corpus -> (model families, probes, (probe, task, metric) keys that should follow the plant)
 CORPORA = {
@@ -66,6 +68,8 @@ def run(models: list[str], out: Path, probes: tuple[str, ...] = PROBES, extra: t
             "--bias-report", str(out / "run"), *extra]
     for model in models:
         args += ["--model", model]
+    for setting in untiered_settings():  # the settings' own defaults whatever the tier: the tables' design
+        args += ["--bias-set", setting]
     subprocess.run(args, cwd=REPO, check=False)
     return json.loads((out / "run" / "results.json").read_text())
 

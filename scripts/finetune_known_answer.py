@@ -120,6 +120,9 @@ def main() -> int:
     models = ["smollm2-135m", *[str(d) for d in tuned]]
     command = [sys.executable, "-m", "pytest", *[f"probes/test_{p}.py" for p in args.probes], "-q",
                "-p", "no:cacheprovider", "--bias-report", str(args.out / "run"), *[f"--model={m}" for m in models]]
+    from biascheck.tiers import untiered_settings
+
+    command += [f"--bias-set={s}" for s in untiered_settings()]  # WinoBias's both splits, as measured
     subprocess.run(command, cwd=REPO, check=False)
     results = json.loads((args.out / "run" / "results.json").read_text())
     sys.path.insert(0, str(Path(__file__).parent))

@@ -80,3 +80,13 @@ def test_spread_sample_by_hand():
     shares = [i / 99 for i in range(100)]
     picked = [shares[i] for i in spread_sample(shares, 5)]
     assert picked == [shares[0], shares[25], shares[50], shares[74], shares[99]]
+
+
+def test_untiered_settings_keep_every_default_under_any_tier():
+    from biascheck.settings import parse_assignment
+
+    assignments = [parse_assignment(text) for text in tiers.untiered_settings()]
+    assert ("winobias", "splits", "both") in assignments and ("role_nouns", "states", "5") in assignments
+    quick = resolve(PROBES, assignments, environ={}, tier="quick")
+    plain = resolve(PROBES, environ={}, tier=None)
+    assert {p: s.values for p, s in quick.items()} == {p: s.values for p, s in plain.items()}

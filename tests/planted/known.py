@@ -6,13 +6,22 @@ from __future__ import annotations
 from pathlib import Path
 
 from biascheck.testing import ProbeRun, run_probes
+from biascheck.tiers import untiered_settings
 
 REPO = Path(__file__).resolve().parents[2]
 
 
 def run_planted(directory: Path, mirror: Path, families: tuple[str, ...], probes: tuple[str, ...]) -> ProbeRun:
     models = [f"{family}@{strength}" for family in families for strength in ("1", "0")]
-    run = run_probes(directory, REPO, models, data_dir=mirror, extra_args=["-k", " or ".join(probes)], timeout=3600)
+    run = run_probes(
+        directory,
+        REPO,
+        models,
+        data_dir=mirror,
+        settings=untiered_settings(),  # the design the known answers were measured at, on any machine
+        extra_args=["-k", " or ".join(probes)],
+        timeout=3600,
+    )
     assert run.results, f"the planted run wrote no results.json:\n{run.output[-3000:]}"
     return run
 
