@@ -2,23 +2,20 @@
 across (the subsample itself: `stats.spread_sample`)."""
 
 import math
+from dataclasses import replace
 
 import pytest
+from test_settings import SPEC as SETTINGS_SPEC
 
 from biascheck import baseline, tiers
 from biascheck.catalog import PROBES
 from biascheck.errors import ConfigError
 from biascheck.settings import resolve
-from biascheck.spec import ProbeSpec, Setting, count_or_all
+from biascheck.spec import Setting, count_or_all
 from biascheck.stats import spread_sample
 
-SPEC = ProbeSpec(
-    name="demo",
-    title="",
-    paper="",
-    language="en",
-    tasks=("t",),
-    metrics=(),
+SPEC = replace(
+    SETTINGS_SPEC,
     settings=(
         Setting("names", "5", "names per sex", count_or_all, env="DEMO_NAMES", tiers=(("quick", "2"), ("full", "all"))),
         Setting("other", "3", "untiered", count_or_all),
