@@ -282,7 +282,8 @@ def masked_note(estimator: str) -> str:
 def limit_note(limit: int | None) -> str:
     """'' when every profession is scored; else says only `limit` were (setting `limit`, the quick tier)."""
     return (
-        f"a sample of {limit} of the 893 professions, spread evenly over the BLS women's share (setting limit)"
+        f"a sample of {limit} of the 893 professions, evenly spread (over the BLS women's share where there is "
+        "one, else over the file order; setting limit)"
         if limit
         else ""
     )

@@ -191,7 +191,8 @@ PROBE = ProbeSpec(
         Setting(
             "limit",
             "0",
-            "score N of the 893 professions, spread evenly over the BLS women's share (the quick tier: 100; "
+            "score N of the 893 professions, evenly spread over the BLS women's share where there is one (66) and "
+            "over the file order for the rest (the quick tier: 100; "
             "numbers are then not the paper's design and say so in their note); 0 = all",
             limit,
             env="BIASCHECK_NATURAL_PROMPTS_LIMIT",

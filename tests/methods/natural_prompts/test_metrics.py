@@ -116,7 +116,8 @@ def test_notes_for_a_masked_model_and_a_limit(scored_masked):
     assert got["emd"].note == (
         "bootstrap over 4 professions; "
         "mlm-slot: pronoun in a masked slot right after the prompt, not a next-token probability; "
-        "a sample of 4 of the 893 professions, spread evenly over the BLS women's share (setting limit)"
+        "a sample of 4 of the 893 professions, evenly spread (over the BLS women's share where there is one, "
+        "else over the file order; setting limit)"
     )
     assert got["p_he_mean"].note.startswith("mlm-slot: ")  # no note of its own
     assert {x.estimator for x in got.values()} == {MLM_SLOT}
@@ -133,7 +134,8 @@ def test_table8_and_figure1_notes(scored_masked):
     sd = {x.name: x for x in metrics.task_metrics("template", scored_masked, limit=2)}["template_bias_sd"]
     # 2 templates ("said that", "yelled that"), bias .1 each; the table comes after every other note
     assert sd.note.endswith(
-        "; a sample of 2 of the 893 professions, spread evenly over the BLS women's share (setting limit); "
+        "; a sample of 2 of the 893 professions, evenly spread (over the BLS women's share where there is one, "
+        "else over the file order; setting limit); "
         "Table 8 bias: said that 0.100, yelled that 0.100"
     )
     assert sd.note.startswith("Table 8; range 0.100-0.100; bootstrap over 4 professions; mlm-slot: ")
