@@ -45,3 +45,10 @@ def test_the_kv_reuse_ab_runs_without_the_naive_loop(saved_gpt2, mirror):
     )
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     assert any(line.startswith("engine+kv ") for line in done.stdout.splitlines())
+
+
+def test_the_bench_extra_the_readme_installs_pins_the_same_harness():
+    import tomllib
+
+    extras = tomllib.loads((SCRIPT.parents[1] / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    assert extras["bench"] == ["biascheck[oracles]"] and "lm-eval==0.4.13" in extras["oracles"]
