@@ -8,37 +8,13 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
 from biascheck import report_html
+from biascheck.files import atomic_write
 from biascheck.results import Result
 from biascheck.tables import build_tables, render
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
-
-
-def atomic_write(path: Path, text: str) -> None:
-    """Write `text` to `path` so that readers see the old file or the new one, never a part. The file
-    gets the mode a plain write would (0666 less the umask; `mkstemp` alone makes it 0600, which others
-    in a CI job or a shared folder cannot read)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, tmp_name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(text)
-            out.flush()
-            os.fsync(out.fileno())
-        os.chmod(tmp_name, 0o666 & ~_umask())
-        os.replace(tmp_name, path)
-    except BaseException:
-        Path(tmp_name).unlink(missing_ok=True)
-        raise
 
 
 def results_payload(results: list[Result], meta: dict[str, Any]) -> dict[str, Any]:

@@ -21,7 +21,7 @@ import pandas as pd
 
 from biascheck import fluctuation as fl
 from biascheck.checkpoints import Checkpoint, read_model_list
-from biascheck.report import atomic_write
+from biascheck.files import atomic_write
 
 
 def score_sweep(

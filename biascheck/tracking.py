@@ -295,7 +295,8 @@ class Tracking:
             terminalreporter.write_line(message, red=self.regressed, bold=self.regressed)
         if not self.markdown:
             return
-        from biascheck.report import append_step_summary, atomic_write
+        from biascheck.files import atomic_write
+        from biascheck.report import append_step_summary
 
         append_step_summary(self.markdown + "\n")
         report_dir = self.session.config.report_dir

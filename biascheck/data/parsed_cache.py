@@ -4,7 +4,7 @@ A parsed table is stored in the user cache as ``parsed/<source>-<sha256[:16]>-v<
 ``.json`` beside it holding the columns' dtypes and the CSV's own sha256. The key is the *source's*
 checksum (the file that was parsed, verified on every resolution) and the parser's version, so a new
 file or a changed parser never reads an old table; the CSV's checksum is verified on every read, and a
-table that fails it is parsed again and rewritten. Files are written to a temporary name and renamed.
+table that fails it is parsed again and rewritten. Files are written whole (`biascheck.files.atomic_write`).
 A cache that cannot be written is not an error: the table is parsed and used.
 
 Floats are written with 17 significant digits, so a table read back equals the parsed one exactly.
@@ -17,8 +17,6 @@ from __future__ import annotations
 import hashlib
 import io
 import json
-import os
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -26,24 +24,11 @@ import pandas as pd
 
 from biascheck.data import ReferenceData
 from biascheck.data.sources import SOURCES
+from biascheck.files import atomic_write
 
 
 def table_path(refdata: ReferenceData, name: str, version: int) -> Path:
     return refdata.cache / "parsed" / f"{name}-{SOURCES[name].sha256[:16]}-v{version}.csv"
-
-
-def _write(path: Path, data: bytes) -> None:
-    handle, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "wb") as out:
-            out.write(data)
-        mask = os.umask(0)
-        os.umask(mask)
-        os.chmod(tmp, 0o666 & ~mask)  # as a plain write would leave it (mkstemp makes 0600)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def _cacheable(frame: pd.DataFrame) -> bool:
@@ -62,9 +47,8 @@ def store(path: Path, frame: pd.DataFrame) -> bool:
         "rows": len(frame),
     }
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        _write(path, data)
-        _write(path.with_suffix(".json"), json.dumps(meta, indent=1).encode("utf-8"))
+        atomic_write(path, data)
+        atomic_write(path.with_suffix(".json"), json.dumps(meta, indent=1))
     except OSError:
         return False
     return True

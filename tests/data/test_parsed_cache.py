@@ -63,7 +63,7 @@ def test_an_edited_table_fails_its_checksum_and_is_parsed_again(refdata):
 
 def test_an_unwritable_cache_still_returns_the_table(refdata, monkeypatch):
     parse, calls = counting(FRAME)
-    monkeypatch.setattr(parsed_cache, "_write", lambda path, data: (_ for _ in ()).throw(PermissionError("ro")))
+    monkeypatch.setattr(parsed_cache, "atomic_write", lambda path, data: (_ for _ in ()).throw(PermissionError("ro")))
     back = parsed_cache.cached_table(refdata, "norway_names", 1, parse)
     pd.testing.assert_frame_equal(back, FRAME, check_exact=True)
     assert not parsed_cache.table_path(refdata, "norway_names", 1).exists()

@@ -1,0 +1,33 @@
+"""Files written whole or not at all: a temporary name in the target directory, then a rename, so a reader
+(or an interrupted run) sees the old file or the new one, never a part. Imports nothing of biascheck."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def atomic_write(path: Path, data: str | bytes) -> None:
+    """Write `data` (text as UTF-8, or bytes) to `path` atomically, creating its directory. The file gets the
+    mode a plain write would (0666 less the umask; `mkstemp` alone makes it 0600, which others in a CI job or
+    a shared folder cannot read)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, tmp_name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    binary = isinstance(data, bytes)
+    try:
+        with os.fdopen(handle, "wb" if binary else "w", encoding=None if binary else "utf-8") as out:
+            out.write(data)
+            out.flush()
+            os.fsync(out.fileno())
+        os.chmod(tmp_name, 0o666 & ~_umask())
+        os.replace(tmp_name, path)
+    except BaseException:
+        Path(tmp_name).unlink(missing_ok=True)
+        raise
