@@ -8,10 +8,16 @@ from __future__ import annotations
 
 import fnmatch
 import math
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 from tabulate import tabulate
+
+
+def key(row: Mapping[str, Any]) -> str:
+    """A row's metric key, probe.task.metric (as in thresholds, baselines and results.json)."""
+    return f"{row['probe']}.{row['task']}.{row['metric']}"
 
 
 def select(
@@ -21,7 +27,7 @@ def select(
     out = [
         r
         for r in rows
-        if (metric is None or fnmatch.fnmatch(f"{r['probe']}.{r['task']}.{r['metric']}", metric))
+        if (metric is None or fnmatch.fnmatch(key(r), metric))
         and (model is None or fnmatch.fnmatch(r["model"], model))
     ]
     if last:
@@ -33,8 +39,8 @@ def select(
 def gated(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Rows of the metrics that a threshold gated in at least one run (`passed` not None); all rows when
     none was gated (rows from before the store recorded it, or a report-only profile)."""
-    keys = {f"{r['probe']}.{r['task']}.{r['metric']}" for r in rows if r.get("passed") is not None}
-    return [r for r in rows if f"{r['probe']}.{r['task']}.{r['metric']}" in keys] if keys else rows
+    keys = {key(r) for r in rows if r.get("passed") is not None}
+    return [r for r in rows if key(r) in keys] if keys else rows
 
 
 def series(
@@ -44,17 +50,17 @@ def series(
     runs = list(dict.fromkeys(r["run"] for r in rows))
     grouped: dict[str, dict[str, list[dict[str, Any]]]] = {}
     for r in rows:
-        grouped.setdefault(f"{r['probe']}.{r['task']}.{r['metric']}", {}).setdefault(r["run"], []).append(r)
+        grouped.setdefault(key(r), {}).setdefault(r["run"], []).append(r)
     out: dict[str, dict[str, tuple[float, float | None, float | None, int]]] = {}
-    for key, per_run in grouped.items():
-        out[key] = {}
+    for metric_key, per_run in grouped.items():
+        out[metric_key] = {}
         for run, members in per_run.items():
             values = [m["value"] for m in members if m["value"] is not None]
             value = float(np.mean(values)) if values else math.nan
             if len(members) == 1:
-                out[key][run] = (value, members[0]["ci_low"], members[0]["ci_high"], 1)
+                out[metric_key][run] = (value, members[0]["ci_low"], members[0]["ci_high"], 1)
             else:
-                out[key][run] = (value, None, None, len(members))
+                out[metric_key][run] = (value, None, None, len(members))
     return runs, out
 
 
@@ -71,7 +77,7 @@ def _cell(point: tuple[float, float | None, float | None, int] | None) -> str:
 def table(rows: list[dict[str, Any]], fmt: str = "simple") -> str:
     """Rows: metric keys; columns: runs in save order; cells: value [95 % interval]."""
     runs, data = series(rows)
-    body = [[key, *(_cell(per_run.get(run)) for run in runs)] for key, per_run in data.items()]
+    body = [[name, *(_cell(per_run.get(run)) for run in runs)] for name, per_run in data.items()]
     return tabulate(body, headers=["metric", *runs], tablefmt=fmt, disable_numparse=True)
 
 
@@ -101,13 +107,13 @@ def figure(rows: list[dict[str, Any]], columns: int = 3) -> object:
     nrows = math.ceil(count / ncols)
     fig, axes = plt.subplots(nrows, ncols, figsize=(4.6 * ncols, 3.0 * nrows), squeeze=False)
     x = np.arange(len(runs))
-    for ax, key in zip(axes.flat, keys, strict=False):
-        points = [data[key].get(run) for run in runs]
+    for ax, name in zip(axes.flat, keys, strict=False):
+        points = [data[name].get(run) for run in runs]
         y = np.array([np.nan if p is None else p[0] for p in points], float)
         low = np.array([np.nan if p is None or p[1] is None else p[0] - p[1] for p in points], float)
         high = np.array([np.nan if p is None or p[2] is None else p[2] - p[0] for p in points], float)
         ax.errorbar(x, y, yerr=np.nan_to_num(np.vstack([low, high])), marker="o", ms=4, capsize=3)
-        ax.set_title(key, fontsize=8)
+        ax.set_title(name, fontsize=8)
         ax.set_xticks(x, runs, rotation=30, ha="right", fontsize=7)
     for ax in list(axes.flat)[len(keys) :]:
         ax.axis("off")

@@ -210,7 +210,7 @@ def history_rows(
 def history_panels(probe: str, members: Sequence[Result], rows: Sequence[Mapping[str, Any]]) -> str:
     """Small multiples of the probe's gated metrics over the runs in `rows`."""
     gated = {r.key: r.threshold for r in members if r.threshold is not None}
-    mine = [dict(r) for r in rows if r["probe"] == probe and f"{r['probe']}.{r['task']}.{r['metric']}" in gated]
+    mine = [dict(r) for r in rows if history.key(r) in gated]
     if not mine:
         return ""
     runs, data = history.series(mine)
