@@ -197,12 +197,15 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
     from biascheck import report, report_html
 
     meta = config.pluginmanager.get_plugin("biascheck-tracking").metadata(exitstatus)
-    stored = report_html.stored_rows(session.config.store_path) if session.config.report_dir else []
+    history = None  # report.html's history panels: read the store only when a report is written
+    if session.config.report_dir:
+        stored = report_html.stored_rows(session.config.store_path)
+        history = report_html.history_rows(stored, session.results, session.config.save_name)
     report.terminal_summary(
         terminalreporter,
         session.results,
         meta,
         session.config.report_dir,
         interrupted=exitstatus == pytest.ExitCode.INTERRUPTED,
-        history_rows=report_html.history_rows(stored, session.results, session.config.save_name),
+        history_rows=history,
     )

@@ -235,6 +235,7 @@ class ResultStore:
                 "m.higher_is_better, m.passed "
                 "FROM metrics m JOIN runs r ON r.id = m.run_id WHERE r.superseded = 0 ORDER BY r.id, m.rowid"
             ).fetchall()
-        keys: tuple[str, ...] = ("run", "model", "probe", "task", "metric", "value", "ci_low", "ci_high", "n")
-        keys += ("higher_is_better", "passed")
+        keys = (
+            "run", "model", "probe", "task", "metric", "value", "ci_low", "ci_high", "n", "higher_is_better", "passed"
+        )
         return [dict(zip(keys, row, strict=True)) for row in rows]
