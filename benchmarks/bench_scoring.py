@@ -107,8 +107,9 @@ def run_engine(kind: str, lm, texts: list[str], cands: list[str]):
     return np.asarray(scores.logprob, float).ravel()
 
 
-def run_naive(kind: str, lm, reqs: list[tuple[str, str]]):
-    """One forward pass per request: [prefix ids] + context + continuation, full log-softmax, gather."""
+def run_naive(lm, reqs: list[tuple[str, str]]):
+    """One forward pass per request: context + continuation (an empty context: the model's prefix, as
+    lm-eval's prefix_token_id), full log-softmax, gather at the continuation's tokens."""
     import numpy as np
     import torch
 
@@ -116,12 +117,9 @@ def run_naive(kind: str, lm, reqs: list[tuple[str, str]]):
     out = []
     with torch.inference_mode():
         for context, continuation in reqs:
-            if kind == "pronoun":
-                ctx = list(lm.prefix_ids)
-            else:
-                ctx = tok(context, add_special_tokens=False)["input_ids"]
-            whole = tok(context + continuation, add_special_tokens=False)["input_ids"] if kind != "pronoun" else None
-            cont = tok(continuation, add_special_tokens=False)["input_ids"] if kind == "pronoun" else whole[len(ctx):]
+            ctx = tok(context, add_special_tokens=False)["input_ids"]
+            cont = tok(context + continuation, add_special_tokens=False)["input_ids"][len(ctx) :]
+            ctx = ctx or list(lm.prefix_ids)
             ids = torch.tensor([ctx + cont], device=dev)
             lp = model(input_ids=ids).logits[0, len(ctx) - 1 : -1].float().log_softmax(-1)
             out.append(float(lp.gather(-1, ids[0, len(ctx) :, None]).sum()))
@@ -206,11 +204,11 @@ def main() -> int:
                        prefix_token_id=prefix_id)
         methods["lm-eval"] = lambda: run_lm_eval(harness, reqs)
     if not args.no_naive:
-        methods["naive"] = lambda: run_naive(kind, lm, reqs)
+        methods["naive"] = lambda: run_naive(lm, reqs)
 
     for fn in methods.values():  # warm-up: allocator, kernels, tokenizer caches
         if fn is methods.get("naive"):
-            run_naive(kind, lm, reqs[:4])
+            run_naive(lm, reqs[:4])
         else:
             fn()
     walls: dict[str, list[float]] = {m: [] for m in methods}
