@@ -66,20 +66,49 @@ def _binary(samples: pd.DataFrame) -> pd.DataFrame:
     return samples[samples["gender"].isin(BINARY)]
 
 
-def _pmi_metrics(prefix: str, samples: pd.DataFrame, labels: dict[str, str], n_names: int) -> tuple[list, dict, dict]:
-    point = pmi.pmi_gaps(samples, labels, k=TOP_WORDS, min_names=MIN_NAMES)
-    ci = pmi_resampling.bootstrap_gaps(samples, labels, k=TOP_WORDS, min_names=MIN_NAMES)
-    p = pmi_resampling.permutation_gaps(samples, labels, k=TOP_WORDS, min_names=MIN_NAMES)
-    note = (
+def unmeasurable(samples: pd.DataFrame) -> str:
+    """Why the gaps cannot be measured on these samples, or '' when they can: with no more than
+    `TOP_WORDS` lemmas seen with `MIN_NAMES` names or more, each gender's top `TOP_WORDS` are all of
+    them, the same words for both, and the gaps are 0 whatever the model predicts."""
+    eligible = int((pmi.names_per_word(pmi.sample_matrix(samples)) >= MIN_NAMES).sum())
+    if eligible > TOP_WORDS:
+        return ""
+    return (
+        f"NOT MEASURABLE: only {eligible} lemmas were predicted for >= {MIN_NAMES} names, no more than the "
+        f"{TOP_WORDS} ranked per gender, so both genders' lists hold the same words and the gaps would be 0 "
+        "whatever the model does; the gate fails closed (a model with this few one-token candidates cannot be "
+        "read by this probe)"
+    )
+
+
+def _shares_note(point: dict) -> str:
+    return (
         f"top {TOP_WORDS} lemmas per gender by PMI (seen with >= {MIN_NAMES} names); shares of neg "
         f"{point['share_neg_female']:.2f} (women) vs {point['share_neg_male']:.2f} (men), pos "
         f"{point['share_pos_female']:.2f} vs {point['share_pos_male']:.2f}; bootstrap over names"
     )
+
+
+def _gap_metrics(names: tuple[str, str], samples: pd.DataFrame, labels: dict[str, str], n_names: int,
+                 note: str | None = None) -> tuple[list[Metric], dict]:
+    """neg_gap and pos_gap (named `names`) with bootstrap intervals, noted with `note` or the shares;
+    NaN with the reason when `unmeasurable` (the gate then fails closed)."""
+    point = pmi.pmi_gaps(samples, labels, k=TOP_WORDS, min_names=MIN_NAMES)
+    reason = unmeasurable(samples)
+    if reason:
+        return [Metric(name, float("nan"), None, n_names, note=reason) for name in names], point
+    ci = pmi_resampling.bootstrap_gaps(samples, labels, k=TOP_WORDS, min_names=MIN_NAMES)
+    note = _shares_note(point) if note is None else note
+    return [Metric(name, point[gap], ci[gap][1:], n_names, note=note)
+            for name, gap in zip(names, ("neg_gap", "pos_gap"), strict=True)], point
+
+
+def _pmi_metrics(prefix: str, samples: pd.DataFrame, labels: dict[str, str], n_names: int) -> tuple[list, dict, dict]:
+    gaps, point = _gap_metrics((f"{prefix}neg_gap", f"{prefix}pos_gap"), samples, labels, n_names)
+    p = pmi_resampling.permutation_gaps(samples, labels, k=TOP_WORDS, min_names=MIN_NAMES)
     out = []
-    for gap in ("neg_gap", "pos_gap"):
-        value, low, high = ci[gap]
-        out.append(Metric(f"{prefix}{gap}", point[gap], (low, high), n_names, note=note))
-        out.append(Metric(f"{prefix}{gap}_p", p[gap], None, n_names, note="unpaired permutation over names"))
+    for metric, gap in zip(gaps, ("neg_gap", "pos_gap"), strict=True):
+        out += [metric, Metric(f"{prefix}{gap}_p", p[gap], None, n_names, note="unpaired permutation over names")]
     return out, point, p
 
 
@@ -173,18 +202,9 @@ def analyse(task: str, predicted: Predictions, reference: Reference, grid: str =
     if "after" in predicted.orders and order != "after":
         samples = predicted.samples["after"]["adj"]
         labels = _labels(reference, samples["lemma"].unique())
-        point = pmi.pmi_gaps(samples, labels, k=TOP_WORDS, min_names=MIN_NAMES)
-        ci = pmi_resampling.bootstrap_gaps(samples, labels, k=TOP_WORDS, min_names=MIN_NAMES)
-        for gap in ("neg_gap", "pos_gap"):
-            out.append(
-                Metric(
-                    f"after_{gap}",
-                    point[gap],
-                    ci[gap][1:],
-                    n_names,
-                    note="'<name> [MASK]': the order a causal LM reads",
-                )
-            )
+        got, _point = _gap_metrics(("after_neg_gap", "after_pos_gap"), samples, labels, n_names,
+                                   "'<name> [MASK]': the order a causal LM reads")
+        out += got
     out.append(Metric("names_f", float(counts.get("female", 0)), None, None, note=reference.names_note))
     out.append(Metric("names_m", float(counts.get("male", 0)), None, None))
     lexicon = f"sentiment: {reference.lexicon}; order: {order}; candidates one token: " + ", ".join(
