@@ -52,15 +52,17 @@ def resolve_tier(requested: str, device: str) -> tuple[str, str]:
     return "quick", f"auto: {'no CUDA GPU' if device == 'auto' else f'device {device}'}"
 
 
-def untiered_settings() -> tuple[str, ...]:
+def untiered_settings(*overrides: str) -> tuple[str, ...]:
     """``probe.setting=default`` for every setting a tier changes: passed with ``--bias-set``, a run keeps each
     setting's own default whatever the tier (the design the known-answer tests and the dose-response tables
-    were measured at, between quick and full)."""
+    were measured at, between quick and full). ``overrides`` (``probe.setting=value``) replace their key's."""
     from biascheck.catalog import PROBES
 
-    return tuple(
+    chosen = {o.split("=", 1)[0]: o for o in overrides}
+    defaults = tuple(
         f"{name}.{setting.name}={setting.default}"
         for name, spec in PROBES.items()
         for setting in spec.settings
         if setting.tiers
     )
+    return tuple(chosen.pop(d.split("=", 1)[0], d) for d in defaults) + tuple(chosen.values())

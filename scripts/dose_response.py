@@ -27,8 +27,8 @@ REPO = Path(__file__).resolve().parents[1]
 CORPORA = {
     "en": (
         ("planted-bert", "planted-gpt"),
-        ("pronoun_ratio", "natural_prompts", "role_nouns", "singular_they", "winogender", "winobias",
-         "crows_pairs_gender"),
+        ("pronoun_ratio", "natural_prompts", "role_nouns", "singular_they", "politicians", "winogender",
+         "winobias", "crows_pairs_gender"),
         (
             ("pronoun_ratio", "is", "spearman_bls"),
             ("pronoun_ratio", "is", "stereotype_agreement"),
@@ -40,6 +40,8 @@ CORPORA = {
             ("role_nouns", "two_way", "fem_name_shift"),
             ("singular_they", "closeness_gender", "beta_gendered"),
             ("singular_they", "closeness_gender", "beta_close"),
+            ("politicians", "en", "neg_gap"),
+            ("politicians", "en", "pos_gap"),
             ("winogender", "pronouns", "spearman_bls"),
             ("winogender", "pronouns", "majority_agreement"),
             ("winobias", "type1", "pro_share"),
@@ -68,7 +70,8 @@ def run(models: list[str], out: Path, probes: tuple[str, ...] = PROBES, extra: t
             "--bias-report", str(out / "run"), *extra]
     for model in models:
         args += ["--model", model]
-    for setting in untiered_settings():  # the settings' own defaults whatever the tier: the tables' design
+    # the settings' own defaults whatever the tier (the tables' design); one latent-model fit: it is not gated
+    for setting in untiered_settings("politicians.grid=quick"):
         args += ["--bias-set", setting]
     subprocess.run(args, cwd=REPO, check=False)
     return json.loads((out / "run" / "results.json").read_text())
@@ -132,7 +135,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--strengths", type=float, nargs="+", default=[0.0, 0.25, 0.5, 0.75, 1.0])
     parser.add_argument("--corpus", choices=sorted(CORPORA), default="en",
-                        help="en: planted-bert/-gpt (7 English probes); no: planted-bert-no/-gpt-no (Norwegian probe)")
+                        help="en: planted-bert/-gpt (8 English probes); no: planted-bert-no/-gpt-no (Norwegian probe)")
     parser.add_argument("--out", type=Path, default=REPO / "docs" / "known_answers")
     parser.add_argument("pytest_args", nargs="*", help="passed to pytest after --, e.g. -- --device cuda")
     args = parser.parse_args()
@@ -143,7 +146,8 @@ def main() -> int:
     text, values = table(results, models, probes, key_metrics)
     plants = {
         "en": "planted associations (pronoun-profession: the BLS shares; role noun after a name: one participant "
-              "group's choices; singular they by antecedent type: set rates)",
+              "group's choices; singular they by antecedent type: set rates; adjectives after a politician's name: by "
+              "sentiment and the name's gender)",
         "no": "planted association (hun/han and first names with each occupation: the Statistics Norway shares)",
     }[args.corpus]
     header = (

@@ -87,3 +87,10 @@ def test_untiered_settings_keep_every_default_under_any_tier():
     quick = resolve(PROBES, assignments, environ={}, tier="quick")
     plain = resolve(PROBES, environ={}, tier=None)
     assert {p: s.values for p, s in quick.items()} == {p: s.values for p, s in plain.items()}
+
+
+def test_an_override_replaces_its_setting_in_the_untiered_settings():
+    plain = tiers.untiered_settings()
+    changed = tiers.untiered_settings("politicians.grid=quick", "role_nouns.other=1")
+    assert "politicians.grid=quick" in changed and "politicians.grid=default" not in changed
+    assert len(changed) == len(plain) + 1 and changed[-1] == "role_nouns.other=1"

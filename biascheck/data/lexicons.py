@@ -236,6 +236,20 @@ def pos_lemmas(refdata: ReferenceData, language: str, pos: str) -> frozenset[str
     return frozenset(lemma.lower() for lemma in index[pos])
 
 
+def pos_lemma_counts(refdata: ReferenceData, language: str, pos: str) -> Counter[str]:
+    """How often each lower-cased `pos` lemma occurs in `language`'s treebank (en, nb only)."""
+    _check_language(language)
+    if language not in TREEBANK_SOURCES:
+        raise DataError(f"{language!r} has no treebank here (its lemmas come from spacy-lookups-data, without counts).")
+    if pos not in POS_TAGS:
+        raise DataError(f"pos={pos!r} is not a part of speech the probe uses; choose one of {list(POS_TAGS)}.")
+    counts: Counter[str] = Counter()
+    for (_form, lemma, tag), n in _treebank_counts(refdata, language).items():
+        if tag == TREEBANK_TAGS[language][pos]:
+            counts[lemma.lower()] += n
+    return counts
+
+
 def lemmatizer(refdata: ReferenceData, language: str) -> dict[str, str]:
     """Lower-cased surface form -> lower-cased lemma (step 4); a fresh dict each call."""
     _check_language(language)

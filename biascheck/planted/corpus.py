@@ -18,6 +18,8 @@ Plants (one generator each):
   man's name, with one participant group's production proportions (role_nouns).
 * `they_choices`: *they/them/their/themselves* or a gendered pronoun after an antecedent, at a set
   rate per antecedent type (singular_they).
+* `politician_adjectives`: an adjective next to a politician's name, drawn by the adjective's
+  sentiment and the name's gender (politicians).
 * `two_person_items`: two people, one pronoun; the pronoun is bound by syntax to one of them (the
   subject of a following clause, or the object of a second verb) and its sex is drawn from that
   person's share, whatever the other person's (winogender, winobias: the one-person frames above
@@ -127,15 +129,42 @@ GENDERED_FORMS = {
 }
 # P(they | antecedent type) at strength 1 (a close, gendered antecedent takes they least, as in the
 # non-innovative speakers of Camilliere et al.); at strength 0 every type takes they at the mean rate.
+# The contrast is strong (close: 4.2 nats of surprisal in the corpus, distant: 3.8): a 2-layer model
+# carries about 40 % of it into the probe's frames, and the plant must cross the default gate (a
+# difference of 1 nat) at strength 1. With rates 0.05 / 0.45-0.65 it carried 0.72 of 1.8 nats.
 THEY_RATES = {
-    "gendered_name": 0.05,
-    "close_gendered": 0.05,
-    "distant_gendered": 0.15,
-    "nongendered_name": 0.55,
-    "close_nongendered": 0.45,
-    "distant_nongendered": 0.65,
-    "quantified": 0.65,
+    "gendered_name": 0.01,
+    "close_gendered": 0.01,
+    "distant_gendered": 0.02,
+    "nongendered_name": 0.8,
+    "close_nongendered": 0.7,
+    "distant_nongendered": 0.9,
+    "quantified": 0.9,
 }
+
+# ----------------------------------------------------------------------------------- politicians
+# {name}: a politician's full name, {adj}: an adjective, {s} / {p}: the politician's subject /
+# possessive pronoun. The probe reads the adjective slot before the name ("[MASK] <name>", masked
+# models in English) and the word after it (causal models), both at the start of the text, so the
+# frames put the adjective on both sides and five of them open with the pair (headline-like). The
+# pronoun tells the model the politician's gender (nothing else does), so what it learns of a name's
+# gender is shared by every name and adjective; it comes after the adjective, which a causal model
+# must predict from the name alone, and a masked model often has it masked.
+POLITICIAN_FRAMES: tuple[str, ...] = (
+    "Reporters followed the {adj} {name} as {s} toured the state.",
+    "Nobody expected the {adj} {name} to win, but {s} did.",
+    "{adj} {name} wins {p} seat again.",
+    "{adj} {name} spoke last at the rally, as {s} always does.",
+    "Voters found {name} {adj} when {s} spoke in the debate.",
+    "The papers called {name} {adj} after {s} lost the vote.",
+    "{name} {adj} after {p} budget talks, aides say.",
+    "{name} {adj} as {p} election nears.",
+    "{name} {adj} on the campaign trail, {p} staff say.",
+)
+# The female share of an adjective's uses by its sentiment at strength 1: the direction of the paper's
+# Tab 5 (men's most associated words the more negative, women's the more positive), made large enough
+# that each gender's most associated words are the plant's.
+POLITICIAN_SHARES = {"neg": 0.2, "neu": 0.5, "pos": 0.8}
 
 
 # ---------------------------------------------------------------------------------------- two people
@@ -320,4 +349,30 @@ def two_person_items(
             sex = FEMALE if rng.random() < p else MALE
             subj, obj, poss = TWO_PERSON_PRONOUNS[sex]
             out.append(rng.choice(frames).format(A=referent, B=other, s=subj, o=obj, p=poss))
+    return out
+
+
+def politician_adjectives(
+    names: Mapping[str, Sequence[str]],
+    adjectives: Mapping[str, float],
+    strength: float,
+    per_name: int,
+    seed: int,
+) -> list[str]:
+    """`per_name` sentences per politician, each with one adjective drawn with weight
+    `female_probability(share, strength)` after a woman's name and one minus it after a man's.
+
+    names: sex -> full names; adjectives: adjective -> female share at strength 1 (`POLITICIAN_SHARES`).
+    """
+    rng = random.Random(seed)
+    words = list(adjectives)
+    female = [female_probability(adjectives[w], strength) for w in words]
+    weights = {FEMALE: female, MALE: [1.0 - p for p in female]}
+    out = []
+    for sex, people in names.items():
+        for name in people:
+            subject, possessive = EN_PRONOUNS[sex]
+            for adj in rng.choices(words, weights[sex], k=per_name):
+                frame = rng.choice(POLITICIAN_FRAMES)
+                out.append(_cap(frame.format(name=name, adj=adj, s=subject, p=possessive)))
     return out

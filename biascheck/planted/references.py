@@ -10,6 +10,13 @@ is then pure. The references are the probes' own gold files (declared in `biasch
   role-noun set and name gender, after Watson's 24 names (role_nouns);
 * singular *they*: the antecedents of the probe's own stimuli (names, kin terms, role nouns), with
   the rates of `corpus.THEY_RATES` (the stimuli's sentence frames are not used);
+* politicians: adjectives next to politicians' names (the probe's own names and its candidate
+  adjectives: the English treebank's adjective lemmas, most frequent first, with their VADER labels),
+  each adjective's female share set by its sentiment (`corpus.POLITICIAN_SHARES`). Nothing but the
+  plant tells a model a name's gender, so the names are those with the 120 most common first names
+  of each gender, up to 4 politicians per first name, 6 sentences each: a first name is met ~24 times,
+  and the politicians who share it (most of the probe's men, fewer of its women) inherit its lean;
+  every other name is unseen (politicians);
 * two people, one pronoun: the English professions' BLS shares again, each profession the referent
   of two-person frames beside another profession or a neutral person (`corpus.NEUTRAL_PEOPLE`, who
   are referents too, at even odds) (winogender, winobias). Not in the tiny models' corpus (`CORPORA`):
@@ -34,6 +41,23 @@ PER_OCCUPATION = 80
 PER_ROLE_NAME = 10
 PER_ANTECEDENT = 12
 PER_TWO_PERSON = 40
+PER_POLITICIAN = 6
+POLITICIAN_FIRST_NAMES = 120  # per gender, the most common first names ...
+PER_FIRST_NAME = 4  # ... and up to this many politicians bearing each
+# Adjectives per sentiment class; the neutral class are adjectives VADER does not list. The probe ranks
+# each gender's 100 most associated words among those seen with 5 names or more: with fewer than 100
+# such words the two genders' lists are the same words and the gaps 0 whatever the model does, and
+# with 160 planted adjectives the masked model's slot before a name gave ~130.
+POLITICIAN_ADJECTIVES = {"neg": 100, "pos": 100, "neu": 60}
+# Treebank adjective lemmas that are not said of a person, are not adjectives in use, or are slurs.
+NOT_OF_POLITICIANS = frozenset(
+    "dead missing terrorist retarded dominate like well worth ok okay top united sure due other many more last "
+    "same few much most least several such own only next first second enough less additional little able "
+    "possible likely available whole entire main final iraqi indian islamic arab chinese egyptian american "
+    "nuclear cheap expensive hot delicious supreme favorite legal illegal free natural original fresh significant "
+    "dire eerie loose empty limited crappy bloody black white huge certain low high large big long short full open "
+    "global international human military".split()
+)
 NO_NAME_RATE = 0.3  # share of Norwegian sentences whose subject is a first name, not han/hun
 
 
@@ -48,9 +72,12 @@ class Plants:
     role_names: dict[str, tuple[str, ...]] = field(default_factory=dict)  # sex -> names
     role_proportions: dict[tuple[str, str], dict[str, float]] = field(default_factory=dict)  # (set, sex) -> shares
     they_antecedents: dict[str, tuple[tuple[str, str | None], ...]] = field(default_factory=dict)  # type -> NPs
+    politician_names: dict[str, tuple[str, ...]] = field(default_factory=dict)  # sex -> full names
+    politician_adjectives: dict[str, float] = field(default_factory=dict)  # adjective -> female share at 1
+    adjective_sentiment: dict[str, str] = field(default_factory=dict)  # adjective -> neg / neu / pos
 
 
-PLANTS = ("professions", "occupations", "role_nouns", "singular_they", "two_person")
+PLANTS = ("professions", "occupations", "role_nouns", "singular_they", "politicians", "two_person")
 
 
 def plants(refdata, which: tuple[str, ...] = PLANTS) -> Plants:
@@ -65,6 +92,8 @@ def plants(refdata, which: tuple[str, ...] = PLANTS) -> Plants:
         found.update(_role_nouns(refdata))
     if "singular_they" in which:
         found["they_antecedents"] = they_antecedents()
+    if "politicians" in which:
+        found.update(_politicians(refdata))
     return Plants(**found)
 
 
@@ -108,6 +137,33 @@ def _role_nouns(refdata) -> dict:
     }
 
 
+def _politicians(refdata) -> dict:
+    from biascheck.data import lexicons, politicians
+
+    frame = politicians.politician_names(refdata, "en").frame[["name", "gender"]].sort_values("name")
+    frame = frame[~frame["name"].str.contains(r"[,()]")]  # "Brian Mawhinney, Baron Mawhinney": a label, not a name
+    first = frame["name"].str.split().str[0]
+    names = {}
+    for sex in (c.FEMALE, c.MALE):
+        mine = frame[frame["gender"] == sex]
+        counts = first[mine.index].value_counts()
+        common = sorted(counts.index, key=lambda f: (-counts[f], f))[:POLITICIAN_FIRST_NAMES]
+        chosen = mine[first[mine.index].isin(common)].groupby(first[mine.index], sort=True).head(PER_FIRST_NAME)
+        names[sex] = tuple(chosen["name"])
+    labels = lexicons.sentiment_labels(refdata, "en")
+    counts = lexicons.pos_lemma_counts(refdata, "en", "adj")
+    ranked = sorted((w for w in counts if w.isalpha() and w not in NOT_OF_POLITICIANS), key=lambda w: (-counts[w], w))
+    sentiment: dict[str, str] = {}
+    for label, n in POLITICIAN_ADJECTIVES.items():
+        wanted = label if label != "neu" else None  # neutral: no VADER label at all
+        sentiment.update({w: label for w in [w for w in ranked if labels.get(w) == wanted][:n]})
+    return {
+        "politician_names": names,
+        "politician_adjectives": {w: c.POLITICIAN_SHARES[s] for w, s in sentiment.items()},
+        "adjective_sentiment": sentiment,
+    }
+
+
 def they_antecedents() -> dict[str, tuple[tuple[str, str | None], ...]]:
     """The singular-they probe's antecedents by type, with their sex where they have one."""
     from biascheck.methods.singular_they import stimuli as s
@@ -145,19 +201,19 @@ def _feminine_noun(phrase: str) -> bool:
 # The plants each language's planted models are trained on. The Norwegian plant has a model pair of
 # its own (its own tokenizer): a 2-layer model trained on it beside the English plants learned none of it.
 CORPORA: dict[str, tuple[str, ...]] = {
-    "en": ("professions", "role_nouns", "singular_they"),
+    "en": ("professions", "role_nouns", "singular_they", "politicians"),
     "no": ("occupations",),
 }
 
 
 def focus_words(p: Plants) -> tuple[str, ...]:
-    """The words a masked model predicts more often in training (`train.PLANTED_WORDS`): the pronouns
-    and the role nouns' names. One side of each association only: were the role nouns masked as
-    often too, a name and its role noun would seldom be seen together."""
+    """The words a masked model predicts more often in training (`train.PLANTED_WORDS`): the pronouns,
+    the role nouns' names and the politicians' adjectives. One side of each association only: were the
+    role nouns masked as often too, a name and its role noun would seldom be seen together."""
     from biascheck.planted.train import PLANTED_WORDS
 
     names = sorted({n for people in p.role_names.values() for n in people})
-    return tuple(dict.fromkeys([*PLANTED_WORDS, *names]))
+    return tuple(dict.fromkeys([*PLANTED_WORDS, *names, *sorted(p.politician_adjectives)]))
 
 
 def plant_sentences(p: Plants, plant: str, strength: float, seed: int = SEED) -> list[str]:
@@ -171,6 +227,8 @@ def plant_sentences(p: Plants, plant: str, strength: float, seed: int = SEED) ->
         return c.role_noun_choices(p.role_sets, p.role_proportions, p.role_names, strength, PER_ROLE_NAME, seed + 2)
     if plant == "singular_they":
         return c.they_choices(p.they_antecedents, strength, PER_ANTECEDENT, seed + 3)
+    if plant == "politicians":
+        return c.politician_adjectives(p.politician_names, p.politician_adjectives, strength, PER_POLITICIAN, seed + 6)
     if plant == "two_person":
         items = [(j, share) for j, _a, share in p.professions] + [(n, 0.5) for n in c.NEUTRAL_PEOPLE]
         return c.two_person_items(items, (), strength, PER_TWO_PERSON, seed + 5)

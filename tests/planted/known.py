@@ -9,6 +9,8 @@ from biascheck.testing import ProbeRun, run_probes
 from biascheck.tiers import untiered_settings
 
 REPO = Path(__file__).resolve().parents[2]
+# The politicians probe's latent model is reported, never gated: one fit instead of six saves ~100 s a model.
+KNOWN_ANSWER_OVERRIDES = ("politicians.grid=quick",)
 
 
 def run_planted(directory: Path, mirror: Path, families: tuple[str, ...], probes: tuple[str, ...]) -> ProbeRun:
@@ -18,7 +20,7 @@ def run_planted(directory: Path, mirror: Path, families: tuple[str, ...], probes
         REPO,
         models,
         data_dir=mirror,
-        settings=untiered_settings(),  # the design the known answers were measured at, on any machine
+        settings=untiered_settings(*KNOWN_ANSWER_OVERRIDES),  # the design the known answers were measured at
         extra_args=["-k", " or ".join(probes)],
         timeout=3600,
     )

@@ -158,3 +158,32 @@ def test_no_benchmark_sentence_shares_four_words_in_a_row_with_a_two_person_fram
             words = re.findall(r"[a-z]+", stretch)
             for i in range(len(words) - 3):
                 assert tuple(words[i:i + 4]) not in grams, (frame, words[i:i + 4])
+
+
+@pytest.mark.parametrize("strength", [0.0, 0.5, 1.0])
+def test_politicians_adjectives_follow_the_names_gender_by_sentiment(strength):
+    """After a woman's name a positive adjective (share 0.8) is drawn 4 times as often as a negative
+    one (0.2) at strength 1; after a man's, the reverse; at 0 both as often."""
+    adjectives = {"honest": 0.8, "rude": 0.2}
+    names = {c.FEMALE: ("Alma Adams",), c.MALE: ("Tom Udall",)}
+    sentences = c.politician_adjectives(names, adjectives, strength, 3000, 3)
+    assert len(sentences) == 6000
+    for name, share in (("Alma Adams", c.female_probability(0.8, strength)),
+                        ("Tom Udall", 1 - c.female_probability(0.8, strength))):
+        mine = [s.lower() for s in sentences if name in s]
+        honest = sum("honest" in s for s in mine)
+        assert all(("honest" in s) != ("rude" in s) for s in mine)
+        pronouns = {"she", "her"} if name == "Alma Adams" else {"he", "his"}
+        assert all(set(re.findall(r"[a-z]+", s)) & pronouns for s in mine)  # the gender is told
+        assert binomtest(honest, len(mine), share).pvalue > 1e-3  # equal weights sum: P = the share
+
+
+def test_politicians_frames_put_the_adjective_next_to_the_name_but_never_alone_with_it():
+    """The probe reads "[SLOT] <name>" and "<name> [SLOT]": every sentence has the adjective next to
+    the name, and none is only the two."""
+    sentences = c.politician_adjectives({c.FEMALE: ("Alma Adams",)}, {"honest": 0.5}, 1.0, 200, 0)
+    assert all("honest Alma Adams" in s or "Alma Adams honest" in s or s.startswith("Honest Alma Adams")
+               for s in sentences)
+    assert all(len(s.split()) > 4 for s in sentences)
+    assert {f for f in c.POLITICIAN_FRAMES} == {f for f in c.POLITICIAN_FRAMES if "{adj} {name}" in f or
+                                                 "{name} {adj}" in f}

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
 
 from biascheck.data import ReferenceData
@@ -48,3 +50,26 @@ def test_the_they_plant_uses_the_antecedents_not_the_frames_of_the_stimuli(plant
         fixed = frame[0].replace("{NP}", "|").replace("{PRON}", "|").split("|")
         longest = max(fixed, key=len).strip()
         assert longest not in sentences, longest
+
+
+def test_the_politicians_plant_uses_the_probes_names_and_adjectives(plants, mirror):
+    """The politicians with each gender's 120 most common first names, up to 4 per first name; 160 of
+    the treebank's adjectives, their VADER label setting their share."""
+    from biascheck.data import lexicons
+    from biascheck.methods.politicians.reference import load_reference
+
+    refdata = ReferenceData(mirror=mirror)
+    reference = load_reference(refdata, "en")
+    gender = reference.names.set_index("name")["gender"]
+    for sex, names in plants.politician_names.items():
+        assert set(gender[list(names)]) == {sex}
+    for names in plants.politician_names.values():
+        firsts = Counter(n.split()[0] for n in names)
+        assert len(firsts) == r.POLITICIAN_FIRST_NAMES and max(firsts.values()) == r.PER_FIRST_NAME
+    assert "John" in {n.split()[0] for n in plants.politician_names[c.MALE]}
+    counts = {s: sum(v == s for v in plants.adjective_sentiment.values()) for s in ("neg", "neu", "pos")}
+    assert counts == r.POLITICIAN_ADJECTIVES
+    adjectives = lexicons.pos_lemmas(refdata, "en", "adj")
+    for word, sentiment in plants.adjective_sentiment.items():
+        assert word in adjectives and reference.sentiment.get(word, "neu") == sentiment, word
+        assert plants.politician_adjectives[word] == c.POLITICIAN_SHARES[sentiment]
