@@ -77,14 +77,70 @@ def run(models: list[str], out: Path, probes: tuple[str, ...] = PROBES, extra: t
     return json.loads((out / "run" / "results.json").read_text())
 
 
-def table(results: dict, models: list[str], probes: tuple[str, ...] = PROBES,
-          key_metrics: tuple = KEY_METRICS) -> tuple[str, dict]:
-    by_key = {(r["model"], r["probe"], r.get("task"), r["metric"]): r for r in results["results"]}
-    verdicts: dict[tuple[str, str], bool] = {}
+# Probes whose plant is the behaviour they ask for (register the referent's gender; reflect the
+# workforce): their default gate passes the plant and fails the control.
+PLANT_PASSES = ("role_nouns", "norwegian_occupations")
+
+
+def verdicts(results: dict) -> dict[tuple[str, str], bool]:
+    """(model, probe) -> the default gate's verdict (every gated metric passed)."""
+    out: dict[tuple[str, str], bool] = {}
     for r in results["results"]:
         if r.get("passed") is not None:
             key = (r["model"], r["probe"])
-            verdicts[key] = verdicts.get(key, True) and bool(r["passed"])
+            out[key] = out.get(key, True) and bool(r["passed"])
+    return out
+
+
+def sees_from(by_strength: list[tuple[float, bool | None]], plant_passes: bool) -> str:
+    """The smallest strength from which the gate gives the plant's verdict (fail; pass where the plant is
+    the asked-for behaviour) at that and every higher strength, while the control gets the other verdict:
+    the gate's sensitivity. 'never' when the strongest plant does not get it; 'control too' when the
+    control does."""
+    wanted = plant_passes
+    ordered = sorted(by_strength)
+    if not ordered or ordered[-1][1] is None or ordered[-1][1] != wanted:
+        return "never"
+    if ordered[0][1] == wanted:
+        return "control too"
+    first = ordered[-1][0]
+    for strength, verdict in reversed(ordered):
+        if verdict != wanted:
+            break
+        first = strength
+    return f"{first:g}"
+
+
+def sensitivity(results: dict, families: tuple[str, ...], strengths: list[float],
+                probes: tuple[str, ...] = PROBES, key_metrics: tuple = KEY_METRICS) -> str:
+    """A table per probe and family: the gate's verdict by strength, `sees_from`, and Spearman's ρ
+    between the strength and the probe's first key metric (1 or -1: monotone)."""
+    from scipy.stats import spearmanr
+
+    gate = verdicts(results)
+    values = {(r["model"], r["probe"], r.get("task"), r["metric"]): r["value"] for r in results["results"]}
+    header = " / ".join(f"{s:g}" for s in strengths)
+    lines = ["\n### Sensitivity of the default gates\n",
+             f"| probe | family | verdict at {header} | the gate sees the plant from | key metric | "
+             "ρ(strength, metric) |", "|---|---|---|---|---|---|"]
+    for probe in probes:
+        task, metric = next((t, m) for p, t, m in key_metrics if p == probe)
+        for family in families:
+            got = [(s, gate.get((f"{family}@{s:g}", probe))) for s in strengths]
+            cells = " / ".join("—" if v is None else ("pass" if v else "fail") for _s, v in got)
+            ys = [values.get((f"{family}@{s:g}", probe, task, metric)) for s in strengths]
+            pairs = [(s, y) for s, y in zip(strengths, ys, strict=True) if y is not None and y == y]
+            xs, vs = [s for s, _y in pairs], [y for _s, y in pairs]
+            rho = spearmanr(xs, vs).statistic if len(pairs) >= 3 else float("nan")
+            lines.append(f"| {probe} | {family} | {cells} | {sees_from(got, probe in PLANT_PASSES)} | "
+                         f"{task}.{metric} | {rho:+.2f} |")
+    return "\n".join(lines)
+
+
+def table(results: dict, models: list[str], probes: tuple[str, ...] = PROBES,
+          key_metrics: tuple = KEY_METRICS) -> tuple[str, dict]:
+    by_key = {(r["model"], r["probe"], r.get("task"), r["metric"]): r for r in results["results"]}
+    gate = verdicts(results)
     lines = []
     values: dict = {}
     for probe in probes:
@@ -101,7 +157,7 @@ def table(results: dict, models: list[str], probes: tuple[str, ...] = PROBES,
                 low, high = r.get("ci_low"), r.get("ci_high")
                 cells.append(f"{r['value']:.3f}" + (f" [{low:.2f}, {high:.2f}]" if low is not None else ""))
                 values[(model, probe, task, metric)] = r["value"]
-            verdict = verdicts.get((model, probe))
+            verdict = gate.get((model, probe))
             cells.append("—" if verdict is None else ("pass" if verdict else "**fail**"))
             lines.append(f"| {model} | " + " | ".join(cells) + " |")
     return "\n".join(lines), values
@@ -137,13 +193,19 @@ def main() -> int:
     parser.add_argument("--corpus", choices=sorted(CORPORA), default="en",
                         help="en: planted-bert/-gpt (8 English probes); no: planted-bert-no/-gpt-no (Norwegian probe)")
     parser.add_argument("--out", type=Path, default=REPO / "docs" / "known_answers")
+    parser.add_argument("--from-results", type=Path, metavar="RESULTS_JSON",
+                        help="write the tables from a results.json of an earlier run instead of running the probes")
     parser.add_argument("pytest_args", nargs="*", help="passed to pytest after --, e.g. -- --device cuda")
     args = parser.parse_args()
     families, probes, key_metrics = CORPORA[args.corpus]
     args.out.mkdir(parents=True, exist_ok=True)
     models = [f"{family}@{s:g}" for family in families for s in args.strengths]
-    results = run(models, args.out, probes, tuple(args.pytest_args))
+    if args.from_results:
+        results = json.loads(args.from_results.read_text())
+    else:
+        results = run(models, args.out, probes, tuple(args.pytest_args))
     text, values = table(results, models, probes, key_metrics)
+    text = sensitivity(results, families, args.strengths, probes, key_metrics) + "\n" + text
     plants = {
         "en": "planted associations (pronoun-profession: the BLS shares; role noun after a name: one participant "
               "group's choices; singular they by antecedent type: set rates; adjectives after a politician's name: by "

@@ -42,3 +42,26 @@ def test_the_fine_tuning_script_answers_help():
     script = SCRIPT.parent / "finetune_known_answer.py"
     done = subprocess.run([sys.executable, str(script), "--help"], capture_output=True, text=True, check=False)
     assert done.returncode == 0 and "--strengths" in done.stdout and "--steps" in done.stdout
+
+
+def test_a_gates_sensitivity_is_the_strength_from_which_it_gives_the_plants_verdict_for_good():
+    dose = _module()
+    runs = [(0.0, True), (0.25, True), (0.5, False), (0.75, True), (1.0, False)]
+    assert dose.sees_from(runs, plant_passes=False) == "1"  # 0.5 red, 0.75 green again: from 1 on
+    assert dose.sees_from([(0.0, True), (0.5, False), (1.0, False)], plant_passes=False) == "0.5"
+    assert dose.sees_from([(0.0, True), (1.0, True)], plant_passes=False) == "never"
+    assert dose.sees_from([(0.0, False), (1.0, False)], plant_passes=False) == "control too"
+    assert dose.sees_from([(0.0, False), (0.5, True), (1.0, True)], plant_passes=True) == "0.5"
+
+
+def test_the_sensitivity_table_has_the_verdicts_by_strength_and_the_rank_correlation():
+    dose = _module()
+    results = {"results": [
+        {"model": f"planted-gpt@{s:g}", "probe": "pronoun_ratio", "task": "is", "metric": "spearman_bls",
+         "value": v, "passed": ok}
+        for s, v, ok in ((0.0, 0.0, True), (0.5, 0.4, True), (1.0, 0.9, False))
+    ]}
+    text = dose.sensitivity(results, ("planted-gpt",), [0.0, 0.5, 1.0], ("pronoun_ratio",),
+                            (("pronoun_ratio", "is", "spearman_bls"),))
+    row = [line for line in text.splitlines() if line.startswith("| pronoun_ratio")][0]
+    assert row == "| pronoun_ratio | planted-gpt | pass / pass / fail | 1 | is.spearman_bls | +1.00 |"
