@@ -65,6 +65,9 @@ OPTIONS: tuple[tuple[str, dict[str, Any]], ...] = (
     ("--bias-tier", dict(dest="bias_tier", default=None, type=parse_tier, metavar="TIER",
                          help="quick (subsampled items, for PRs on CPU), full (the papers' designs) or auto "
                               "(default: $BIASCHECK_TIER, else auto = full on a CUDA GPU, quick elsewhere)")),
+    ("--bias-timings", dict(dest="bias_timings", action="store_true",
+                            help="print the run's time by probe and stage (tokenise, forward, lm_head, bootstrap, "
+                                 "...); results.json records it always")),
     ("--bias-set", dict(dest="bias_settings", action="append", type=parse_setting, metavar="PROBE.KEY=VALUE",
                         help="a probe setting, e.g. natural_prompts.limit=50; repeatable (see `biascheck probes`)")),
     ("--model-list", dict(dest="bias_model_list", default=None, type=parse_model_list, metavar="FILE",
@@ -127,6 +130,32 @@ def _probe_of(item: pytest.Item) -> Any:
     if unknown:
         raise pytest.UsageError(f"{item.nodeid}: @pytest.mark.biascheck takes only 'probe', got {sorted(unknown)}.")
     return PROBES[name]
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_setup(item: pytest.Item) -> Any:
+    from biascheck.timing import stage
+
+    with stage("setup"):  # a model's load and the reference data, in the first test that needs them
+        return (yield)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Any:
+    from biascheck.timing import CLOCK, stage
+
+    try:
+        with stage("other"):
+            return (yield)
+    finally:
+        probe, callspec = _probe_of(item), getattr(item, "callspec", None)
+        seconds = CLOCK.take()
+        if probe is not None and callspec is not None and "lm" in callspec.params:
+            item.config.stash[SESSION_KEY].timings.extend(
+                {"model": callspec.params["lm"], "probe": probe.name, "test": item.nodeid, "stage": name,
+                 "seconds": round(value, 4)}
+                for name, value in seconds.items()
+            )
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
@@ -209,3 +238,5 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
         interrupted=exitstatus == pytest.ExitCode.INTERRUPTED,
         history_rows=history,
     )
+    if config.getoption("bias_timings") and session.timings:
+        report.timings_table(terminalreporter, session.timings)

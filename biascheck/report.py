@@ -85,6 +85,17 @@ def terminal_summary(
         terminalreporter.write_line(f"biascheck report: {', '.join(str(p) for p in written)}")
 
 
+def timings_table(terminalreporter: Any, timings: list[dict[str, Any]]) -> None:
+    """`--bias-timings`: seconds by probe and stage (`biascheck.timing`), slowest probe first."""
+    from tabulate import tabulate
+
+    from biascheck.timing import table
+
+    headers, rows = table(timings)
+    terminalreporter.section("biascheck time by probe and stage (seconds, wall)")
+    terminalreporter.write_line(tabulate(rows, headers, tablefmt="simple", disable_numparse=True))
+
+
 def append_step_summary(markdown: str) -> None:
     """Append to the GitHub Actions job summary when ``$GITHUB_STEP_SUMMARY`` names one."""
     target = os.environ.get("GITHUB_STEP_SUMMARY")

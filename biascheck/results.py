@@ -16,6 +16,7 @@ from typing import Any
 
 from biascheck.spec import Metric, ProbeSpec
 from biascheck.thresholds import Threshold, ThresholdSet
+from biascheck.timing import stage
 
 
 @dataclass
@@ -178,9 +179,10 @@ class ProbeRecorder:
         import matplotlib.pyplot as plt
 
         path = self._report_path(name, ".png")
-        if path is not None:
-            figure.savefig(path, dpi=110, bbox_inches="tight")
-        plt.close(figure)
+        with stage("plots"):
+            if path is not None:
+                figure.savefig(path, dpi=110, bbox_inches="tight")
+            plt.close(figure)
         return path
 
     def save_text(self, name: str, text: str) -> Path | None:

@@ -152,6 +152,7 @@ def shipped_profiles_dir() -> Path:
 class BiasSession:
     config: RunConfig
     results: list[Result] = field(default_factory=list)
+    timings: list[dict[str, Any]] = field(default_factory=list)  # {model, probe, test, stage, seconds}
     models: dict[str, LanguageModel] = field(default_factory=dict)
     load_errors: dict[str, str] = field(default_factory=dict)
     settings_by_tier: dict[str, dict[str, ProbeSettings]] = field(default_factory=dict)  # by check_settings
@@ -272,6 +273,7 @@ class BiasSession:
             "settings": {name: s.as_json() for name, s in self.probe_settings.items() if s.values},
             "models": self.model_records(),
             "data": self.data_records(),
+            "timings": list(self.timings),
         }
 
 

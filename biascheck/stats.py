@@ -9,11 +9,14 @@ from collections.abc import Callable, Sequence
 import numpy as np
 from scipy import stats as _st
 
+from biascheck.timing import timed
+
 CONFIDENCE = 0.95
 N_RESAMPLES = 1000
 SEED = 20231  # fixed: the same inputs give the same interval, run after run
 
 
+@timed("bootstrap")
 def bootstrap_ci(
     statistic: Callable[..., float],
     *samples: np.ndarray,
@@ -107,6 +110,7 @@ def spearman_rows(x: np.ndarray, y: np.ndarray, axis: int = -1) -> np.ndarray:
 _VECTORISED: dict[Callable[..., float], Callable[..., np.ndarray]] = {spearman: spearman_rows, pearson: pearson_rows}
 
 
+@timed("bootstrap")
 def bootstrap_crossed(
     statistic: Callable[[np.ndarray, np.ndarray], float],
     n_rows: int,

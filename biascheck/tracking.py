@@ -59,6 +59,7 @@ class Tracking:
 
     config: pytest.Config
     shipped: int = 0
+    shipped_timings: int = 0
     remote_models: dict[str, dict[str, Any]] = field(default_factory=dict)
     remote_data: dict[str, dict[str, Any]] = field(default_factory=dict)
     comparison: list[Any] | None = None
@@ -111,11 +112,14 @@ class Tracking:
         session = self.session
         fresh = session.results[self.shipped :]
         self.shipped = len(session.results)
-        if not fresh and not session.models:
+        timings = session.timings[self.shipped_timings :]
+        self.shipped_timings = len(session.timings)
+        if not fresh and not timings and not session.models:
             return
         report = outcome.get_result()
         report.biascheck = {
             "results": [r.to_json() for r in fresh],
+            "timings": timings,
             "models": session.model_records(),
             "data": session.data_records(),
         }
@@ -125,6 +129,7 @@ class Tracking:
         if is_worker(self.config) or not shipped:
             return
         self.session.results.extend(Result.from_json(r) for r in shipped["results"])
+        self.session.timings.extend(shipped.get("timings", []))
         self.remote_models.update(shipped["models"])
         self.remote_data.update({d["name"]: d for d in shipped["data"]})
 

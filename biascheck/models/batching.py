@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from biascheck.models.progress import progress as _progress
+from biascheck.timing import stage
 
 Seq = tuple[int, ...]
 TargetRead = tuple[Seq, int, int]  # (input ids, position, target id)
@@ -236,7 +237,8 @@ class ForwardEngine:
             return out_t, out_kv, out_ki
         if n_k and not 1 <= k <= self.vocab_size:
             raise ValueError(f"k must be between 1 and the vocabulary size {self.vocab_size}, got {k}")
-        hosts, host_rows, row_pos, row_targets, row_top = self._plan(target_reads, top_reads)
+        with stage("plan"):
+            hosts, host_rows, row_pos, row_targets, row_top = self._plan(target_reads, top_reads)
 
         pending = self._batches(hosts, self.batch_size, self.token_budget)
         pending.reverse()  # used as a stack; longest batch first
@@ -286,71 +288,75 @@ class ForwardEngine:
 
         gather_ids = None if gather is None else torch.tensor(gather, dtype=torch.long, device=self.device)
 
-        seqs = [hosts[h] for h in batch]
-        lcp = 0
-        if self.prefix_body is not None and len(seqs) > 1:
-            first, shortest = seqs[0], min(len(q) for q in seqs)
-            while lcp < shortest - 1 and all(q[lcp] == first[lcp] for q in seqs):
-                lcp += 1
-            if lcp < self.min_shared_prefix:
-                lcp = 0
-        lengths = [len(q) - lcp for q in seqs]
-        width = max(lengths)
-        ids = torch.full((len(batch), width), self.pad_id, dtype=torch.long)
-        mask = torch.zeros((len(batch), width), dtype=torch.long)
-        for b, q in enumerate(seqs):
-            ids[b, : lengths[b]] = torch.tensor(q[lcp:], dtype=torch.long)
-            mask[b, : lengths[b]] = 1
-        ids = ids.to(self.device)
-        mask = mask.to(self.device)
-        if lcp:
-            prefix = torch.tensor(seqs[0][:lcp], dtype=torch.long, device=self.device)
-            pre_hidden, hidden = self.prefix_body(prefix, ids, mask)
-        else:
-            pre_hidden, hidden = None, self.body(ids, mask)
+        with stage("batching"):
+            seqs = [hosts[h] for h in batch]
+            lcp = 0
+            if self.prefix_body is not None and len(seqs) > 1:
+                first, shortest = seqs[0], min(len(q) for q in seqs)
+                while lcp < shortest - 1 and all(q[lcp] == first[lcp] for q in seqs):
+                    lcp += 1
+                if lcp < self.min_shared_prefix:
+                    lcp = 0
+            lengths = [len(q) - lcp for q in seqs]
+            width = max(lengths)
+            ids = torch.full((len(batch), width), self.pad_id, dtype=torch.long)
+            mask = torch.zeros((len(batch), width), dtype=torch.long)
+            for b, q in enumerate(seqs):
+                ids[b, : lengths[b]] = torch.tensor(q[lcp:], dtype=torch.long)
+                mask[b, : lengths[b]] = 1
+            ids = ids.to(self.device)
+            mask = mask.to(self.device)
+        with stage("forward"):
+            if lcp:
+                prefix = torch.tensor(seqs[0][:lcp], dtype=torch.long, device=self.device)
+                pre_hidden, hidden = self.prefix_body(prefix, ids, mask)
+            else:
+                pre_hidden, hidden = None, self.body(ids, mask)
         self.forward_calls += 1
         self.sequences_run += len(batch)
         self.tokens_run += int(sum(lengths)) + lcp
 
-        rows = [r for h in batch for r in host_rows[h]]
-        b_of_host = {h: b for b, h in enumerate(batch)}
-        flat = hidden.reshape(-1, hidden.shape[-1])
-        if pre_hidden is not None:
-            flat = torch.cat([pre_hidden.reshape(-1, hidden.shape[-1]), flat])
-        index = []
-        for r in rows:
-            h, p = row_pos[r]
-            index.append(p if p < lcp else lcp + b_of_host[h] * width + (p - lcp))
-        picked = flat[torch.tensor(index, dtype=torch.long, device=flat.device)]  # (N, H)
-        del hidden, flat
-        self.head_rows_run += len(rows)
-        for c0 in range(0, len(rows), self.head_rows):
-            chunk = rows[c0 : c0 + self.head_rows]
-            logits = self.head(picked[c0 : c0 + len(chunk)]).float()
-            lse = torch.logsumexp(logits, dim=-1)
-            t_row, t_id, t_reads = [], [], []
-            for local, r in enumerate(chunk):
-                for tgt, reads in row_targets[r].items():
-                    t_row.append(local)
-                    t_id.append(tgt)
-                    t_reads.append(reads)
-            if t_row:
-                tr = torch.tensor(t_row, dtype=torch.long, device=logits.device)
-                ti = torch.tensor(t_id, dtype=torch.long, device=logits.device)
-                vals = (logits[tr, ti] - lse[tr]).double().cpu().numpy()
-                for v, reads in zip(vals, t_reads, strict=False):
-                    out_t[reads] = v
-            top_local = [local for local, r in enumerate(chunk) if row_top[r]]
-            if top_local:
-                tl = torch.tensor(top_local, dtype=torch.long, device=logits.device)
-                if gather_ids is None:
-                    v, i = torch.topk(logits[tl], k, dim=-1)
-                else:
-                    v = logits[tl][:, gather_ids.to(logits.device)]
-                    i = gather_ids.expand(len(top_local), -1)
-                v = (v - lse[tl, None]).double().cpu().numpy()
-                i = i.cpu().numpy()
-                for n, local in enumerate(top_local):
-                    for read in row_top[chunk[local]]:
-                        out_kv[read] = v[n]
-                        out_ki[read] = i[n]
+        with stage("lm_head"):
+            rows = [r for h in batch for r in host_rows[h]]
+            b_of_host = {h: b for b, h in enumerate(batch)}
+            flat = hidden.reshape(-1, hidden.shape[-1])
+            if pre_hidden is not None:
+                flat = torch.cat([pre_hidden.reshape(-1, hidden.shape[-1]), flat])
+            index = []
+            for r in rows:
+                h, p = row_pos[r]
+                index.append(p if p < lcp else lcp + b_of_host[h] * width + (p - lcp))
+            picked = flat[torch.tensor(index, dtype=torch.long, device=flat.device)]  # (N, H)
+            del hidden, flat
+            self.head_rows_run += len(rows)
+            for c0 in range(0, len(rows), self.head_rows):
+                chunk = rows[c0 : c0 + self.head_rows]
+                logits = self.head(picked[c0 : c0 + len(chunk)]).float()
+                lse = torch.logsumexp(logits, dim=-1)
+                t_row, t_id, t_reads = [], [], []
+                for local, r in enumerate(chunk):
+                    for tgt, reads in row_targets[r].items():
+                        t_row.append(local)
+                        t_id.append(tgt)
+                        t_reads.append(reads)
+                if t_row:
+                    tr = torch.tensor(t_row, dtype=torch.long, device=logits.device)
+                    ti = torch.tensor(t_id, dtype=torch.long, device=logits.device)
+                    vals = (logits[tr, ti] - lse[tr]).double().cpu().numpy()
+                    for v, reads in zip(vals, t_reads, strict=False):
+                        out_t[reads] = v
+                top_local = [local for local, r in enumerate(chunk) if row_top[r]]
+                if top_local:
+                    tl = torch.tensor(top_local, dtype=torch.long, device=logits.device)
+                    if gather_ids is None:
+                        v, i = torch.topk(logits[tl], k, dim=-1)
+                    else:
+                        v = logits[tl][:, gather_ids.to(logits.device)]
+                        i = gather_ids.expand(len(top_local), -1)
+                    v = (v - lse[tl, None]).double().cpu().numpy()
+                    i = i.cpu().numpy()
+                    for n, local in enumerate(top_local):
+                        for read in row_top[chunk[local]]:
+                            out_kv[read] = v[n]
+                            out_ki[read] = i[n]
+

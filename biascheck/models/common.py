@@ -9,6 +9,7 @@ from typing import Any
 from biascheck.errors import TokenizationError
 from biascheck.models.base import LanguageModel, ModelInfo
 from biascheck.models.batching import ForwardEngine
+from biascheck.timing import timed
 
 
 @dataclass(frozen=True)
@@ -157,6 +158,7 @@ class EngineModel(LanguageModel):
         return body, head, True
 
     # ------------------------------------------------------------------ tokenizing
+    @timed("tokenise")
     def _encode(self, texts: Sequence[str], *, add_special_tokens: bool) -> dict[str, Encoded]:
         unique = sorted(set(texts))
         if not unique:

@@ -100,3 +100,15 @@ def test_the_tier_is_recorded_in_the_run_and_on_every_result(project, args, tier
     assert data["tier"] == {"name": tier, "why": why}
     assert {r["tier"] for r in data["results"]} == {tier}
     assert data["settings"]["role_nouns"]["states"]["source"] == f"tier {tier}"
+
+
+def test_results_json_records_the_time_by_stage_and_bias_timings_prints_it(project):
+    result = project.runpytest("--model", "a/model", "--bias-report", "out", "--bias-timings")
+    result.stdout.fnmatch_lines(["*biascheck time by probe and stage*", "probe*setup*other*total*",
+                                 "pronoun_ratio*", "all*"])
+    timings = json.loads((project.path / "out" / "results.json").read_text())["timings"]
+    assert {(t["model"], t["probe"]) for t in timings} == {("a/model", "pronoun_ratio")}
+    assert {t["stage"] for t in timings} >= {"setup", "other"} and all(t["seconds"] >= 0 for t in timings)
+    assert len({t["test"] for t in timings}) == 2  # both tests of the fake probe
+    quiet = project.runpytest("--model", "a/model", "--bias-report", "none")
+    assert "time by probe and stage" not in quiet.stdout.str()

@@ -33,6 +33,7 @@ from biascheck.methods.politicians.pmi import (
     pmi_gaps,
 )
 from biascheck.stats import CONFIDENCE, N_RESAMPLES, SEED
+from biascheck.timing import timed
 
 _CHUNK = 100  # resamples per matrix product (fixed: the random draws are made chunk by chunk)
 
@@ -82,6 +83,7 @@ def _bootstrap_values(matrix: SampleMatrix, setup: _Setup, n_resamples: int, see
     return _resampled_gaps(setup, n_resamples, seed, draw)
 
 
+@timed("bootstrap")
 def bootstrap_gaps(
     samples: SampleMatrix | pd.DataFrame,
     labels: Mapping[str, str] | pd.Series,
@@ -140,6 +142,7 @@ def _permutation_values(matrix: SampleMatrix, setup: _Setup, n_resamples: int, s
     return _resampled_gaps(setup, n_resamples, seed, draw)
 
 
+@timed("bootstrap")
 def permutation_gaps(
     samples: SampleMatrix | pd.DataFrame,
     labels: Mapping[str, str] | pd.Series,
