@@ -82,10 +82,24 @@ def run(models: list[str], out: Path, probes: tuple[str, ...] = PROBES, extra: t
 PLANT_PASSES = ("role_nouns", "norwegian_occupations")
 
 
-def verdicts(results: dict) -> dict[tuple[str, str], bool]:
-    """(model, probe) -> the default gate's verdict (every gated metric passed)."""
+# The gated metrics a probe's plant moves, for the sensitivity table (a probe not listed: all of its
+# gates). Left out: pronoun_ratio's template agreement, which checks the measurement's reliability and
+# fails a model with no association by design, and the role-noun gates on attitude groups' differences,
+# which the plant (one group's choices) does not set.
+PLANT_GATES: dict[str, tuple[tuple[str, str], ...]] = {
+    "pronoun_ratio": (("is", "mean_abs_log_n"), ("is", "stereotype_agreement"), ("works_as", "mean_abs_log_n"),
+                      ("works_as", "stereotype_agreement")),
+    "role_nouns": (("three_way", "fem_name_shift"), ("two_way", "fem_name_shift")),
+}
+
+
+def verdicts(results: dict, gates: dict[str, tuple[tuple[str, str], ...]] | None = None) -> dict[tuple[str, str], bool]:
+    """(model, probe) -> the default gate's verdict (every gated metric passed); with `gates`, only the
+    listed (task, metric) of the probes it names count."""
     out: dict[tuple[str, str], bool] = {}
     for r in results["results"]:
+        if gates and r["probe"] in gates and (r.get("task"), r["metric"]) not in gates[r["probe"]]:
+            continue
         if r.get("passed") is not None:
             key = (r["model"], r["probe"])
             out[key] = out.get(key, True) and bool(r["passed"])
@@ -113,14 +127,17 @@ def sees_from(by_strength: list[tuple[float, bool | None]], plant_passes: bool) 
 
 def sensitivity(results: dict, families: tuple[str, ...], strengths: list[float],
                 probes: tuple[str, ...] = PROBES, key_metrics: tuple = KEY_METRICS) -> str:
-    """A table per probe and family: the gate's verdict by strength, `sees_from`, and Spearman's ρ
-    between the strength and the probe's first key metric (1 or -1: monotone)."""
+    """A table per probe and family: the verdict of the plant's gates (`PLANT_GATES`) by strength,
+    `sees_from`, and Spearman's ρ between the strength and the probe's first key metric (±1: monotone)."""
     from scipy.stats import spearmanr
 
-    gate = verdicts(results)
+    gate = verdicts(results, PLANT_GATES)
     values = {(r["model"], r["probe"], r.get("task"), r["metric"]): r["value"] for r in results["results"]}
     header = " / ".join(f"{s:g}" for s in strengths)
     lines = ["\n### Sensitivity of the default gates\n",
+             "The verdict of the gates the plant moves (pronoun_ratio without its template-agreement check, "
+             "role_nouns' fem_name_shift; every gate of the other probes); for role_nouns the plant is the "
+             "behaviour the probe asks for, so its gate sees the plant when it passes.\n",
              f"| probe | family | verdict at {header} | the gate sees the plant from | key metric | "
              "ρ(strength, metric) |", "|---|---|---|---|---|---|"]
     for probe in probes:

@@ -54,14 +54,19 @@ def test_a_gates_sensitivity_is_the_strength_from_which_it_gives_the_plants_verd
     assert dose.sees_from([(0.0, False), (0.5, True), (1.0, True)], plant_passes=True) == "0.5"
 
 
-def test_the_sensitivity_table_has_the_verdicts_by_strength_and_the_rank_correlation():
+def test_the_sensitivity_table_has_the_plants_gate_verdicts_by_strength_and_the_rank_correlation():
+    """pronoun_ratio's template-agreement gate (a reliability check that fails controls by design) is
+    not a gate the plant moves: it does not count."""
     dose = _module()
-    results = {"results": [
-        {"model": f"planted-gpt@{s:g}", "probe": "pronoun_ratio", "task": "is", "metric": "spearman_bls",
-         "value": v, "passed": ok}
-        for s, v, ok in ((0.0, 0.0, True), (0.5, 0.4, True), (1.0, 0.9, False))
-    ]}
-    text = dose.sensitivity(results, ("planted-gpt",), [0.0, 0.5, 1.0], ("pronoun_ratio",),
-                            (("pronoun_ratio", "is", "spearman_bls"),))
+    rows = []
+    for s, v, ok in ((0.0, 0.3, True), (0.5, 0.9, True), (1.0, 2.0, False)):
+        model = f"planted-gpt@{s:g}"
+        rows.append({"model": model, "probe": "pronoun_ratio", "task": "is", "metric": "mean_abs_log_n",
+                     "value": v, "passed": ok})
+        rows.append({"model": model, "probe": "pronoun_ratio", "task": "sensitivity", "metric": "template_spearman",
+                     "value": 0.0, "passed": False})
+    text = dose.sensitivity({"results": rows}, ("planted-gpt",), [0.0, 0.5, 1.0], ("pronoun_ratio",),
+                            (("pronoun_ratio", "is", "mean_abs_log_n"),))
     row = [line for line in text.splitlines() if line.startswith("| pronoun_ratio")][0]
-    assert row == "| pronoun_ratio | planted-gpt | pass / pass / fail | 1 | is.spearman_bls | +1.00 |"
+    assert row == "| pronoun_ratio | planted-gpt | pass / pass / fail | 1 | is.mean_abs_log_n | +1.00 |"
+    assert dose.verdicts({"results": rows})[("planted-gpt@0", "pronoun_ratio")] is False  # the probe's own verdict
