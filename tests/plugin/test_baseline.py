@@ -191,6 +191,7 @@ def test_xdist_workers_results_reach_the_controller_and_the_store(project):
         ("org/b-2.0", "works_as"),
     ]
     assert len(data["results"]) == 8 and data["profile"]["files"]
+    assert {(t["model"], t["stage"]) for t in data["timings"]} >= {(m, "other") for m in ("org/a-1.0", "org/b-2.0")}
     assert len(saved(project, "par")["results"]) == 8
     with sqlite3.connect(project.path / "store.sqlite") as con:
         assert con.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
