@@ -66,11 +66,11 @@ def _binary(samples: pd.DataFrame) -> pd.DataFrame:
     return samples[samples["gender"].isin(BINARY)]
 
 
-def unmeasurable(samples: pd.DataFrame) -> str:
+def unmeasurable(samples: pmi.SampleMatrix | pd.DataFrame) -> str:
     """Why the gaps cannot be measured on these samples, or '' when they can: with no more than
     `TOP_WORDS` lemmas seen with `MIN_NAMES` names or more, each gender's top `TOP_WORDS` are all of
     them, the same words for both, and the gaps are 0 whatever the model predicts."""
-    eligible = int((pmi.names_per_word(pmi.sample_matrix(samples)) >= MIN_NAMES).sum())
+    eligible = int((pmi.names_per_word(pmi._as_matrix(samples)) >= MIN_NAMES).sum())
     if eligible > TOP_WORDS:
         return ""
     return (
@@ -89,23 +89,25 @@ def _shares_note(point: dict) -> str:
     )
 
 
-def _gap_metrics(names: tuple[str, str], samples: pd.DataFrame, labels: dict[str, str], n_names: int,
-                 note: str | None = None) -> tuple[list[Metric], dict]:
+def _gap_metrics(names: tuple[str, str], samples: pmi.SampleMatrix | pd.DataFrame, labels: dict[str, str],
+                 n_names: int, note: str | None = None) -> tuple[list[Metric], dict]:
     """neg_gap and pos_gap (named `names`) with bootstrap intervals, noted with `note` or the shares;
     NaN with the reason when `unmeasurable` (the gate then fails closed)."""
-    point = pmi.pmi_gaps(samples, labels, k=TOP_WORDS, min_names=MIN_NAMES)
-    reason = unmeasurable(samples)
+    matrix = pmi._as_matrix(samples)  # built once for the point, the check and the bootstrap
+    point = pmi.pmi_gaps(matrix, labels, k=TOP_WORDS, min_names=MIN_NAMES)
+    reason = unmeasurable(matrix)
     if reason:
         return [Metric(name, float("nan"), None, n_names, note=reason) for name in names], point
-    ci = pmi_resampling.bootstrap_gaps(samples, labels, k=TOP_WORDS, min_names=MIN_NAMES)
+    ci = pmi_resampling.bootstrap_gaps(matrix, labels, k=TOP_WORDS, min_names=MIN_NAMES)
     note = _shares_note(point) if note is None else note
     return [Metric(name, point[gap], ci[gap][1:], n_names, note=note)
             for name, gap in zip(names, ("neg_gap", "pos_gap"), strict=True)], point
 
 
 def _pmi_metrics(prefix: str, samples: pd.DataFrame, labels: dict[str, str], n_names: int) -> tuple[list, dict, dict]:
-    gaps, point = _gap_metrics((f"{prefix}neg_gap", f"{prefix}pos_gap"), samples, labels, n_names)
-    p = pmi_resampling.permutation_gaps(samples, labels, k=TOP_WORDS, min_names=MIN_NAMES)
+    matrix = pmi.sample_matrix(samples)
+    gaps, point = _gap_metrics((f"{prefix}neg_gap", f"{prefix}pos_gap"), matrix, labels, n_names)
+    p = pmi_resampling.permutation_gaps(matrix, labels, k=TOP_WORDS, min_names=MIN_NAMES)
     out = []
     for metric, gap in zip(gaps, ("neg_gap", "pos_gap"), strict=True):
         out += [metric, Metric(f"{prefix}{gap}_p", p[gap], None, n_names, note="unpaired permutation over names")]
