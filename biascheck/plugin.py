@@ -132,30 +132,41 @@ def _probe_of(item: pytest.Item) -> Any:
     return PROBES[name]
 
 
+def _record_timings(item: pytest.Item) -> None:
+    """The stage times since the last take, recorded under `item` when it is a probe test."""
+    from biascheck.timing import CLOCK
+
+    seconds = CLOCK.take()
+    probe, callspec = _probe_of(item), getattr(item, "callspec", None)
+    if probe is not None and callspec is not None and "lm" in callspec.params:
+        item.config.stash[SESSION_KEY].timings.extend(
+            {"model": callspec.params["lm"], "probe": probe.name, "test": item.nodeid, "stage": name,
+             "seconds": round(value, 4)}
+            for name, value in seconds.items()
+        )
+
+
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_setup(item: pytest.Item) -> Any:
     from biascheck.timing import stage
 
-    with stage("setup"):  # a model's load and the reference data, in the first test that needs them
-        return (yield)
+    try:
+        with stage("setup"):  # a model's load and the reference data, in the first test that needs them
+            return (yield)
+    except BaseException:
+        _record_timings(item)  # skipped or failed in setup (a model loaded, then the wrong family): its own time
+        raise
 
 
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_call(item: pytest.Item) -> Any:
-    from biascheck.timing import CLOCK, stage
+    from biascheck.timing import stage
 
     try:
         with stage("other"):
             return (yield)
     finally:
-        probe, callspec = _probe_of(item), getattr(item, "callspec", None)
-        seconds = CLOCK.take()
-        if probe is not None and callspec is not None and "lm" in callspec.params:
-            item.config.stash[SESSION_KEY].timings.extend(
-                {"model": callspec.params["lm"], "probe": probe.name, "test": item.nodeid, "stage": name,
-                 "seconds": round(value, 4)}
-                for name, value in seconds.items()
-            )
+        _record_timings(item)
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:

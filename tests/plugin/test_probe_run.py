@@ -112,3 +112,32 @@ def test_results_json_records_the_time_by_stage_and_bias_timings_prints_it(proje
     assert len({t["test"] for t in timings}) == 2  # both tests of the fake probe
     quiet = project.runpytest("--model", "a/model", "--bias-report", "none")
     assert "time by probe and stage" not in quiet.stdout.str()
+
+
+def test_a_test_skipped_in_setup_keeps_its_own_setup_time(pytester):
+    """A model loaded by a test that then skips (a probe for the other family) is that test's setup
+    time, not the next test's."""
+    pytester.makeconftest(CONFTEST.replace("    return FakeLM(request.param)",
+                                           "    import time\n    time.sleep(0.3)\n    return FakeLM(request.param)"))
+    pytester.makepyfile(test_a_skips='''
+import pytest
+pytestmark = pytest.mark.biascheck(probe="pronoun_ratio")
+
+@pytest.fixture
+def wrong_family(lm):
+    pytest.skip("not for this family")
+
+def test_skipped(lm, wrong_family):
+    pass
+''', test_b_runs='''
+import pytest
+pytestmark = pytest.mark.biascheck(probe="role_nouns")
+
+def test_runs(lm, bias):
+    bias.record("three_way", "fem_name_shift", 0.2)
+''')
+    result = pytester.runpytest("--model", "a/model", "--bias-report", "out", "-p", "no:cacheprovider")
+    result.assert_outcomes(passed=1, skipped=1)
+    setup = {t["probe"]: t["seconds"] for t in json.loads((pytester.path / "out" / "results.json").read_text())[
+        "timings"] if t["stage"] == "setup"}
+    assert setup["pronoun_ratio"] >= 0.3 and setup.get("role_nouns", 0.0) < 0.3, setup
