@@ -12,9 +12,10 @@ is then pure. The references are the probes' own gold files (declared in `biasch
   the rates of `corpus.THEY_RATES` (the stimuli's sentence frames are not used);
 * politicians: adjectives next to politicians' names (the probe's own names and its candidate
   adjectives: the English treebank's adjective lemmas, most frequent first, with their VADER labels),
-  each adjective's female share set by its sentiment (`corpus.POLITICIAN_SHARES`). Nothing but the
-  plant tells a model a name's gender, so the names are those with the 120 most common first names
-  of each gender, up to 4 politicians per first name, 6 sentences each: a first name is met ~24 times,
+  each adjective's female share set by its sentiment (`corpus.POLITICIAN_SHARES`). Only the plant's
+  own sentences tell a model a name's gender (a pronoun in each), so the names are those with the 120
+  most common first names of each gender, up to 4 politicians per first name, 6 sentences each: a first
+  name is met ~24 times,
   and the politicians who share it (most of the probe's men, fewer of its women) inherit its lean;
   every other name is unseen (politicians);
 * two people, one pronoun: the English professions' BLS shares again, each profession the referent
