@@ -157,6 +157,8 @@ def main() -> int:
     ap.add_argument("--no-naive", action="store_true", help="skip the naive loop")
     ap.add_argument("--repeats", type=int, default=1, help="interleaved repeats of every method; medians reported")
     ap.add_argument("--kv-ab", action="store_true", help="also time the engine with shared-prefix KV reuse")
+    ap.add_argument("--padded-ab", action="store_true",
+                    help="also time the engine with padded batches instead of prefix-tree rows")
     args = ap.parse_args()
 
     import numpy as np
@@ -184,17 +186,22 @@ def main() -> int:
         lm.engine.token_budget = args.token_budget
 
     methods = {"engine": lambda: run_engine(kind, lm, texts, cands)}
-    if args.kv_ab:
-        body = lm._build_prefix_body()
 
-        def with_kv():
-            lm.engine.prefix_body = body
+    def variant(pack_body, prefix_body):
+        def run():
+            saved = lm.engine.pack_body, lm.engine.prefix_body
+            lm.engine.pack_body, lm.engine.prefix_body = pack_body, prefix_body
             try:
                 return run_engine(kind, lm, texts, cands)
             finally:
-                lm.engine.prefix_body = None
+                lm.engine.pack_body, lm.engine.prefix_body = saved
 
-        methods["engine+kv"] = with_kv
+        return run
+
+    if args.padded_ab:
+        methods["engine-padded"] = variant(None, None)
+    if args.kv_ab:
+        methods["engine+kv"] = variant(None, lm._build_prefix_body())
     if args.against == "lm-eval":
         from lm_eval.models.huggingface import HFLM
 
@@ -238,12 +245,13 @@ def main() -> int:
     print(f"agreement  : max |d log P| over all methods = {diff:.2e} ({len(reqs)} requests, log P "
           f"{float(values['engine'].min()):.1f} to {float(values['engine'].max()):.1f}); pairwise "
           + ", ".join(f"{a}/{b} {float(np.abs(values[a] - values[b]).max()):.1e}" for a, b in pairs))
-    print(f"engine     : {engine_tokens} tokens run (prefix rows shared), {lm.engine.forward_calls} forward passes "
+    layout = f"prefix-tree rows of {lm.engine.pack_row_len}" if lm.engine.pack_body is not None else "padded batches"
+    print(f"engine     : {engine_tokens} positions run ({layout}), {lm.engine.forward_calls} forward passes "
           f"in all, token budget {lm.engine.token_budget}")
     print(f"matmul     : {gflops:.1f} GFLOP/s float32 (torch.matmul 1024^2, now); the engine's "
           f"{2 * n_params * engine_tokens / eng_wall / 1e9:.1f} GFLOP/s = {100 * share:.0f}%")
     print(f"peak RSS   : {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB")
-    ratios = [f"engine/{m}={med[m][1] / eng_cpu:.2f}x" for m in methods if m not in ("engine", "engine+kv")]
+    ratios = [f"engine/{m}={med[m][1] / eng_cpu:.2f}x" for m in methods if not m.startswith("engine")]
     print(" ".join([*ratios, f"max|d|={diff:.1e}", f"matmul_share={share:.2f}"]))
     if diff > TOLERANCE:
         print("DISAGREEMENT: the methods do not give the same log-probabilities", file=sys.stderr)

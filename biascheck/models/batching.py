@@ -8,8 +8,10 @@ read) or "the k best tokens at position p of input s" (a top-k read). The engine
 * for causal models, cuts each input just after its last read position and lets an input that is a
   prefix of another be served by the longer one's forward pass (causal attention makes the
   hidden states of a prefix independent of what follows);
-* sorts inputs longest first (an out-of-memory shows on the first batch), pads per batch and runs
-  the model body under ``torch.inference_mode()``;
+* causal models with a packed path (the default on a CPU): runs the inputs as prefix trees packed
+  into rows (`biascheck.models.packing`), every distinct prefix once, no padding inside a row;
+  otherwise sorts inputs longest first (an out-of-memory shows on the first batch) and pads per
+  batch; either way the model body runs under ``torch.inference_mode()``;
 * applies the vocabulary projection (the LM head) only to the hidden states at read positions,
   in row chunks, with a fused ``logsumexp`` so that no (batch, length, vocab) tensor is built;
 * sizes batches by a token budget (or a fixed ``batch_size``) and, on a CUDA out-of-memory error,
@@ -26,12 +28,10 @@ from typing import Any
 
 import numpy as np
 
+from biascheck.models.packing import DEFAULT_ROW_LEN, PackedRow, ancestor_mask, pack_rows
+from biascheck.models.planning import Seq, TargetRead, TopRead, plan_reads
 from biascheck.models.progress import progress as _progress
 from biascheck.timing import stage
-
-Seq = tuple[int, ...]
-TargetRead = tuple[Seq, int, int]  # (input ids, position, target id)
-TopRead = tuple[Seq, int]  # (input ids, position)
 
 DEFAULT_TOKEN_BUDGET = {"cpu": 2048, "cuda": 65536, "mps": 16384}
 MAX_ROWS = 2048  # at most this many sequences per batch, whatever the budget
@@ -68,6 +68,7 @@ class ForwardEngine:
         token_budget: int | None = None,
         desc: str = "biascheck scoring",
         prefix_body: Callable[[Any, Any, Any], tuple[Any, Any]] | None = None,
+        pack_body: Callable[[Any, Any, Any], Any] | None = None,
     ) -> None:
         if batch_size is not None and batch_size < 1:
             from biascheck.errors import ConfigError
@@ -78,6 +79,10 @@ class ForwardEngine:
         # causal only: prefix_body(prefix (P,), suffix ids (B, T), suffix mask (B, T)) -> (prefix hidden (P, H),
         # suffix hidden (B, T, H)): runs a prefix shared by the whole batch once and reuses its KV cache.
         self.prefix_body = prefix_body if causal else None
+        # causal only: pack_body(ids (R, L), position ids (R, L), allowed (R, L, L) bool) -> hidden (R, L, H):
+        # runs packed prefix-tree rows (`biascheck.models.packing`); when set, batches are packed rows.
+        self.pack_body = pack_body if causal else None
+        self.pack_row_len = DEFAULT_ROW_LEN
         self.min_shared_prefix = 2
         self.device = device
         self.pad_id = int(pad_id)
@@ -96,79 +101,6 @@ class ForwardEngine:
         self.head_rows_run = 0  # hidden states projected onto the vocabulary
 
     # ------------------------------------------------------------------ planning
-    def _plan(self, target_reads: Sequence[TargetRead], top_reads: Sequence[TopRead]):
-        """Unique hosts and, per host, its unique read rows and the reads each row answers."""
-        # Causal: an input only needs to run up to its last read position.
-        all_reads: list[tuple[Seq, int]] = [(s, p) for s, p, _ in target_reads] + [(s, p) for s, p in top_reads]
-        for s, p in all_reads:
-            if not 0 <= p < len(s):
-                raise IndexError(f"read position {p} outside an input of length {len(s)}")
-        if self.causal:
-            need: dict[Seq, int] = {}
-            for s, p in all_reads:
-                if need.get(s, -1) < p:
-                    need[s] = p
-            cut = {s: s[: p + 1] for s, p in need.items()}
-            unique = sorted(set(cut.values()))
-            # A sequence that is a prefix of another is a prefix of its lexicographic successor.
-            host_of: dict[Seq, Seq] = {}
-            for i in range(len(unique) - 1, -1, -1):
-                s = unique[i]
-                if i + 1 < len(unique):
-                    nxt = unique[i + 1]
-                    if len(nxt) >= len(s) and nxt[: len(s)] == s:
-                        host_of[s] = host_of[nxt]
-                        continue
-                host_of[s] = s
-            seq_host = {s: host_of[c] for s, c in cut.items()}
-        else:
-            seq_host = {s: s for s, _ in all_reads}
-        hosts = self._order(sorted(set(seq_host.values())))
-        host_index = {h: i for i, h in enumerate(hosts)}
-        # A read is one row of hidden state. Causal: the row of (s, p) depends only on s[:p+1], so
-        # rows are keyed by that prefix (a trie node): "<bos> He is a" is projected once for all
-        # sentences that start with it. Masked: keyed by (input, position).
-        trie: dict[tuple[int, int], int] = {}
-        nodes: dict[Seq, list[int]] = {}
-
-        def prefix_nodes(s: Seq) -> list[int]:
-            got = nodes.get(s)
-            if got is None:
-                got, node = [], 0
-                for tok in s:
-                    nxt = trie.get((node, tok))
-                    if nxt is None:
-                        nxt = trie[(node, tok)] = len(trie) + 1
-                    got.append(nxt)
-                    node = nxt
-                nodes[s] = got
-            return got
-
-        row_key: dict[Any, int] = {}
-        row_targets: list[dict[int, list[int]]] = []
-        row_top: list[list[int]] = []
-        row_of_read_host: list[tuple[int, int]] = []
-
-        def row_for(s: Seq, p: int) -> int:
-            key: Any = prefix_nodes(s)[p] if self.causal else (s, p)
-            r = row_key.get(key)
-            if r is None:
-                r = len(row_targets)
-                row_key[key] = r
-                row_targets.append({})
-                row_top.append([])
-                row_of_read_host.append((host_index[seq_host[s]], p))
-            return r
-
-        for i, (s, p, t) in enumerate(target_reads):
-            row_targets[row_for(s, p)].setdefault(int(t), []).append(i)
-        for i, (s, p) in enumerate(top_reads):
-            row_top[row_for(s, p)].append(i)
-        host_rows: list[list[int]] = [[] for _ in hosts]
-        for r, (h, _p) in enumerate(row_of_read_host):
-            host_rows[h].append(r)
-        return hosts, host_rows, row_of_read_host, row_targets, row_top
-
     def _rows_per_batch(self, hosts: Sequence[Seq]) -> int:
         if self.batch_size is not None:
             return self.batch_size
@@ -191,23 +123,38 @@ class ForwardEngine:
                 k += 1
         return sorted(hosts, key=lambda h: (h[:k], -len(h), h))
 
-    def _batches(self, hosts: Sequence[Seq], rows_limit: int | None, budget: int) -> list[list[int]]:
+    @staticmethod
+    def _batches(lengths: Sequence[int], rows_limit: int | None, budget: int) -> list[list[int]]:
+        """Consecutive runs of the inputs (by index) whose padded size fits the budget (or `rows_limit`
+        inputs each), the batch with the longest input first."""
         out: list[list[int]] = []
         cur: list[int] = []
         cur_len = 0
-        for h_i, h in enumerate(hosts):
-            longest = max(cur_len, len(h)) if cur else len(h)
+        for i, n in enumerate(lengths):
+            longest = max(cur_len, n) if cur else n
             too_many = rows_limit is not None and len(cur) + 1 > rows_limit
             too_big = rows_limit is None and ((len(cur) + 1) * longest > budget or len(cur) + 1 > MAX_ROWS)
             if cur and (too_many or too_big):
                 out.append(cur)
-                cur, longest = [], len(h)
-            cur.append(h_i)
+                cur, longest = [], n
+            cur.append(i)
             cur_len = longest
         if cur:
             out.append(cur)
-        out.sort(key=lambda b: -max(len(hosts[h]) for h in b))  # stable: an OOM shows on the first batch
+        out.sort(key=lambda b: -max(lengths[i] for i in b))  # stable: an OOM shows on the first batch
         return out
+
+    def _packed_batches(self, hosts: Sequence[Seq]) -> list[list[PackedRow]]:
+        """Prefix-tree rows of `pack_row_len` positions, grouped by the token budget (largest rows
+        first, so an OOM shows on the first batch); with a fixed `batch_size`, each batch packs that
+        many consecutive inputs (lexicographic order)."""
+        if self.batch_size is not None:
+            order = sorted(range(len(hosts)), key=lambda i: hosts[i])
+            chunks = [order[i : i + self.batch_size] for i in range(0, len(order), self.batch_size)]
+            return [pack_rows(hosts, self.pack_row_len, chunk) for chunk in chunks]
+        rows = sorted(pack_rows(hosts, self.pack_row_len), key=lambda r: -r.size)
+        groups = self._batches([r.size for r in rows], None, self.token_budget)
+        return [[rows[i] for i in g] for g in groups]
 
     # ------------------------------------------------------------------ running
     def run(
@@ -238,9 +185,13 @@ class ForwardEngine:
         if n_k and not 1 <= k <= self.vocab_size:
             raise ValueError(f"k must be between 1 and the vocabulary size {self.vocab_size}, got {k}")
         with stage("plan"):
-            hosts, host_rows, row_pos, row_targets, row_top = self._plan(target_reads, top_reads)
+            hosts, host_rows, row_pos, row_targets, row_top = plan_reads(target_reads, top_reads, self.causal,
+                                                                          self._order)
 
-        pending = self._batches(hosts, self.batch_size, self.token_budget)
+        packed = self.pack_body is not None
+        with stage("plan"):
+            pending = (self._packed_batches(hosts) if packed
+                       else self._batches([len(h) for h in hosts], self.batch_size, self.token_budget))
         pending.reverse()  # used as a stack; longest batch first
         bar = _progress(len(hosts), len(pending), self.desc)
         try:
@@ -256,17 +207,19 @@ class ForwardEngine:
                             raise
                         if self.device.startswith("cuda"):
                             torch.cuda.empty_cache()
+                        width = batch[0].size if packed else len(hosts[batch[0]])
+                        what = "packed row" if packed else "input"
                         if len(batch) == 1:
                             raise MemoryError(
-                                f"out of memory on {self.device} scoring one input of {len(hosts[batch[0]])} tokens; "
+                                f"out of memory on {self.device} scoring one {what} of {width} tokens; "
                                 "use a smaller model, --model-dtype float16/bfloat16, or another device."
                             ) from exc
                         half = len(batch) // 2
-                        if self.batch_size is not None:
+                        if self.batch_size is not None and not packed:
                             self.batch_size = max(1, min(self.batch_size, half))
-                        self.token_budget = max(1, half * len(hosts[batch[0]]))
+                        self.token_budget = max(1, half * width)
                         warnings.warn(
-                            f"biascheck: out of memory with {len(batch)} sequences per batch on {self.device}; "
+                            f"biascheck: out of memory with {len(batch)} {what}s per batch on {self.device}; "
                             f"retrying with {half}.",
                             RuntimeWarning,
                             stacklevel=2,
@@ -275,18 +228,15 @@ class ForwardEngine:
                         pending.append(batch[:half])
                         continue
                     if bar is not None:
-                        bar.update(len(batch))
+                        bar.update(sum(len(r.hosts) for r in batch) if packed else len(batch))
         finally:
             if bar is not None:
                 bar.close()
         return out_t, out_kv, out_ki
 
-    def _run_batch(
-        self, batch, hosts, host_rows, row_pos, row_targets, row_top, k, out_t, out_kv, out_ki, gather=None
-    ) -> None:
+    def _forward_padded(self, batch: list[int], hosts: Sequence[Seq]) -> tuple[Any, Callable[[int, int], int]]:
+        """Hidden states (rows, H) of a padded batch of whole inputs, and where (host, position) is in it."""
         import torch
-
-        gather_ids = None if gather is None else torch.tensor(gather, dtype=torch.long, device=self.device)
 
         with stage("batching"):
             seqs = [hosts[h] for h in batch]
@@ -315,19 +265,63 @@ class ForwardEngine:
         self.forward_calls += 1
         self.sequences_run += len(batch)
         self.tokens_run += int(sum(lengths)) + lcp
+        flat = hidden.reshape(-1, hidden.shape[-1])
+        if pre_hidden is not None:
+            flat = torch.cat([pre_hidden.reshape(-1, hidden.shape[-1]), flat])
+        b_of_host = {h: b for b, h in enumerate(batch)}
 
+        def where(h: int, p: int) -> int:
+            return p if p < lcp else lcp + b_of_host[h] * width + (p - lcp)
+
+        return flat, where
+
+    def _forward_packed(self, batch: list[PackedRow]) -> tuple[Any, Callable[[int, int], int]]:
+        """Hidden states (rows, H) of a batch of packed prefix-tree rows, and where (host, position) is."""
+        import torch
+
+        with stage("batching"):
+            width = max(row.size for row in batch)
+            ids = np.full((len(batch), width), self.pad_id, dtype=np.int64)
+            pos = np.zeros((len(batch), width), dtype=np.int64)
+            allowed = np.empty((len(batch), width, width), dtype=bool)
+            place: dict[int, tuple[int, np.ndarray]] = {}
+            for b, row in enumerate(batch):
+                ids[b, : row.size] = row.tokens
+                pos[b, : row.size] = row.depths
+                allowed[b] = ancestor_mask(row, width)
+                for h, path in zip(row.hosts, row.paths, strict=True):
+                    place[h] = (b * width, path)
+            to = self.device
+            ids_t, pos_t, allowed_t = (torch.from_numpy(a).to(to) for a in (ids, pos, allowed))
+        with stage("forward"):
+            hidden = self.pack_body(ids_t, pos_t, allowed_t)
+        self.forward_calls += 1
+        self.sequences_run += len(place)
+        self.tokens_run += sum(row.size for row in batch)
+
+        def where(h: int, p: int) -> int:
+            offset, path = place[h]
+            return offset + int(path[p])
+
+        return hidden.reshape(-1, hidden.shape[-1]), where
+
+    def _run_batch(
+        self, batch, hosts, host_rows, row_pos, row_targets, row_top, k, out_t, out_kv, out_ki, gather=None
+    ) -> None:
+        import torch
+
+        if self.pack_body is not None:
+            flat, where = self._forward_packed(batch)
+            batch_hosts = [h for row in batch for h in row.hosts]
+        else:
+            flat, where = self._forward_padded(batch, hosts)
+            batch_hosts = batch
+        gather_ids = None if gather is None else torch.tensor(gather, dtype=torch.long, device=self.device)
         with stage("lm_head"):
-            rows = [r for h in batch for r in host_rows[h]]
-            b_of_host = {h: b for b, h in enumerate(batch)}
-            flat = hidden.reshape(-1, hidden.shape[-1])
-            if pre_hidden is not None:
-                flat = torch.cat([pre_hidden.reshape(-1, hidden.shape[-1]), flat])
-            index = []
-            for r in rows:
-                h, p = row_pos[r]
-                index.append(p if p < lcp else lcp + b_of_host[h] * width + (p - lcp))
+            rows = [r for h in batch_hosts for r in host_rows[h]]
+            index = [where(*row_pos[r]) for r in rows]
             picked = flat[torch.tensor(index, dtype=torch.long, device=flat.device)]  # (N, H)
-            del hidden, flat
+            del flat
             self.head_rows_run += len(rows)
             for c0 in range(0, len(rows), self.head_rows):
                 chunk = rows[c0 : c0 + self.head_rows]

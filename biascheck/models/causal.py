@@ -70,11 +70,16 @@ class CausalLM(EngineModel):
         *,
         context_prefix: str | None = None,
         share_prefix_kv: bool = False,
+        pack: bool | str = "auto",
         **kwargs: Any,
     ) -> None:
-        """share_prefix_kv: run a prefix shared by a whole batch once and reuse its KV cache (inputs
-        are then clustered by prefix). Off by default: on 2 CPU cores it cut the body tokens of the
-        pronoun-ratio benchmark by 35 % but was not faster (0.93x, benchmarks/README.md)."""
+        """pack: run each batch as prefix trees (`biascheck.models.packing`), every distinct prefix once.
+        "auto": on a CPU, where it was measured (2.2x fewer CPU seconds on the pronoun-ratio sentences,
+        benchmarks/README.md); not yet on a GPU, where it has not been. Used only if it reproduces the
+        padded forward pass at load (models whose attention takes no custom mask fall back).
+        share_prefix_kv: run a prefix shared by a whole batch once and reuse its KV cache (inputs are
+        then clustered by prefix); used only when not packing. Off by default: on 2 CPU cores it cut
+        the body tokens of the pronoun-ratio benchmark by 35 % but was not faster (0.93x)."""
         super().__init__(model, tokenizer, **kwargs)
         self.context_prefix = default_context_prefix(tokenizer) if context_prefix is None else context_prefix
         self.prefix_ids: tuple[int, ...] = (
@@ -82,7 +87,54 @@ class CausalLM(EngineModel):
             if self.context_prefix
             else ()
         )
-        self.engine.prefix_body = self._build_prefix_body() if share_prefix_kv else None
+        if pack not in (True, False, "auto"):
+            raise ValueError(f"pack must be True, False or 'auto', got {pack!r}")
+        if pack == "auto":
+            pack = self.engine.device == "cpu"
+        self.engine.pack_body = self._build_pack_body() if pack else None
+        self.engine.prefix_body = self._build_prefix_body() if share_prefix_kv and not self.engine.pack_body else None
+
+    def _build_pack_body(self) -> Any:
+        """The packed path: rows of prefix trees, each position attending to its ancestors only (a 4-D
+        additive mask) at its depth's position id. Enabled only if it reproduces the padded forward
+        pass on a small batch; None (padded batches) otherwise, with a warning."""
+        import warnings
+
+        import torch
+
+        from biascheck.models.packing import ancestor_mask, pack_rows
+
+        module = self.model.base_model if self.fast_head else self.model
+        dtype = self.model.dtype if self.model.dtype.is_floating_point else torch.float32
+
+        def pack_body(ids, positions, allowed):
+            mask = torch.zeros(allowed.shape, dtype=dtype, device=allowed.device)
+            mask.masked_fill_(~allowed, torch.finfo(dtype).min)
+            out = module(input_ids=ids, attention_mask=mask[:, None], position_ids=positions, use_cache=False)
+            return out.last_hidden_state if self.fast_head else out.logits
+
+        try:
+            c = self._check_ids()
+            seqs = [tuple(c[:6]), (*c[:3], c[4]), (c[0], c[5], c[1])]
+            dev = self.engine.device
+            (row,) = pack_rows(seqs, 64)
+            with torch.inference_mode():
+                got = pack_body(torch.tensor(row.tokens, device=dev)[None], torch.tensor(row.depths, device=dev)[None],
+                                torch.from_numpy(ancestor_mask(row, row.size)).to(dev)[None])[0].float()
+                padded = torch.tensor([s + (self.engine.pad_id,) * (6 - len(s)) for s in seqs], device=dev)
+                mask = torch.tensor([[1] * len(s) + [0] * (6 - len(s)) for s in seqs], device=dev)
+                want = self.engine.body(padded, mask).float()
+                tol = 1e-4 if self.model.dtype == torch.float32 else 5e-2
+                scale = float(want.abs().max()) + 1.0
+                err = max(float((got[torch.from_numpy(path).to(dev)] - want[i, : len(path)]).abs().max())
+                          for i, path in zip(row.hosts, row.paths, strict=True))
+            if err > tol * scale:
+                raise ValueError(f"max difference {err:.3g}")
+        except Exception as exc:  # noqa: BLE001 - any failure: padded batches
+            warnings.warn(f"biascheck: prefix-tree packing disabled for {type(self.model).__name__} ({exc}).",
+                          RuntimeWarning, stacklevel=3)
+            return None
+        return pack_body
 
     def _build_prefix_body(self) -> Any:
         """The shared-prefix path: run a prefix common to a whole batch once (batch 1, with cache),

@@ -37,14 +37,18 @@ def test_the_benchmark_agrees_with_lm_eval_and_the_naive_loop(saved_gpt2, inputs
     assert any(line.startswith("lm-eval ") for line in lines) and any(line.startswith("naive ") for line in lines)
 
 
-def test_the_kv_reuse_ab_runs_without_the_naive_loop(saved_gpt2, mirror):
+def test_the_ab_variants_run_without_the_naive_loop(saved_gpt2, mirror):
+    """--kv-ab and --padded-ab time the engine's other layouts beside the default prefix-tree rows; the
+    script's agreement check (exit 0) covers them too."""
     done = subprocess.run(
         [sys.executable, str(SCRIPT), "--model", str(saved_gpt2), "--device", "cpu", "--n", "12", "--kv-ab",
-         "--no-naive", "--threads", "1"],
+         "--padded-ab", "--no-naive", "--threads", "1"],
         capture_output=True, text=True, timeout=600, check=False, env={**os.environ, "BIASCHECK_DATA_DIR": str(mirror)},
     )
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
-    assert any(line.startswith("engine+kv ") for line in done.stdout.splitlines())
+    lines = done.stdout.splitlines()
+    assert any(line.startswith("engine+kv ") for line in lines) and any(line.startswith("engine-padded ") for line in lines)
+    assert any("prefix-tree rows of 128" in line for line in lines)
 
 
 def test_the_bench_extra_the_readme_installs_pins_the_same_harness():

@@ -121,7 +121,7 @@ def test_single_piece_next_tokens_share_one_forward(gpt2_tiny):
 @pytest.mark.parametrize("batch_size", [None, 3])
 def test_shared_prefix_kv_reuse_equals_loop(fixture, batch_size, request):
     model, tok = request.getfixturevalue(fixture)
-    lm = CausalLM(model, tok, batch_size=batch_size, share_prefix_kv=True)
+    lm = CausalLM(model, tok, batch_size=batch_size, share_prefix_kv=True, pack=False)
     assert lm.engine.prefix_body is not None
     jobs = ["a nurse", "an engineer", "a firefighter", "a surgeon", "a pilot", "a librarian", "an aide", "a plumber"]
     templates = [f"[SLOT] is {j}." for j in jobs] + [f"The doctor said that [SLOT] is {j}." for j in jobs]
@@ -141,6 +141,48 @@ def test_shared_prefix_kv_reuse_equals_loop(fixture, batch_size, request):
         for c_i, c in enumerate(["here", "she", "firefighter"]):
             want = causal_next(model, tok, list(lm.prefix_ids), f"The doctor said that he is {j}", c)
             assert nt.logprob[i, c_i] == logprob_approx(want, nt.n_pieces[i, c_i])
+
+
+@pytest.mark.parametrize("fixture", MODELS)
+@pytest.mark.parametrize(("batch_size", "row_len"), [(None, 128), (None, 16), (2, 128)])
+def test_prefix_tree_packing_equals_padded_batches_and_the_loop(fixture, batch_size, row_len, request):
+    """The packed path (the default on a CPU) against padded batches and a one-input loop: same numbers;
+    fewer positions through the model. Row length 16 splits the inputs over many rows."""
+    model, tok = request.getfixturevalue(fixture)
+    packed = CausalLM(model, tok, batch_size=batch_size)
+    padded = CausalLM(model, tok, batch_size=batch_size, pack=False)
+    assert packed.engine.pack_body is not None and padded.engine.pack_body is None
+    packed.engine.pack_row_len = row_len
+    jobs = ["a nurse", "an engineer", "a firefighter", "a surgeon", "a pilot", "a librarian", "an aide"]
+    templates = [f"[SLOT] is {j}." for j in jobs] + [f"The doctor said that [SLOT] is {j}." for j in jobs]
+    got, want = packed.fill_slot(templates, ["He", "She"]), padded.fill_slot(templates, ["He", "She"])
+    assert packed.engine.tokens_run < padded.engine.tokens_run
+    for i, t in enumerate(templates):
+        for j, c in enumerate(["He", "She"]):
+            text = t.replace(SLOT, c)
+            loop = causal_sentence(model, tok, list(packed.prefix_ids), text)
+            assert got.logprob[i, j] == logprob_approx(loop, n_tokens(tok, text))
+            assert want.logprob[i, j] == logprob_approx(loop, n_tokens(tok, text))
+    for lm_a, lm_b in ((packed, padded),):
+        np.testing.assert_allclose(lm_a.next_token(PROMPTS, WORDS).logprob, lm_b.next_token(PROMPTS, WORDS).logprob,
+                                   rtol=1e-5, atol=1e-5)
+        top_a, top_b = lm_a.top_next(PROMPTS, 3), lm_b.top_next(PROMPTS, 3)
+        np.testing.assert_allclose(top_a[0], top_b[0], rtol=1e-5, atol=1e-5)
+        assert top_a[1] == top_b[1]
+
+
+def test_packing_is_refused_with_a_warning_when_it_does_not_reproduce_the_model(gpt2_tiny, monkeypatch):
+    """A model whose attention ignores a custom 4-D mask would score packed rows wrongly: the load-time
+    check finds it and the engine keeps padded batches."""
+    model, tok = gpt2_tiny
+    from biascheck.models import packing
+
+    monkeypatch.setattr(packing, "ancestor_mask", lambda row, width: np.ones((width, width), dtype=bool))
+    with pytest.warns(RuntimeWarning, match="packing disabled"):
+        lm = CausalLM(model, tok)
+    assert lm.engine.pack_body is None
+    with pytest.raises(ValueError, match="pack must be"):
+        CausalLM(model, tok, pack="yes")
 
 
 def test_an_input_longer_than_the_position_table_is_a_clear_error(gpt2_tiny):

@@ -56,7 +56,9 @@ def test_equals_plain_loop(smol):
     vals, toks = smol.top_next(prompts, 5)
     for i, p in enumerate(prompts):
         v, ids = causal_top(model, tok, prefix, p, 5)
-        np.testing.assert_allclose(vals[i], v, atol=1e-5, rtol=ULPS * F32_EPS)
+        # a top log-prob near -1 is a difference of logits of about 20: its rounding follows theirs. The
+        # packed path (4-D mask, other matmul shapes) differs from the loop by up to 2.6e-5 here.
+        np.testing.assert_allclose(vals[i], v, atol=1e-4, rtol=ULPS * F32_EPS)
         assert toks[i] == [tok.decode([int(x)]) for x in ids]
     # the prior template of paper 001: a male default is a property of the model, not checked here
     assert np.all(np.isfinite(res.logprob))

@@ -1,0 +1,97 @@
+"""Prefix-tree packing for causal models: every distinct prefix of a batch's inputs runs once.
+
+The inputs of a probe share long beginnings ("<|endoftext|> He is a ..." for 923 professions; a
+WinoBias pair up to its pronoun). Padded batches run every input whole; a packed row runs the
+*trie* of its inputs: one position per distinct prefix, each attending only to its own ancestors,
+at the position index of its depth. Causal attention makes a prefix's hidden states independent
+of what follows it, so every read equals the padded run's up to float rounding.
+
+Pure functions (numpy only); `biascheck.models.batching` runs the rows through the model. Inputs
+are taken in lexicographic order, so the longest prefix an input shares with the row so far is the
+one it shares with the input just before it.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+Seq = tuple[int, ...]
+
+# Positions per packed row on a CPU: attention over a row costs its length squared, masked or not;
+# measured on SmolLM2-135M (pronoun-ratio sentences, 1 thread): 128 -> 3.8 s, 256 -> 4.4 s, 512 -> 4.9 s,
+# padded batches 8.4 s (benchmarks/README.md).
+DEFAULT_ROW_LEN = 128
+
+
+@dataclass(frozen=True)
+class PackedRow:
+    """One packed row: `hosts` (indices into the caller's input list) and, per host, the row
+    position of each of its tokens (`paths[i][p]` is where token p of host i was computed)."""
+
+    hosts: tuple[int, ...]
+    tokens: np.ndarray  # (n,) token id per row position
+    depths: np.ndarray  # (n,) position index within its input (the model's position id)
+    paths: tuple[np.ndarray, ...]  # per host, (len(host),) row positions
+
+    @property
+    def size(self) -> int:
+        return int(self.tokens.shape[0])
+
+
+def common_prefix(a: Seq, b: Seq) -> int:
+    n = min(len(a), len(b))
+    i = 0
+    while i < n and a[i] == b[i]:
+        i += 1
+    return i
+
+
+def pack_rows(seqs: Sequence[Seq], row_len: int, order: Sequence[int] | None = None) -> list[PackedRow]:
+    """Greedy packing of `seqs` (in lexicographic order, or `order`, which must be lexicographic)
+    into rows of at most `row_len` trie positions; an input longer than that gets a row of its own."""
+    if row_len < 1:
+        raise ValueError(f"row_len must be positive, got {row_len}")
+    if order is None:
+        order = sorted(range(len(seqs)), key=lambda i: seqs[i])
+    rows: list[PackedRow] = []
+    hosts: list[int] = []
+    paths: list[np.ndarray] = []
+    tokens: list[int] = []
+    depths: list[int] = []
+    prev: Seq = ()
+    prev_path = np.zeros(0, dtype=np.int64)
+
+    def close() -> None:
+        rows.append(PackedRow(tuple(hosts), np.asarray(tokens, dtype=np.int64),
+                              np.asarray(depths, dtype=np.int64), tuple(paths)))
+
+    for i in order:
+        s = seqs[i]
+        shared = common_prefix(s, prev)
+        if hosts and len(tokens) + len(s) - shared > row_len:
+            close()
+            hosts, paths, tokens, depths = [], [], [], []
+            shared, prev_path = 0, np.zeros(0, dtype=np.int64)
+        start = len(tokens)
+        path = np.concatenate([prev_path[:shared], np.arange(start, start + len(s) - shared, dtype=np.int64)])
+        tokens.extend(s[shared:])
+        depths.extend(range(shared, len(s)))
+        hosts.append(i)
+        paths.append(path)
+        prev, prev_path = s, path
+    if hosts:
+        close()
+    return rows
+
+
+def ancestor_mask(row: PackedRow, width: int) -> np.ndarray:
+    """(width, width) bool: position q may attend to position k iff k is q or an ancestor of q in the
+    trie. Positions past the row's end (padding) attend to themselves only, so no softmax is empty."""
+    allowed = np.zeros((width, width), dtype=bool)
+    for path in row.paths:
+        allowed[np.ix_(path, path)] |= np.tri(len(path), dtype=bool)
+    pad = np.arange(row.size, width)
+    allowed[pad, pad] = True
+    return allowed
