@@ -14,6 +14,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from biascheck.power import gate_power
 from biascheck.spec import Metric, ProbeSpec
 from biascheck.thresholds import Threshold, ThresholdSet
 from biascheck.timing import stage
@@ -40,6 +41,7 @@ class Result:
     better: str = "none"  # spec.BETTER: higher, lower, zero, target, none
     target: float | None = None  # the ideal of a 'target' metric
     tier: str = ""  # the run's tier (biascheck.tiers): quick or full; "" in runs from before tiers
+    power: dict[str, float] | None = None  # a gated result's power at its n (`biascheck.power.Power.to_json`)
 
     @property
     def key(self) -> str:
@@ -99,14 +101,16 @@ class ProbeRecorder:
         spec = self.probe.metric(metric)
         threshold = self.thresholds.lookup(self.probe.name, task, metric)
         value = float(value)
+        ci_low, ci_high = (None, None) if ci is None else (float(ci[0]), float(ci[1]))
+        power = gate_power(value, ci_low, ci_high, threshold)
         result = Result(
             model=self.model,
             probe=self.probe.name,
             task=task,
             metric=metric,
             value=value,
-            ci_low=None if ci is None else float(ci[0]),
-            ci_high=None if ci is None else float(ci[1]),
+            ci_low=ci_low,
+            ci_high=ci_high,
             n=n,
             estimator=estimator,
             reference=spec.reference,
@@ -119,6 +123,7 @@ class ProbeRecorder:
             better=spec.better,
             target=spec.target if target is None else float(target),
             tier=self.tier,
+            power=None if power is None else power.to_json(),
         )
         self.recorded.append(result)
         self.sink(result)

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from tabulate import tabulate
 
+from biascheck.power import UNSTABLE_BELOW
 from biascheck.results import Result
 from biascheck.spec import BETTER_SHORT
 
@@ -67,6 +68,18 @@ def grouped(results: Iterable[Result]) -> dict[tuple[str, str], list[Result]]:
     return groups
 
 
+def power_note(result: Result) -> str | None:
+    """A note for a gated result whose verdict a fresh sample of the same size would often flip."""
+    p = result.power
+    if not p or p["same_verdict"] >= UNSTABLE_BELOW:
+        return None
+    return (
+        f"power: {result.task}.{result.metric} = {_num(result.value)} is close to its bound: a fresh sample of "
+        f"n = {result.n} gives the other verdict {1 - p['same_verdict']:.0%} of the time (SE {p['se']:.3g}; the "
+        f"gate catches a true value {p['detectable']:.3g} past its bound 4 times in 5)."
+    )
+
+
 def build_tables(results: Iterable[Result]) -> list[Table]:
     """One table per (model, probe), rows in recording order."""
     tables = []
@@ -75,6 +88,7 @@ def build_tables(results: Iterable[Result]) -> list[Table]:
         for r in members:
             if r.note and r.note not in notes:
                 notes.append(r.note)
+        notes.extend(n for n in map(power_note, members) if n)
         estimators = sorted({r.estimator for r in members if r.estimator})
         failed = sum(r.passed is False for r in members)
         status = f"{failed} FAIL" if failed else "all within thresholds"

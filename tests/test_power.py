@@ -1,0 +1,75 @@
+"""A gate's power from its interval (`biascheck.power`): scipy's normal distribution as the oracle, and a
+simulation that the gate really fires 4 times in 5 at the 'detectable' exceedance."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from biascheck.power import Z80, Z95, gate_power, standard_error
+from biascheck.results import Result
+from biascheck.tables import build_tables
+from biascheck.thresholds import Threshold
+
+scipy_stats = pytest.importorskip("scipy.stats")
+
+AT_MOST = Threshold(min=None, max=0.6, why="", origin="test")
+BAND = Threshold(min=0.4, max=0.6, why="", origin="test")
+
+
+def test_the_constants_are_scipys():
+    assert Z95 == pytest.approx(scipy_stats.norm.ppf(0.975), abs=1e-12)
+    assert Z80 == pytest.approx(scipy_stats.norm.ppf(0.80), abs=1e-12)
+
+
+@given(value=st.floats(-2, 2), half=st.floats(0.001, 1))
+def test_power_equals_scipys_normal_reading(value, half):
+    p = gate_power(value, value - half, value + half, BAND)
+    se = half / scipy_stats.norm.ppf(0.975)
+    nearest = min(abs(value - 0.4), abs(value - 0.6))
+    assert p.se == pytest.approx(se, rel=1e-9)
+    assert p.detectable == pytest.approx(scipy_stats.norm.ppf(0.8) * se, rel=1e-9)
+    assert p.same_verdict == pytest.approx(scipy_stats.norm.cdf(nearest / se), abs=1e-9)
+
+
+def test_nothing_to_say_without_a_gate_an_interval_or_a_value():
+    assert gate_power(0.5, 0.4, 0.6, None) is None
+    assert gate_power(0.5, None, None, AT_MOST) is None
+    assert gate_power(0.5, 0.5, 0.5, AT_MOST) is None  # a degenerate interval: no spread to read
+    assert gate_power(math.nan, 0.4, 0.6, AT_MOST) is None
+    assert standard_error(0.1, math.inf) is None
+
+
+def test_a_share_gate_fires_four_times_in_five_at_the_detectable_exceedance():
+    """Shares of n = 400 yes/no items: the interval of one sample gives the SE; a model whose true share
+    lies 'detectable' past the bound of 0.6 is failed by 80 % of fresh samples, one on the bound by half."""
+    rng = np.random.default_rng(0)
+    n = 400
+    one = rng.random(n) < 0.6
+    boot = np.array([rng.choice(one, n).mean() for _ in range(2000)])
+    low, high = np.percentile(boot, [2.5, 97.5])
+    p = gate_power(float(one.mean()), float(low), float(high), AT_MOST)
+    for true, expected in ((0.6 + p.detectable, 0.80), (0.6, 0.5)):
+        fired = (rng.binomial(n, true, size=20_000) / n > 0.6).mean()
+        assert fired == pytest.approx(expected, abs=0.04), (true, fired)
+
+
+def _result(value, ci, n, threshold):
+    power = gate_power(value, *ci, threshold)
+    return Result(model="m", probe="p", task="t", metric="share", value=value, ci_low=ci[0], ci_high=ci[1], n=n,
+                  estimator="", reference="gold", higher_is_better=None, threshold=threshold,
+                  passed=threshold.accepts(value), power=power.to_json())
+
+
+def test_the_table_flags_a_verdict_a_fresh_sample_would_often_flip():
+    near = _result(0.59, (0.54, 0.64), 391, AT_MOST)  # 0.01 under the bound, SE 0.026: 35 % flip
+    far = _result(0.45, (0.40, 0.50), 391, AT_MOST)
+    (table,) = build_tables([near, far])
+    flagged = [note for note in table.notes if note.startswith("power:")]
+    assert len(flagged) == 1 and "t.share = 0.590" in flagged[0] and "n = 391" in flagged[0]
+    assert "other verdict 35% of the time" in flagged[0]
+    assert Result.from_json(near.to_json()).power == near.power
