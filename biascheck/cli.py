@@ -121,6 +121,23 @@ def _runs(args: argparse.Namespace) -> int:
     return 0
 
 
+def _power(args: argparse.Namespace) -> int:
+    import json
+
+    from biascheck.results import Result
+    from biascheck.tables import POWER_HEADERS, power_rows
+
+    try:
+        data = json.loads(args.results.read_text())
+        results = [Result.from_json(r) for r in data["results"]]
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise BiascheckError(f"{args.results}: not a biascheck results.json ({exc}).") from exc
+    rows = power_rows(results)
+    fmt = "github" if args.markdown else "simple"
+    print(tabulate(rows, headers=POWER_HEADERS, tablefmt=fmt, disable_numparse=True))
+    return 0
+
+
 def _history(args: argparse.Namespace) -> int:
     from biascheck import history
 
@@ -280,6 +297,10 @@ def main(argv: list[str] | None = None) -> int:
     runs.add_argument("--all", action="store_true", help="also the superseded versions of regenerated runs")
     runs.add_argument("--names", action="store_true", help="only the names, one a line (for scripts)")
     runs.set_defaults(handler=_runs)
+    power = sub.add_parser("power", help="each gate's power at the size it ran at, from a run's results.json")
+    power.add_argument("results", type=Path, help="a results.json (bias-report/results.json)")
+    power.add_argument("--markdown", action="store_true", help="GitHub Markdown")
+    power.set_defaults(handler=_power)
     hist = sub.add_parser("history", help="every metric over the saved runs: table (or Markdown) and plot")
     _add_store(hist)
     hist.add_argument("--metric", default=None, help="glob over probe.task.metric, e.g. 'pronoun_ratio.is.*'")

@@ -73,3 +73,25 @@ def test_the_table_flags_a_verdict_a_fresh_sample_would_often_flip():
     assert len(flagged) == 1 and "t.share = 0.590" in flagged[0] and "n = 391" in flagged[0]
     assert "other verdict 35% of the time" in flagged[0]
     assert Result.from_json(near.to_json()).power == near.power
+
+
+def test_the_power_command_reads_a_results_file_and_refuses_a_broken_one(tmp_path):
+    """`biascheck power bias-report/results.json`, as the README shows it: a row per gated result with an
+    interval (a report-only metric has none), the unstable one marked."""
+    import json
+    import subprocess
+    import sys
+
+    near, far = _result(0.59, (0.54, 0.64), 391, AT_MOST), _result(0.45, (0.40, 0.50), 391, AT_MOST)
+    report = far.to_json() | {"metric": "report_only", "threshold": None, "passed": None, "power": None}
+    path = tmp_path / "results.json"
+    path.write_text(json.dumps({"results": [near.to_json(), far.to_json(), report]}))
+    done = subprocess.run([sys.executable, "-m", "biascheck.cli", "power", str(path), "--markdown"],
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    rows = [line for line in done.stdout.splitlines() if line.startswith("| m ")]
+    assert len(rows) == 2 and "0.65 (unstable)" in rows[0] and "t.share" in rows[1]
+    path.write_text("{not json")
+    done = subprocess.run([sys.executable, "-m", "biascheck.cli", "power", str(path)],
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 2 and "not a biascheck results.json" in done.stderr
