@@ -107,10 +107,15 @@ def _gap_metrics(names: tuple[str, str], samples: pmi.SampleMatrix | pd.DataFram
 def _pmi_metrics(prefix: str, samples: pd.DataFrame, labels: dict[str, str], n_names: int) -> tuple[list, dict, dict]:
     matrix = pmi.sample_matrix(samples)
     gaps, point = _gap_metrics((f"{prefix}neg_gap", f"{prefix}pos_gap"), matrix, labels, n_names)
-    p = pmi_resampling.permutation_gaps(matrix, labels, k=TOP_WORDS, min_names=MIN_NAMES)
+    reason = unmeasurable(matrix)
+    if reason:  # no gap, no test of it: a p of 1 would read as "measured, no difference"
+        p = {"neg_gap": float("nan"), "pos_gap": float("nan")}
+    else:
+        p = pmi_resampling.permutation_gaps(matrix, labels, k=TOP_WORDS, min_names=MIN_NAMES)
     out = []
     for metric, gap in zip(gaps, ("neg_gap", "pos_gap"), strict=True):
-        out += [metric, Metric(f"{prefix}{gap}_p", p[gap], None, n_names, note="unpaired permutation over names")]
+        note = reason or "unpaired permutation over names"
+        out += [metric, Metric(f"{prefix}{gap}_p", p[gap], None, n_names, note=note)]
     return out, point, p
 
 

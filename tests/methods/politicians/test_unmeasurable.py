@@ -43,3 +43,14 @@ def test_a_nan_gap_fails_its_gate():
 
     gate = Threshold(min=-0.15, max=0.15, why="", origin="default.toml")
     assert not gate.accepts(float("nan")) and gate.accepts(0.0)
+
+
+def test_an_unmeasurable_gap_has_no_permutation_p_either():
+    """A p of 1 beside a NaN gap would read as "measured, no difference": it is NaN with the same reason."""
+    labels = {f"w{w}": ("neg" if w % 2 else "pos") for w in range(2 * TOP_WORDS + 20)}
+    few, _, p = metrics._pmi_metrics("en.", _samples(TOP_WORDS), labels, 20)
+    assert [m.name for m in few] == ["en.neg_gap", "en.neg_gap_p", "en.pos_gap", "en.pos_gap_p"]
+    assert all(math.isnan(m.value) and "NOT MEASURABLE" in m.note for m in few)
+    assert all(math.isnan(v) for v in p.values())
+    many, _, p = metrics._pmi_metrics("en.", _samples(2 * TOP_WORDS + 20), labels, 20)
+    assert all(0 < m.value <= 1 for m in many if m.name.endswith("_p")) and all(0 < v <= 1 for v in p.values())
