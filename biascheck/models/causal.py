@@ -93,6 +93,10 @@ class CausalLM(EngineModel):
             pack = self.engine.device == "cpu"
         self.engine.pack_body = self._build_pack_body() if pack else None
         self.engine.prefix_body = self._build_prefix_body() if share_prefix_kv and not self.engine.pack_body else None
+        # recorded with the model (results.json): same numbers to float32 rounding, other speed
+        self.info.extra["engine_layout"] = (
+            f"prefix-tree rows of {self.engine.pack_row_len}" if self.engine.pack_body is not None else "padded batches"
+        )
 
     def _build_pack_body(self) -> Any:
         """The packed path: rows of prefix trees, each position attending to its ancestors only (a 4-D

@@ -152,6 +152,8 @@ def test_prefix_tree_packing_equals_padded_batches_and_the_loop(fixture, batch_s
     packed = CausalLM(model, tok, batch_size=batch_size)
     padded = CausalLM(model, tok, batch_size=batch_size, pack=False)
     assert packed.engine.pack_body is not None and padded.engine.pack_body is None
+    assert packed.info.extra["engine_layout"] == "prefix-tree rows of 128"
+    assert padded.info.extra["engine_layout"] == "padded batches"
     packed.engine.pack_row_len = row_len
     jobs = ["a nurse", "an engineer", "a firefighter", "a surgeon", "a pilot", "a librarian", "an aide"]
     templates = [f"[SLOT] is {j}." for j in jobs] + [f"The doctor said that [SLOT] is {j}." for j in jobs]
