@@ -187,14 +187,19 @@ def main() -> int:
 
     methods = {"engine": lambda: run_engine(kind, lm, texts, cands)}
 
+    from biascheck.models.batching import DEFAULT_TOKEN_BUDGET
+
+    # the padded layouts at the engine's padded default budget (packed rows have a smaller one on a CPU)
+    padded_budget = args.token_budget or DEFAULT_TOKEN_BUDGET.get(str(lm.info.device).split(":")[0], 4096)
+
     def variant(pack_body, prefix_body):
         def run():
-            saved = lm.engine.pack_body, lm.engine.prefix_body
-            lm.engine.pack_body, lm.engine.prefix_body = pack_body, prefix_body
+            saved = lm.engine.pack_body, lm.engine.prefix_body, lm.engine.token_budget
+            lm.engine.pack_body, lm.engine.prefix_body, lm.engine.token_budget = pack_body, prefix_body, padded_budget
             try:
                 return run_engine(kind, lm, texts, cands)
             finally:
-                lm.engine.pack_body, lm.engine.prefix_body = saved
+                lm.engine.pack_body, lm.engine.prefix_body, lm.engine.token_budget = saved
 
         return run
 

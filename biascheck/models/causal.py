@@ -92,6 +92,10 @@ class CausalLM(EngineModel):
         if pack == "auto":
             pack = self.engine.device == "cpu"
         self.engine.pack_body = self._build_pack_body() if pack else None
+        if self.engine.pack_body is not None and self.engine.device == "cpu" and kwargs.get("token_budget") is None:
+            from biascheck.models.packing import CPU_TOKEN_BUDGET
+
+            self.engine.token_budget = CPU_TOKEN_BUDGET
         self.engine.prefix_body = self._build_prefix_body() if share_prefix_kv and not self.engine.pack_body else None
         # recorded with the model (results.json): same numbers to float32 rounding, other speed
         self.info.extra["engine_layout"] = (

@@ -23,6 +23,10 @@ Seq = tuple[int, ...]
 # measured on SmolLM2-135M (pronoun-ratio sentences, 1 thread): 128 -> 3.8 s, 256 -> 4.4 s, 512 -> 4.9 s,
 # padded batches 8.4 s (benchmarks/README.md).
 DEFAULT_ROW_LEN = 128
+# Positions per forward pass with packed rows on a CPU (8 rows of 128), unless a token budget is given:
+# measured on SmolLM2 (1 thread, 3 repeats), natural-prompts reads 10.3 s at 1024 against 10.4-10.6 s at 512
+# and 1536 and 11.6-12.1 s at 2048 (the padded default); the pronoun-ratio sentences 3.2 s at every size.
+CPU_TOKEN_BUDGET = 1024
 
 
 @dataclass(frozen=True)
