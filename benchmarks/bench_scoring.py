@@ -250,7 +250,7 @@ def main() -> int:
     print(f"agreement  : max |d log P| over all methods = {diff:.2e} ({len(reqs)} requests, log P "
           f"{float(values['engine'].min()):.1f} to {float(values['engine'].max()):.1f}); pairwise "
           + ", ".join(f"{a}/{b} {float(np.abs(values[a] - values[b]).max()):.1e}" for a, b in pairs))
-    layout = f"prefix-tree rows of {lm.engine.pack_row_len}" if lm.engine.pack_body is not None else "padded batches"
+    layout = lm.info.extra.get("engine_layout", "padded batches")  # masked models: padded
     print(f"engine     : {engine_tokens} positions run ({layout}), {lm.engine.forward_calls} forward passes "
           f"in all, token budget {lm.engine.token_budget}")
     print(f"matmul     : {gflops:.1f} GFLOP/s float32 (torch.matmul 1024^2, now); the engine's "

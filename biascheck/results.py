@@ -14,7 +14,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from biascheck.power import gate_power
+from biascheck.power import Power, gate_power
 from biascheck.spec import Metric, ProbeSpec
 from biascheck.thresholds import Threshold, ThresholdSet
 from biascheck.timing import stage
@@ -46,6 +46,10 @@ class Result:
     @property
     def key(self) -> str:
         return f"{self.probe}.{self.task}.{self.metric}"
+
+    def gate_power(self) -> Power | None:
+        """The gate's power at this result's n (`biascheck.power`), from its value, interval and threshold."""
+        return gate_power(self.value, self.ci_low, self.ci_high, self.threshold)
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
@@ -101,16 +105,14 @@ class ProbeRecorder:
         spec = self.probe.metric(metric)
         threshold = self.thresholds.lookup(self.probe.name, task, metric)
         value = float(value)
-        ci_low, ci_high = (None, None) if ci is None else (float(ci[0]), float(ci[1]))
-        power = gate_power(value, ci_low, ci_high, threshold)
         result = Result(
             model=self.model,
             probe=self.probe.name,
             task=task,
             metric=metric,
             value=value,
-            ci_low=ci_low,
-            ci_high=ci_high,
+            ci_low=None if ci is None else float(ci[0]),
+            ci_high=None if ci is None else float(ci[1]),
             n=n,
             estimator=estimator,
             reference=spec.reference,
@@ -123,8 +125,9 @@ class ProbeRecorder:
             better=spec.better,
             target=spec.target if target is None else float(target),
             tier=self.tier,
-            power=None if power is None else power.to_json(),
         )
+        power = result.gate_power()
+        result.power = None if power is None else power.to_json()
         self.recorded.append(result)
         self.sink(result)
         return result

@@ -9,7 +9,6 @@ from dataclasses import dataclass
 
 from tabulate import tabulate
 
-from biascheck.power import UNSTABLE_BELOW
 from biascheck.results import Result
 from biascheck.spec import BETTER_SHORT
 
@@ -70,13 +69,13 @@ def grouped(results: Iterable[Result]) -> dict[tuple[str, str], list[Result]]:
 
 def power_note(result: Result) -> str | None:
     """A note for a gated result whose verdict a fresh sample of the same size would often flip."""
-    p = result.power
-    if not p or p["same_verdict"] >= UNSTABLE_BELOW:
+    p = result.gate_power()
+    if p is None or not p.unstable:
         return None
     return (
         f"power: {result.task}.{result.metric} = {_num(result.value)} is close to its bound: a fresh sample of "
-        f"n = {result.n} gives the other verdict {1 - p['same_verdict']:.0%} of the time (SE {p['se']:.3g}; the "
-        f"gate catches a true value {p['detectable']:.3g} past its bound 4 times in 5)."
+        f"n = {result.n} gives the other verdict {1 - p.same_verdict:.0%} of the time (SE {p.se:.3g}; the "
+        f"gate catches a true value {p.detectable:.3g} past its bound 4 times in 5)."
     )
 
 
@@ -118,11 +117,9 @@ POWER_HEADERS = ["model", "probe", "task.metric", "tier", "n", "value", "thresho
 
 def power_rows(results: Iterable[Result]) -> list[list[str]]:
     """A row per gated result with an interval: how much past its bound the gate sees at this n."""
-    from biascheck.power import gate_power
-
     rows = []
     for r in results:
-        p = gate_power(r.value, r.ci_low, r.ci_high, r.threshold)
+        p = r.gate_power()
         if p is None or r.threshold is None:
             continue
         flag = " (unstable)" if p.unstable else ""

@@ -184,12 +184,10 @@ class ForwardEngine:
             return out_t, out_kv, out_ki
         if n_k and not 1 <= k <= self.vocab_size:
             raise ValueError(f"k must be between 1 and the vocabulary size {self.vocab_size}, got {k}")
+        packed = self.pack_body is not None
         with stage("plan"):
             hosts, host_rows, row_pos, row_targets, row_top = plan_reads(target_reads, top_reads, self.causal,
                                                                           self._order)
-
-        packed = self.pack_body is not None
-        with stage("plan"):
             pending = (self._packed_batches(hosts) if packed
                        else self._batches([len(h) for h in hosts], self.batch_size, self.token_budget))
         pending.reverse()  # used as a stack; longest batch first

@@ -146,3 +146,16 @@ def test_fake_lm_is_deterministic_and_family_shaped():
     words = masked.word_logprobs(["He is a nurse."])[0]
     assert [w[:3] for w in words] == [("He", 0, 2), ("is", 3, 5), ("a", 6, 7), ("nurse.", 8, 14)]
     assert masked.sentence_logprob(["He is a nurse."])[0][0] == pytest.approx(sum(w[3] for w in words))
+
+
+def test_every_gated_result_with_an_interval_records_its_power(fake_run):
+    """results.json's `power` is the gate's power at the result's n (`Result.gate_power`), and only gated
+    results with an interval have one."""
+    from biascheck.results import Result
+
+    with_power = 0
+    for data in fake_run.results["results"]:
+        expected = Result.from_json(data).gate_power()
+        assert data["power"] == (None if expected is None else expected.to_json()), data["metric"]
+        with_power += data["power"] is not None
+    assert with_power > 0
