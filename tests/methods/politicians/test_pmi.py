@@ -222,6 +222,33 @@ def test_bootstrap_contains_the_estimate_and_is_deterministic():
     assert first["neg_gap"][1] > 0  # the planted effect: women's top words are more often negative
 
 
+def test_a_bootstrap_interval_that_misses_its_estimate_is_stretched_to_it():
+    """A gap at its largest (every one of women's top words negative) is pulled towards 0 in resamples:
+    here the bare percentile interval lies below the estimate; the reported one reaches it and keeps
+    the bare interval's other bound."""
+    data = _simulated(1.0, seed=2)
+    bare = PR.bootstrap_gaps(data, SIM_LABELS, n_resamples=300, seed=7, hold_estimate=False, **SIM_OPTIONS)
+    held = PR.bootstrap_gaps(data, SIM_LABELS, n_resamples=300, seed=7, **SIM_OPTIONS)
+    estimate, low, high = bare["neg_gap"]
+    assert high < estimate  # the case the stretch exists for
+    assert held["neg_gap"] == (estimate, low, estimate)
+    assert held["pos_gap"] == bare["pos_gap"]  # an interval that holds its estimate is unchanged
+
+
+def test_the_interval_coverage_study_runs():
+    """scripts/politicians_coverage.py, at a toy size: it runs and prints its table."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parents[3] / "scripts" / "politicians_coverage.py"
+    out = subprocess.run([sys.executable, str(script), "--reps", "2", "--female", "40", "--male", "40",
+                          "--words", "150", "--k", "20", "--truth-scale", "3", "--resamples", "50"],
+                         capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert "covers_mean" in out.stdout and "hull" in out.stdout and "2 replicates" in out.stdout
+
+
 def test_bootstrap_resamples_equal_a_naive_recount():
     # the vectorised resample (a weighted matrix product) against stacking the drawn names' rows (a name
     # drawn twice enters as two names) and recomputing everything with pmi_gaps
