@@ -10,7 +10,7 @@
 3. `check_contract`: what every probe in the catalog must do in such a run: one test per task of
    its spec for every model, each either passing or failing only on a threshold (no crash, no
    skip); every task records at least one metric; every recorded metric is one its spec declares,
-   with an estimator and the spec's reference.
+   with an estimator and the spec's reference, and an interval that holds its value.
 
 biascheck's own tests run every probe of the catalog through these (``tests/plugin/test_probe_contract.py``);
 a new probe is held to the contract the moment it is listed in `biascheck.catalog`.
@@ -283,4 +283,15 @@ def check_contract(spec: ProbeSpec, run: ProbeRun) -> list[str]:
                 problems.append(f"{where}: no estimator recorded")
             if r["reference"] != metrics[r["metric"]].reference:
                 problems.append(f"{where}: reference {r['reference']!r}, spec says {metrics[r['metric']].reference!r}")
+            if not _interval_holds(r.get("value"), r.get("ci_low"), r.get("ci_high")):
+                interval = f"[{r['ci_low']}, {r['ci_high']}]"
+                problems.append(f"{where}: interval {interval} does not hold its value {r['value']}")
     return problems
+
+
+def _interval_holds(value, low, high) -> bool:
+    """A result's interval holds its point estimate (or one of them is missing or NaN: nothing to check)."""
+    numbers = (value, low, high)
+    if any(x is None or x != x for x in numbers):
+        return True
+    return low - 1e-12 <= value <= high + 1e-12

@@ -116,7 +116,7 @@ def test_the_runs_record_their_settings(fake_run):
     assert settings["role_nouns"]["states"] == {"value": 1, "source": "--bias-set"}
 
 
-def test_contract_catches_a_crash_a_missing_task_and_an_undeclared_metric(tmp_path, mirror):
+def test_contract_catches_a_crash_a_missing_task_an_undeclared_metric_and_a_stray_interval(tmp_path, mirror):
     (tmp_path / "repo" / "probes").mkdir(parents=True)
     (tmp_path / "repo" / "thresholds").mkdir()
     (tmp_path / "repo" / "probes" / "test_pronoun_ratio.py").write_text(
@@ -127,12 +127,14 @@ def test_contract_catches_a_crash_a_missing_task_and_an_undeclared_metric(tmp_pa
         "    if task == 'works_as':\n"
         "        raise RuntimeError('boom')\n"
         "    bias.record(task, 'median_log_r', 0.1)\n"
+        "    bias.record(task, 'spearman_bls', 0.5, ci=(0.6, 0.7), estimator='e')\n"
     )
     run = run_probes(tmp_path / "run", tmp_path / "repo", ["fake/masked"], data_dir=mirror, fake_models=True)
     problems = "\n".join(check_contract(PROBES["pronoun_ratio"], run))
     assert "test_pronoun_ratio[fake/masked-works_as]: failed: RuntimeError: boom" in problems
     assert "task 'sensitivity' recorded no metric" in problems
     assert "pronoun_ratio.is.median_log_r on fake/masked: no estimator recorded" in problems
+    assert "interval [0.6, 0.7] does not hold its value 0.5" in problems
 
 
 def test_fake_lm_is_deterministic_and_family_shaped():
