@@ -10,16 +10,18 @@ Workloads (``--inputs``), each a list of (context, continuation) log-likelihood 
   professions from the checkpoint-bias data when present, else a built-in list), scored whole after the
   model's context prefix: engine ``lm.fill_slot``; lm-eval ``("", sentence)`` with ``prefix_token_id`` =
   the prefix token.
-* ``natural``: the natural-prompts probe's 893 NS prompts (e.g. "The nurse said that") continued by
-  " he" / " she" / " they": engine ``lm.next_token``; lm-eval ``(prefix + prompt, " he")``.
+* ``natural``: the natural-prompts probe's 893 natural-sentence prompts, Wikipedia definitions
+  ending in a continuation word (e.g. "A blacksmith is a person who creates objects from wrought iron or steel
+  where"), continued by " he" / " she" / " they": engine ``lm.next_token``; lm-eval ``(prefix + prompt, " he")``.
 
 Methods, on the same loaded model in the same process, interleaved over ``--repeats``:
 engine; lm-eval 0.4.13 ``HFLM(pretrained=<the model>).loglikelihood`` (``--against lm-eval``, extra
 ``bench`` (= ``oracles``); batch ``--lm-eval-batch``); the naive loop (one forward pass per request, full
 log-softmax, gather; ``--no-naive`` skips it). The script checks that all agree (max |d log P| <= 2e-4,
 float32 rounding; else exit 1), then prints per method the median wall and CPU time, tokens/s, the ratios,
-this machine's float32 matmul rate measured in the same run and the engine's share of it (FLOPs = 2 x params x tokens
-the engine actually ran), and the peak resident memory. Its last line is machine-readable:
+this machine's float32 matmul rate measured in the same run and the engine's share of it (`matmul_flops`: 2 x the
+weights of the body's linear layers x the positions the engine ran, plus 2 x the LM head's weights x the hidden
+states it projected; embeddings are lookups, not counted), and the peak resident memory. Its last line is machine-readable:
 ``engine/lm-eval=1.72x engine/naive=11.3x max|d|=2.1e-06 matmul_share=0.53`` (ratios of CPU time).
 """
 from __future__ import annotations
@@ -61,6 +63,24 @@ def matmul_gflops(torch, n: int = 1024, seconds: float = 2.0) -> float:
         torch.matmul(a, b)
         reps += 1
     return 2 * n**3 * reps / (time.perf_counter() - t0) / 1e9
+
+
+def matmul_flops(model, positions: int, head_rows: int) -> float:
+    """The matrix-product FLOPs of a run: 2 x (weights of every linear layer of the body) x positions +
+    2 x (LM head weights) x projected rows. Linear layers are `torch.nn.Linear` and GPT-2's `Conv1D`; the
+    input and output embeddings are not body layers (a lookup, and the head counted by its rows). The
+    attention products (scores and their weighted sum, 4 x context x hidden per position and layer) are
+    left out: 4 % of the body's at SmolLM2's 128-position rows."""
+    import torch
+
+    head = model.get_output_embeddings()
+    body = 0
+    for module in model.modules():
+        if module is head:
+            continue
+        if isinstance(module, torch.nn.Linear) or type(module).__name__ == "Conv1D":
+            body += module.weight.numel()
+    return 2.0 * body * positions + 2.0 * head.weight.numel() * head_rows
 
 
 # float32 rounding: the engine projects only the rows it reads (a smaller matrix product than the full
@@ -226,22 +246,24 @@ def main() -> int:
     walls: dict[str, list[float]] = {m: [] for m in methods}
     cpus: dict[str, list[float]] = {m: [] for m in methods}
     values: dict[str, np.ndarray] = {}
-    engine_tokens = 0
+    engine_tokens = engine_rows = 0
     for _ in range(max(1, args.repeats)):
         for name, fn in methods.items():
-            before = lm.engine.tokens_run
+            before, rows_before = lm.engine.tokens_run, lm.engine.head_rows_run
             values[name], wall, cpu = timed(fn)
             walls[name].append(wall)
             cpus[name].append(cpu)
             if name == "engine":
                 engine_tokens = lm.engine.tokens_run - before
+                engine_rows = lm.engine.head_rows_run - rows_before
     tokens = sum(len(lm.tokenizer(c + x, add_special_tokens=False)["input_ids"]) for c, x in reqs)
     tokens += len(reqs) * len(lm.prefix_ids) if kind == "pronoun" else 0
     diff = max(float(np.abs(v - values["engine"]).max()) for v in values.values())
     gflops = matmul_gflops(torch) if not str(lm.info.device).startswith("cuda") else float("nan")
     med = {m: (statistics.median(walls[m]), statistics.median(cpus[m])) for m in methods}
     eng_wall, eng_cpu = med["engine"]
-    share = 2 * n_params * engine_tokens / eng_wall / 1e9 / gflops
+    engine_gflops = matmul_flops(lm.model, engine_tokens, engine_rows) / eng_wall / 1e9
+    share = engine_gflops / gflops
     print(f"{'method':10} {'wall s':>8} {'CPU s':>8} {'tokens/s':>9} {'CPU ratio':>9}  (median of {args.repeats})")
     for name, (wall, cpu) in med.items():
         spread = f"wall {min(walls[name]):.2f}-{max(walls[name]):.2f}" if args.repeats > 1 else ""
@@ -251,10 +273,10 @@ def main() -> int:
           f"{float(values['engine'].min()):.1f} to {float(values['engine'].max()):.1f}); pairwise "
           + ", ".join(f"{a}/{b} {float(np.abs(values[a] - values[b]).max()):.1e}" for a, b in pairs))
     layout = lm.info.extra.get("engine_layout", "padded batches")  # masked models: padded
-    print(f"engine     : {engine_tokens} positions run ({layout}), {lm.engine.forward_calls} forward passes "
-          f"in all, token budget {lm.engine.token_budget}")
-    print(f"matmul     : {gflops:.1f} GFLOP/s float32 (torch.matmul 1024^2, now); the engine's "
-          f"{2 * n_params * engine_tokens / eng_wall / 1e9:.1f} GFLOP/s = {100 * share:.0f}%")
+    print(f"engine     : {engine_tokens} positions run ({layout}), {engine_rows} hidden states through the LM "
+          f"head, {lm.engine.forward_calls} forward passes in all, token budget {lm.engine.token_budget}")
+    print(f"matmul     : {gflops:.1f} GFLOP/s float32 (torch.matmul 1024^2, now); the engine's matrix products "
+          f"{engine_gflops:.1f} GFLOP/s of its wall time = {100 * share:.0f}%")
     print(f"peak RSS   : {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB")
     ratios = [f"engine/{m}={med[m][1] / eng_cpu:.2f}x" for m in methods if not m.startswith("engine")]
     print(" ".join([*ratios, f"max|d|={diff:.1e}", f"matmul_share={share:.2f}"]))

@@ -57,3 +57,26 @@ def test_the_bench_extra_the_readme_installs_pins_the_same_harness():
 
     extras = tomllib.loads((SCRIPT.parents[1] / "pyproject.toml").read_text())["project"]["optional-dependencies"]
     assert extras["bench"] == ["biascheck[oracles]"] and "lm-eval==0.4.13" in extras["oracles"]
+
+
+@pytest.mark.parametrize("which", ["gpt2_tiny", "llama_tiny"])
+def test_matmul_flops_equal_torchs_flop_counter(which, request):
+    """The benchmark's FLOP count (its matmul share's numerator) against torch's own FlopCounterMode on one
+    forward pass with full logits: every matrix product but attention's (mm / addmm), counted by torch."""
+    import importlib.util
+
+    import torch
+    from torch.utils.flop_counter import FlopCounterMode
+
+    spec = importlib.util.spec_from_file_location("bench_scoring", SCRIPT)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    model, _tokenizer = request.getfixturevalue(which)
+    positions = 9
+    counter = FlopCounterMode(display=False)
+    with counter, torch.inference_mode():
+        model(input_ids=torch.arange(positions)[None] + 3)
+    counts = counter.get_flop_counts()["Global"]
+    products = sum(n for op, n in counts.items() if str(op).split(".")[1] in ("mm", "addmm"))
+    assert products > 0
+    assert bench.matmul_flops(model, positions, positions) == products
