@@ -23,8 +23,9 @@ from typing import Any, TypeVar
 F = TypeVar("F", bound=Callable[..., Any])
 
 # In pipeline order; `report_rows` and the terminal table use it.
-# "bootstrap": the bootstrap intervals and permutation tests of `biascheck.stats` and the politicians probe.
-STAGES = ("setup", "tokenise", "plan", "batching", "forward", "lm_head", "bootstrap", "plots", "other")
+# "bootstrap": the bootstrap intervals and permutation tests of `biascheck.stats` and the politicians probe;
+# "fit": model fits on the host (the politicians probe's latent-variable model).
+STAGES = ("setup", "tokenise", "plan", "batching", "forward", "lm_head", "bootstrap", "fit", "plots", "other")
 
 
 class StageClock:

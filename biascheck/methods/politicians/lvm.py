@@ -72,6 +72,9 @@ Within one fit, η is defined up to a constant per (s, g) (the softmax over word
 before averaging each fit's η is centred: η[:, s, g] minus its (unweighted) mean over words. The result
 holds the mean centred η, the mean pσ(s|g) and its min and max over the grid, per-fit values
 (objective, posterior KL, convergence) and the mean posterior KL.
+The fits are independent, so `fit_lvm` runs them in `fit_workers()` processes (spawned: the parent's
+torch and OpenMP state is not forked); a fit is the same computation in either place, and the results
+are equal to a serial run's (tested).
 
 Posterior KL, the validity check (section 4: "values close to zero indicate the validity"): per fit,
     posterior_kl = Σ_w p̃(w) KL(q(·|w) ‖ pθ(·|w)) / Σ_w p̃(w)    (over the words with a lexicon entry)
@@ -102,6 +105,7 @@ from biascheck.methods.politicians.lvm_objective import (
     _prepare,
 )
 from biascheck.methods.politicians.pmi import SENTIMENTS
+from biascheck.timing import timed
 
 L1_DEFAULT = (1e-5, 1e-4)
 PR_DEFAULT = (0.1, 1.0, 10.0)
@@ -280,6 +284,29 @@ def fit_one(
     )
 
 
+WORKERS_ENV = "BIASCHECK_FIT_WORKERS"
+
+
+def fit_workers() -> int:
+    """Processes for a grid's fits: $BIASCHECK_FIT_WORKERS if set (1 = no processes); else 1 inside a
+    pytest-xdist worker (the workers already share the cores); else the CPUs this process may use."""
+    import os
+
+    value = os.environ.get(WORKERS_ENV, "").strip()
+    if value:
+        if not value.isdigit() or int(value) < 1:
+            raise ValueError(f"{WORKERS_ENV}={value!r}: give a whole number of processes, 1 or more")
+        return int(value)
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        return 1
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+
+
+def _fit_job(job: tuple) -> LvmFit:
+    return fit_one(*job)
+
+
+@timed("fit")
 def fit_lvm(
     counts: np.ndarray,
     q: np.ndarray,
@@ -290,13 +317,15 @@ def fit_lvm(
     max_iter: int = MAX_ITER,
     ftol: float = FTOL,
     gtol: float = GTOL,
+    workers: int | None = None,
 ) -> LvmResult:
     """Fit every (λ_L1, λ_PR) of `grid` and average (module docstring).
 
     counts: (W, G) samples per word and gender, columns named by `genders` (the probe: female, male);
     q: (W, S) lexicon q(s|w) over `sentiments` (rows sum to 1, or all NaN: no posterior term);
     words: optional (W,) labels. Each fit starts from the same deterministic point (no warm start), so
-    a fit does not depend on the order of the grid. Returns an `LvmResult`.
+    a fit does not depend on the order of the grid. workers: processes for the fits (default
+    `fit_workers()`; 1 runs them here, one after another). Returns an `LvmResult`.
     """
     counts = np.asarray(counts, dtype=float)
     if counts.ndim != 2 or counts.shape[1] != len(genders):
@@ -307,7 +336,16 @@ def fit_lvm(
         raise ValueError(f"{len(words)} words for {len(counts)} rows of counts")
     if not grid:
         raise ValueError("the grid of (l1, pr) is empty")
-    fits = tuple(fit_one(counts, q, l1, pr, max_iter, ftol, gtol) for l1, pr in grid)
+    jobs = [(counts, q, l1, pr, max_iter, ftol, gtol) for l1, pr in grid]
+    workers = min(len(jobs), fit_workers() if workers is None else workers)
+    if workers > 1:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+            fits = tuple(pool.map(_fit_job, jobs))
+    else:
+        fits = tuple(_fit_job(job) for job in jobs)
     p_sigma = np.stack([f.p_sigma for f in fits])
     p_wg = counts / counts.sum()
     return LvmResult(

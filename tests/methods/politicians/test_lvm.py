@@ -231,6 +231,32 @@ def test_grid_average_centring_and_range():
     assert list(table["l1"]) == [1e-5, 1e-4] and table["converged"].all()
 
 
+def test_fits_in_processes_equal_fits_in_order():
+    """The grid's fits spawned in 2 processes give the serial run's numbers, bit for bit, in grid order."""
+    counts, q, *_ = _simulate(seed=1, n_words=40, n=5_000)
+    grid = [(1e-5, 0.1), (1e-4, 1.0), (0.0, 10.0)]
+    serial = L.fit_lvm(counts, q, grid=grid, workers=1)
+    spawned = L.fit_lvm(counts, q, grid=grid, workers=2)
+    assert [(f.l1, f.pr) for f in spawned.fits] == grid
+    for a, b in zip(serial.fits, spawned.fits, strict=True):
+        assert (a.eta == b.eta).all() and (a.p_sigma == b.p_sigma).all()
+        assert (a.objective, a.iterations, a.stop) == (b.objective, b.iterations, b.stop)
+    assert (serial.eta == spawned.eta).all()
+
+
+def test_fit_workers_follow_the_environment(monkeypatch):
+    monkeypatch.setenv(L.WORKERS_ENV, "3")
+    assert L.fit_workers() == 3
+    monkeypatch.setenv(L.WORKERS_ENV, "0")
+    with pytest.raises(ValueError, match="BIASCHECK_FIT_WORKERS='0'"):
+        L.fit_workers()
+    monkeypatch.delenv(L.WORKERS_ENV)
+    monkeypatch.setenv("PYTEST_XDIST_WORKER", "gw0")
+    assert L.fit_workers() == 1  # xdist workers already share the cores
+    monkeypatch.delenv("PYTEST_XDIST_WORKER")
+    assert L.fit_workers() >= 1
+
+
 def test_a_fit_that_runs_out_of_iterations_says_so():
     counts, q, *_ = _simulate(seed=1, n_words=40, n=5_000)
     fit = L.fit_one(counts, q, 1e-5, 1.0, max_iter=2)
