@@ -19,10 +19,11 @@ engine; lm-eval 0.4.13 ``HFLM(pretrained=<the model>).loglikelihood`` (``--again
 ``bench`` (= ``oracles``); batch ``--lm-eval-batch``); the naive loop (one forward pass per request, full
 log-softmax, gather; ``--no-naive`` skips it). The script checks that all agree (max |d log P| <= 2e-4,
 float32 rounding; else exit 1), then prints per method the median wall and CPU time, tokens/s, the ratios,
-this machine's float32 matmul rate measured in the same run and the engine's share of it (`matmul_flops`: 2 x the
-weights of the body's linear layers x the positions the engine ran, plus 2 x the LM head's weights x the hidden
-states it projected; embeddings are lookups, not counted), and the peak resident memory. Its last line is machine-readable:
-``engine/lm-eval=1.72x engine/naive=11.3x max|d|=2.1e-06 matmul_share=0.53`` (ratios of CPU time).
+this machine's float32 matmul rate measured in the same run and the engine's share of it (`matmul_flops`: 2 x
+the weights of the body's linear layers x the positions the engine ran, plus 2 x the LM head's weights x the
+hidden states it projected; embeddings are lookups, not counted), and the peak resident memory. Its last line
+is machine-readable: ``engine/lm-eval=3.17x engine/naive=12.46x max|d|=1.4e-04 matmul_share=0.80`` (ratios
+of CPU time).
 """
 from __future__ import annotations
 
