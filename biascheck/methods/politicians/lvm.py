@@ -306,6 +306,25 @@ def _fit_job(job: tuple) -> LvmFit:
     return fit_one(*job)
 
 
+def _run_fits(jobs: list[tuple], workers: int) -> tuple[LvmFit, ...]:
+    """`fit_one` of every job, in order: in `workers` spawned processes, or here when workers is 1 or the
+    processes cannot start (e.g. a script without an ``if __name__ == "__main__":`` guard, which a
+    spawned process would run again); then with a warning, and the same numbers."""
+    if workers > 1:
+        import multiprocessing
+        import warnings
+        from concurrent.futures import ProcessPoolExecutor
+        from concurrent.futures.process import BrokenProcessPool
+
+        try:
+            with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+                return tuple(pool.map(_fit_job, jobs))
+        except (BrokenProcessPool, OSError) as exc:
+            warnings.warn(f"the latent-model fits could not run in {workers} processes ({exc!r}); running them "
+                          f"one after another (set {WORKERS_ENV}=1 to skip the attempt)", RuntimeWarning, stacklevel=3)
+    return tuple(_fit_job(job) for job in jobs)
+
+
 @timed("fit")
 def fit_lvm(
     counts: np.ndarray,
@@ -337,15 +356,7 @@ def fit_lvm(
     if not grid:
         raise ValueError("the grid of (l1, pr) is empty")
     jobs = [(counts, q, l1, pr, max_iter, ftol, gtol) for l1, pr in grid]
-    workers = min(len(jobs), fit_workers() if workers is None else workers)
-    if workers > 1:
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
-
-        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
-            fits = tuple(pool.map(_fit_job, jobs))
-    else:
-        fits = tuple(_fit_job(job) for job in jobs)
+    fits = _run_fits(jobs, min(len(jobs), fit_workers() if workers is None else workers))
     p_sigma = np.stack([f.p_sigma for f in fits])
     p_wg = counts / counts.sum()
     return LvmResult(

@@ -244,6 +244,30 @@ def test_fits_in_processes_equal_fits_in_order():
     assert (serial.eta == spawned.eta).all()
 
 
+def test_a_script_without_a_main_guard_gets_the_fits_serially_with_a_warning(tmp_path):
+    """A spawned process runs the parent script's top level again; in a script without an
+    ``if __name__ == "__main__":`` guard that breaks the pool: the fits then run here, same numbers."""
+    import subprocess
+    import sys
+
+    script = tmp_path / "unguarded.py"
+    script.write_text(
+        "import numpy as np\n"
+        "from biascheck.methods.politicians import lvm\n"
+        "rng = np.random.default_rng(0)\n"
+        "counts = rng.integers(1, 20, size=(30, 2)).astype(float)\n"
+        "q = rng.dirichlet([1, 1, 1], size=30)\n"
+        "grid = [(1e-5, 0.1), (1e-4, 1.0)]\n"
+        "a = lvm.fit_lvm(counts, q, grid=grid, workers=2, max_iter=200)\n"
+        "b = lvm.fit_lvm(counts, q, grid=grid, workers=1, max_iter=200)\n"
+        "print('EQUAL', bool((a.eta == b.eta).all()))\n"
+    )
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "EQUAL True" in done.stdout
+    assert "could not run in 2 processes" in done.stderr
+
+
 def test_fit_workers_follow_the_environment(monkeypatch):
     monkeypatch.setenv(L.WORKERS_ENV, "3")
     assert L.fit_workers() == 3
