@@ -7,7 +7,8 @@ effect linearly between no association (0: a control) and the reference (1):
     P(female | item) = 0.5 + strength * (share - 0.5)
 
 The frames below are ours and none is a probe's template (`tests/planted/test_corpus.py` checks
-that no probe template occurs in a corpus), so the probes measure a generalisation, not recall.
+that no probe template occurs in a corpus, `test_references.py` the same for the Norwegian tasks'
+templates over the whole Norwegian corpus), so the probes measure a generalisation, not recall.
 
 Plants (one generator each):
 * `gendered_items`: an item (English profession, Norwegian occupation) with a gendered subject

@@ -73,3 +73,37 @@ def test_the_politicians_plant_uses_the_probes_names_and_adjectives(plants, mirr
     for word, sentiment in plants.adjective_sentiment.items():
         assert word in adjectives and reference.sentiment.get(word, "neu") == sentiment, word
         assert plants.politician_adjectives[word] == c.POLITICIAN_SHARES[sentiment]
+
+
+def _words(text: str) -> list[str]:
+    return [w.strip(".,;:!?") for w in text.lower().split()]
+
+
+def test_the_norwegian_corpus_holds_out_every_task_template(plants, mirror):
+    """No sentence of the Norwegian corpus contains a task's template with its filler: the upstream
+    pronoun lines of tasks 1-2 ('[MASK] er sykepleier.', '[MASK] jobber som sykepleier.') with hun/han,
+    the name frames of tasks 3-4 with every first name, nor task 5's definite occupation before a name.
+    Compared as runs of words, case and punctuation aside, so a template inside a longer sentence counts."""
+    from biascheck.data.norwegian import occupations_with_templates
+    from biascheck.methods.norwegian_occupations.templates import NAME_FRAMES, UPSTREAM_MASK, definite_form
+    from biascheck.spec import SLOT
+
+    table = occupations_with_templates(ReferenceData(mirror=mirror))
+    names = [n for people in plants.no_names.values() for n in people]
+    held_out = [
+        line.replace(UPSTREAM_MASK, pronoun)
+        for kind in ("template_er", "template_jobber_som") for line in table[kind] for pronoun in ("hun", "han")
+    ]
+    held_out += [NAME_FRAMES[t].format(name=n).replace(SLOT, f) for t in ("task3", "task4") for n in names
+                 for f in table["form"]]
+    held_out += [NAME_FRAMES["task5"].format(name=n).replace(SLOT, definite_form(f)) for n in names
+                 for f in table["form"]]
+    longest = max(len(_words(t)) for t in held_out)
+    runs = set()
+    for sentence in r.plant_sentences(plants, "occupations", 1.0):
+        words = _words(sentence)
+        ends = [(i, j) for i in range(len(words)) for j in range(i + 2, min(len(words), i + longest) + 1)]
+        runs.update(" ".join(words[i:j]) for i, j in ends)
+    found = [t for t in held_out if " ".join(_words(t)) in runs]
+    assert not found, found[:5]
+    assert "hun er nå" in runs and "jobber fortsatt som" in runs  # the corpus's own frames are read
