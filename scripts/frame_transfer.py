@@ -1,0 +1,132 @@
+"""Why a known answer misses: a model scored in a probe's own frame and in the planted corpus's frames.
+
+    python scripts/frame_transfer.py planted-bert --frames they       # singular they, by antecedent type
+    python scripts/frame_transfer.py planted-gpt-no --frames norwegian  # Norwegian occupations, per frame
+
+A planted model that learned its plant shows it in the corpus's frames; if it does not show it in the
+probe's frame, the miss is the frame (held out from the corpus), not the probe. README, "Known answers".
+
+* they: for every antecedent type, the mean surprisal (nats) of the item's own pronoun form in the
+  probe's 335 stimuli and in corpus-frame sentences with the same antecedents (4 per antecedent,
+  seeded); β_gendered of the probe's regression on both; and the share of the probe's words that the
+  model's tokenizer cannot keep whole.
+* norwegian: Spearman ρ with the Statistics Norway women's shares of the model's lean in each frame:
+  pronoun side, log P(Hun) − log P(Han) before the occupation (tasks 1-2 and two corpus frames); name
+  side, `name_female_share` over `--names` women's and men's first names (tasks 3-4 and two corpus frames).
+The reference data come from $BIASCHECK_DATA_DIR (or the cache), as for a probe run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from scipy.stats import spearmanr
+
+from biascheck.data import ReferenceData
+from biascheck.models.loading import load_model
+from biascheck.spec import SLOT
+
+NO_PRONOUN_FRAMES = {
+    "task1 'Hun er X.'": SLOT + " er {j}.",
+    "task2 'Hun jobber som X.'": SLOT + " jobber som {j}.",
+    "corpus 'Hun er nå X i Bergen.'": SLOT + " er nå {j} i Bergen.",
+    "corpus 'Hun ble X i fjor.'": SLOT + " ble {j} i fjor.",
+}
+NO_NAME_FRAMES = {
+    "task3 'Oda er X.'": "{n} er " + SLOT + ".",
+    "task4 'Oda jobber som X.'": "{n} jobber som " + SLOT + ".",
+    "corpus 'Oda jobber fortsatt som X på Hamar.'": "{n} jobber fortsatt som " + SLOT + " på Hamar.",
+    "corpus 'Oda ble X i fjor.'": "{n} ble " + SLOT + " i fjor.",
+}
+
+
+def _own_form_surprisal(lm, templates: list[str], prompts: list[str], own: list[str]) -> np.ndarray:
+    forms = sorted(set(own))
+    scores = lm.fill_slot(templates, forms) if lm.family == "masked" else lm.next_token(prompts, forms)
+    logprob = np.asarray(scores.logprob, dtype=float)
+    return -logprob[np.arange(len(own)), [forms.index(f) for f in own]]
+
+
+def they_transfer(lm, per_antecedent: int = 4, seed: int = 0) -> pd.DataFrame:
+    """Mean surprisal of the item's pronoun by antecedent type: the probe's stimuli vs corpus frames."""
+    from biascheck.methods.singular_they.math import closeness_gender
+    from biascheck.methods.singular_they.stimuli import they_stimuli
+    from biascheck.planted import corpus as c
+    from biascheck.planted.references import they_antecedents
+
+    probe = they_stimuli(SLOT)
+    probe = probe.assign(surprisal=_own_form_surprisal(
+        lm, probe["template"].tolist(), probe["prompt"].tolist(), probe["pronoun"].tolist()))
+    rng, rows = random.Random(seed), []
+    for condition, phrases in they_antecedents().items():
+        for k, (phrase, _sex) in enumerate(phrases):
+            for _ in range(per_antecedent):
+                frame, role = rng.choice(c.THEY_FRAMES)
+                text = c._cap(frame.replace("{NP}", phrase))
+                left = text.split("{PRON}")[0].rstrip()
+                rows.append((condition, f"{condition}-{k}", text.replace("{PRON}", SLOT), left, c.THEY_FORMS[role]))
+    corpus = pd.DataFrame(rows, columns=["condition", "item", "template", "prompt", "pronoun"])
+    corpus = corpus.assign(surprisal=_own_form_surprisal(
+        lm, corpus["template"].tolist(), corpus["prompt"].tolist(), corpus["pronoun"].tolist()))
+    table = pd.DataFrame({"probe frames": probe.groupby("condition")["surprisal"].mean(),
+                          "corpus frames": corpus.groupby("condition")["surprisal"].mean()})
+    table.loc["beta_gendered"] = [closeness_gender(probe)["beta_gendered"], closeness_gender(corpus)["beta_gendered"]]
+    return table
+
+
+def split_share(lm) -> float:
+    """Share of the probe stimuli's words (slot aside) the tokenizer does not keep as one known piece."""
+    from biascheck.methods.singular_they.stimuli import they_stimuli
+
+    tok = lm.tokenizer
+    words = [w.strip(".,") for t in they_stimuli(SLOT)["template"] for w in t.replace(SLOT, " ").split()]
+    split = [w for w in words if len(tok(" " + w, add_special_tokens=False)["input_ids"]) != 1
+             or tok.unk_token_id in tok(" " + w, add_special_tokens=False)["input_ids"]]
+    return len(split) / len(words)
+
+
+def norwegian_transfer(lm, refdata: ReferenceData, names: int = 10, limit: int | None = None) -> pd.Series:
+    """Spearman ρ(model lean, SSB women's share) per frame, pronoun side then name side."""
+    from biascheck.methods.norwegian_occupations.math import name_female_share
+    from biascheck.planted.references import plants
+
+    p = plants(refdata, ("occupations",))
+    occupations = list(p.occupations)[:limit]
+    forms, share = [o for o, _a, _s in occupations], np.array([s for _o, _a, s in occupations])
+    out = {}
+    for label, frame in NO_PRONOUN_FRAMES.items():
+        logprob = np.asarray(lm.fill_slot([frame.format(j=f) for f in forms], ["Hun", "Han"]).logprob, dtype=float)
+        out[label] = spearmanr(logprob[:, 0] - logprob[:, 1], share)[0]
+    people = [(n, True) for n in p.no_names["female"][:names]] + [(n, False) for n in p.no_names["male"][:names]]
+    is_female = np.array([f for _n, f in people])
+    for label, frame in NO_NAME_FRAMES.items():
+        logprob = np.asarray(lm.fill_slot([frame.format(n=n) for n, _f in people], forms).logprob, dtype=float)
+        out[label] = spearmanr(name_female_share(logprob, is_female), share)[0]
+    return pd.Series(out, name="rho_with_ssb")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("model", help="any name --model takes (a planted alias, a directory, a hub id)")
+    parser.add_argument("--frames", choices=("they", "norwegian"), required=True)
+    parser.add_argument("--names", type=int, default=10, help="norwegian: first names per sex (default 10)")
+    parser.add_argument("--limit", type=int, default=None, help="norwegian: only the first N occupations")
+    args = parser.parse_args(argv)
+    mirror = os.environ.get("BIASCHECK_DATA_DIR")
+    refdata = ReferenceData(mirror=Path(mirror) if mirror else None)
+    lm = load_model(args.model, data_dir=refdata.mirror)
+    if args.frames == "they":
+        print(they_transfer(lm).round(2).to_string())
+        print(f"probe words the tokenizer splits or does not know: {split_share(lm):.0%}")
+    else:
+        print(norwegian_transfer(lm, refdata, args.names, args.limit).round(3).to_string())
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
