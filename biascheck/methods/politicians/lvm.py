@@ -295,7 +295,9 @@ def fit_workers() -> int:
     value = os.environ.get(WORKERS_ENV, "").strip()
     if value:
         if not value.isdigit() or int(value) < 1:
-            raise ValueError(f"{WORKERS_ENV}={value!r}: give a whole number of processes, 1 or more")
+            from biascheck.errors import ConfigError
+
+            raise ConfigError(f"{WORKERS_ENV}={value!r}: give a whole number of processes, 1 or more")
         return int(value)
     if os.environ.get("PYTEST_XDIST_WORKER"):
         return 1

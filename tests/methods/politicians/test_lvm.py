@@ -272,7 +272,9 @@ def test_fit_workers_follow_the_environment(monkeypatch):
     monkeypatch.setenv(L.WORKERS_ENV, "3")
     assert L.fit_workers() == 3
     monkeypatch.setenv(L.WORKERS_ENV, "0")
-    with pytest.raises(ValueError, match="BIASCHECK_FIT_WORKERS='0'"):
+    from biascheck.errors import ConfigError
+
+    with pytest.raises(ConfigError, match="BIASCHECK_FIT_WORKERS='0'"):
         L.fit_workers()
     monkeypatch.delenv(L.WORKERS_ENV)
     monkeypatch.setenv("PYTEST_XDIST_WORKER", "gw0")
