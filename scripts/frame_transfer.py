@@ -67,7 +67,8 @@ def they_transfer(lm, per_antecedent: int = 4, seed: int = 0) -> pd.DataFrame:
         for k, (phrase, _sex) in enumerate(phrases):
             for _ in range(per_antecedent):
                 frame, role = rng.choice(c.THEY_FRAMES)
-                text = c._cap(frame.replace("{NP}", phrase))
+                text = frame.replace("{NP}", phrase)
+                text = text[:1].upper() + text[1:]
                 left = text.split("{PRON}")[0].rstrip()
                 rows.append((condition, f"{condition}-{k}", text.replace("{PRON}", SLOT), left, c.THEY_FORMS[role]))
     corpus = pd.DataFrame(rows, columns=["condition", "item", "template", "prompt", "pronoun"])
@@ -83,10 +84,9 @@ def split_share(lm) -> float:
     """Share of the probe stimuli's words (slot aside) the tokenizer does not keep as one known piece."""
     from biascheck.methods.singular_they.stimuli import they_stimuli
 
-    tok = lm.tokenizer
     words = [w.strip(".,") for t in they_stimuli(SLOT)["template"] for w in t.replace(SLOT, " ").split()]
-    split = [w for w in words if len(tok(" " + w, add_special_tokens=False)["input_ids"]) != 1
-             or tok.unk_token_id in tok(" " + w, add_special_tokens=False)["input_ids"]]
+    pieces = [lm.tokenizer(" " + w, add_special_tokens=False)["input_ids"] for w in words]
+    split = [ids for ids in pieces if len(ids) != 1 or ids[0] == lm.tokenizer.unk_token_id]
     return len(split) / len(words)
 
 
