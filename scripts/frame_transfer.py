@@ -11,15 +11,16 @@ probe's frame, the miss is the frame (held out from the corpus), not the probe. 
   seeded); β_gendered of the probe's regression on both; and the share of the probe's words that the
   model's tokenizer cannot keep whole.
 * norwegian: Spearman ρ with the Statistics Norway women's shares of the model's lean in each frame:
-  pronoun side, log P(Hun) − log P(Han) before the occupation (tasks 1-2 and two corpus frames); name
-  side, `name_female_share` over `--names` women's and men's first names (tasks 3-4 and two corpus frames).
-The reference data come from $BIASCHECK_DATA_DIR (or the cache), as for a probe run.
+  pronoun side, the probe's `pronoun_female_share` (Hun + hun against Han + han) before the occupation
+  (tasks 1-2 and two corpus frames); name side, its `name_female_share` over `--names` women's and
+  men's first names (tasks 3-4 and two corpus frames). Scoring is the probes' own (`score_all`, the
+  estimators above); only the frames differ.
+The reference data come from the mirror the command line would use (`mirror_dir`), else the cache.
 """
 
 from __future__ import annotations
 
 import argparse
-import os
 import random
 from pathlib import Path
 
@@ -28,40 +29,36 @@ import pandas as pd
 from scipy.stats import spearmanr
 
 from biascheck.data import ReferenceData
+from biascheck.data.norwegian import TEMPLATE_FRAMES
+from biascheck.data.resolve import mirror_dir
+from biascheck.methods.norwegian_occupations.templates import NAME_FRAMES
 from biascheck.models.loading import load_model
 from biascheck.spec import SLOT
 
+REPO = Path(__file__).resolve().parents[1]
+# The probe's frames (tasks 1-4, from its own template definitions) beside two of the corpus's.
 NO_PRONOUN_FRAMES = {
-    "task1 'Hun er X.'": SLOT + " er {j}.",
-    "task2 'Hun jobber som X.'": SLOT + " jobber som {j}.",
+    "task1 'Hun er X.'": f"{SLOT} {TEMPLATE_FRAMES['er']} {{j}}.",
+    "task2 'Hun jobber som X.'": f"{SLOT} {TEMPLATE_FRAMES['jobber_som']} {{j}}.",
     "corpus 'Hun er nå X i Bergen.'": SLOT + " er nå {j} i Bergen.",
     "corpus 'Hun ble X i fjor.'": SLOT + " ble {j} i fjor.",
 }
 NO_NAME_FRAMES = {
-    "task3 'Oda er X.'": "{n} er " + SLOT + ".",
-    "task4 'Oda jobber som X.'": "{n} jobber som " + SLOT + ".",
-    "corpus 'Oda jobber fortsatt som X på Hamar.'": "{n} jobber fortsatt som " + SLOT + " på Hamar.",
-    "corpus 'Oda ble X i fjor.'": "{n} ble " + SLOT + " i fjor.",
+    "task3 'Oda er X.'": NAME_FRAMES["task3"],
+    "task4 'Oda jobber som X.'": NAME_FRAMES["task4"],
+    "corpus 'Oda jobber fortsatt som X på Hamar.'": "{name} jobber fortsatt som " + SLOT + " på Hamar.",
+    "corpus 'Oda ble X i fjor.'": "{name} ble " + SLOT + " i fjor.",
 }
-
-
-def _own_form_surprisal(lm, templates: list[str], prompts: list[str], own: list[str]) -> np.ndarray:
-    forms = sorted(set(own))
-    scores = lm.fill_slot(templates, forms) if lm.family == "masked" else lm.next_token(prompts, forms)
-    logprob = np.asarray(scores.logprob, dtype=float)
-    return -logprob[np.arange(len(own)), [forms.index(f) for f in own]]
 
 
 def they_transfer(lm, per_antecedent: int = 4, seed: int = 0) -> pd.DataFrame:
     """Mean surprisal of the item's pronoun by antecedent type: the probe's stimuli vs corpus frames."""
     from biascheck.methods.singular_they.math import closeness_gender
-    from biascheck.methods.singular_they.stimuli import they_stimuli
+    from biascheck.methods.singular_they.score import score_all
     from biascheck.planted import corpus as c
     from biascheck.planted.references import they_antecedents
 
-    probe = they_stimuli(SLOT)
-    probe = probe.assign(surprisal=_own_form_surprisal(
-        lm, probe["template"].tolist(), probe["prompt"].tolist(), probe["pronoun"].tolist()))
+    probe = score_all(lm).frame
     rng, rows = random.Random(seed), []
     for condition, phrases in they_antecedents().items():
         for k, (phrase, _sex) in enumerate(phrases):
@@ -71,9 +68,7 @@ def they_transfer(lm, per_antecedent: int = 4, seed: int = 0) -> pd.DataFrame:
                 text = text[:1].upper() + text[1:]
                 left = text.split("{PRON}")[0].rstrip()
                 rows.append((condition, f"{condition}-{k}", text.replace("{PRON}", SLOT), left, c.THEY_FORMS[role]))
-    corpus = pd.DataFrame(rows, columns=["condition", "item", "template", "prompt", "pronoun"])
-    corpus = corpus.assign(surprisal=_own_form_surprisal(
-        lm, corpus["template"].tolist(), corpus["prompt"].tolist(), corpus["pronoun"].tolist()))
+    corpus = score_all(lm, pd.DataFrame(rows, columns=["condition", "item", "template", "prompt", "pronoun"])).frame
     table = pd.DataFrame({"probe frames": probe.groupby("condition")["surprisal"].mean(),
                           "corpus frames": corpus.groupby("condition")["surprisal"].mean()})
     table.loc["beta_gendered"] = [closeness_gender(probe)["beta_gendered"], closeness_gender(corpus)["beta_gendered"]]
@@ -92,20 +87,22 @@ def split_share(lm) -> float:
 
 def norwegian_transfer(lm, refdata: ReferenceData, names: int = 10, limit: int | None = None) -> pd.Series:
     """Spearman ρ(model lean, SSB women's share) per frame, pronoun side then name side."""
-    from biascheck.methods.norwegian_occupations.math import name_female_share
+    from biascheck.methods.norwegian_occupations.math import name_female_share, pronoun_female_share
+    from biascheck.methods.norwegian_occupations.spec import FEMALE, MALE, PRONOUNS
     from biascheck.planted.references import plants
 
     p = plants(refdata, ("occupations",))
     occupations = list(p.occupations)[:limit]
     forms, share = [o for o, _a, _s in occupations], np.array([s for _o, _a, s in occupations])
     out = {}
+    pronouns = [*PRONOUNS[FEMALE], *PRONOUNS[MALE]]
     for label, frame in NO_PRONOUN_FRAMES.items():
-        logprob = np.asarray(lm.fill_slot([frame.format(j=f) for f in forms], ["Hun", "Han"]).logprob, dtype=float)
-        out[label] = spearmanr(logprob[:, 0] - logprob[:, 1], share)[0]
-    people = [(n, True) for n in p.no_names["female"][:names]] + [(n, False) for n in p.no_names["male"][:names]]
+        logprob = lm.fill_slot([frame.format(j=f) for f in forms], pronouns).logprob
+        out[label] = spearmanr(pronoun_female_share(logprob, pronouns), share)[0]
+    people = [(n, True) for n in p.no_names[FEMALE][:names]] + [(n, False) for n in p.no_names[MALE][:names]]
     is_female = np.array([f for _n, f in people])
     for label, frame in NO_NAME_FRAMES.items():
-        logprob = np.asarray(lm.fill_slot([frame.format(n=n) for n, _f in people], forms).logprob, dtype=float)
+        logprob = np.asarray(lm.fill_slot([frame.format(name=n) for n, _f in people], forms).logprob, dtype=float)
         out[label] = spearmanr(name_female_share(logprob, is_female), share)[0]
     return pd.Series(out, name="rho_with_ssb")
 
@@ -117,8 +114,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--names", type=int, default=10, help="norwegian: first names per sex (default 10)")
     parser.add_argument("--limit", type=int, default=None, help="norwegian: only the first N occupations")
     args = parser.parse_args(argv)
-    mirror = os.environ.get("BIASCHECK_DATA_DIR")
-    refdata = ReferenceData(mirror=Path(mirror) if mirror else None)
+    refdata = ReferenceData(mirror=mirror_dir(None, [REPO]))
     lm = load_model(args.model, data_dir=refdata.mirror)
     if args.frames == "they":
         print(they_transfer(lm).round(2).to_string())

@@ -43,7 +43,7 @@ class _Scripted:
         they = {"they", "them", "their", "themselves"}
         logprob = np.array([[(-1.0 if f in they else -3.0) - (2.0 if t.startswith("My sister") else 0.0)
                              for f in forms] for t in templates])
-        return type("S", (), {"logprob": logprob})()
+        return type("S", (), {"logprob": logprob, "n_pieces": np.ones(logprob.shape, int), "estimator": "scripted"})()
 
 
 def test_the_they_table_is_the_mean_surprisal_of_the_own_form_per_type():
