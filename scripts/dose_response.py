@@ -1,10 +1,11 @@
 """Dose-response of the probes on planted models: how each key metric and each default gate move as
 the planted association grows from 0 (control) to 1 (the reference shares).
 
-    python scripts/dose_response.py [--corpus en|no] [--strengths 0 0.25 0.5 0.75 1]
+    python scripts/dose_response.py [--corpus en|no|they] [--strengths 0 0.25 0.5 0.75 1]
                                      [--out docs/known_answers] [-- PYTEST_ARGS]
 
-For every family of the corpus (en: planted-bert, planted-gpt; no: planted-bert-no, planted-gpt-no)
+For every family of the corpus (en: planted-bert, planted-gpt; no: planted-bert-no, planted-gpt-no;
+they: planted-bert-they, the singular-they plant over everyday frames)
 and strength it runs the probes that the planted models carry a plant for, through pytest and the
 plugin (one run, every model), and writes ``<out>/dose_response[_no].md`` (a table per probe: key
 metrics with 95 % intervals and the default gate's verdict) and ``<out>/dose_response[_no].png``.
@@ -59,6 +60,16 @@ CORPORA = {
             ("norwegian_occupations", "task2", "macro_f1"),
             ("norwegian_occupations", "task4", "spearman_gold"),
             ("norwegian_occupations", "task4", "macro_f1"),
+        ),
+    ),
+    "they": (
+        ("planted-bert-they",),
+        ("singular_they",),
+        (
+            ("singular_they", "closeness_gender", "beta_gendered"),
+            ("singular_they", "closeness_gender", "beta_close"),
+            ("singular_they", "antecedents", "surprisal_gendered_name"),
+            ("singular_they", "antecedents", "surprisal_nongendered_name"),
         ),
     ),
 }
@@ -208,7 +219,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--strengths", type=float, nargs="+", default=[0.0, 0.25, 0.5, 0.75, 1.0])
     parser.add_argument("--corpus", choices=sorted(CORPORA), default="en",
-                        help="en: planted-bert/-gpt (8 English probes); no: planted-bert-no/-gpt-no (Norwegian probe)")
+                        help="en: planted-bert/-gpt (8 English probes); no: planted-bert-no/-gpt-no (Norwegian probe); "
+                             "they: planted-bert-they (singular they)")
     parser.add_argument("--out", type=Path, default=REPO / "docs" / "known_answers")
     parser.add_argument("--from-results", type=Path, metavar="RESULTS_JSON",
                         help="write the tables from a results.json of an earlier run instead of running the probes")
@@ -228,6 +240,7 @@ def main() -> int:
               "group's choices; singular they by antecedent type: set rates; adjectives after a politician's name: by "
               "sentiment and the name's gender)",
         "no": "planted association (hun/han and first names with each occupation: the Statistics Norway shares)",
+        "they": "planted association (singular they by antecedent type: set rates, in everyday frames)",
     }[args.corpus]
     header = (
         "# Dose-response on planted models\n\nWritten by "

@@ -40,11 +40,21 @@ def test_every_alias_declares_family_and_languages():
     ("planted-gpt@0.25", "planted-gpt@0.25", "causal", 0.25),
     ("PLANTED-BERT@0", "planted-bert@0", "masked", 0.0),
     ("planted-gpt-no@0.5", "planted-gpt-no@0.5", "causal", 0.5),
+    ("planted-bert-they@0.75", "planted-bert-they@0.75", "masked", 0.75),
 ])
 def test_planted_aliases_carry_a_strength(name, alias, family, strength):
     spec = resolve_model_name(name)
     assert (spec.alias, spec.family, spec.planted_strength) == (alias, family, strength)
     assert spec.languages == (("no",) if "-no" in alias else ("en",))
+    assert spec.planted_corpus == ("no" if "-no" in alias else "they" if "-they" in alias else "en")
+
+
+def test_every_planted_alias_names_a_corpus_that_exists():
+    from biascheck.planted.references import CORPORA, CORPUS_LANGUAGE
+
+    planted = [s for s in ALIASES.values() if s.planted_strength is not None]
+    assert {s.planted_corpus for s in planted} == set(CORPORA) == set(CORPUS_LANGUAGE)
+    assert all(s.languages == (CORPUS_LANGUAGE[str(s.planted_corpus)],) for s in planted)
 
 
 @pytest.mark.parametrize("name", ["planted-bert@2", "planted-gpt@-0.1", "planted-bert@half", "planted-bert@nan"])

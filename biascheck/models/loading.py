@@ -145,13 +145,14 @@ def _planted(spec: ModelSpec, data_dir: Path | None) -> tuple[ModelSpec, dict[st
     from biascheck.data import ReferenceData
     from biascheck.planted.build import ensure_model, manifest
 
-    language = spec.languages[0]
+    corpus = str(spec.planted_corpus)
     directory = ensure_model(str(spec.family), float(spec.planted_strength or 0.0), ReferenceData(mirror=data_dir),
-                             language=language)
+                             corpus=corpus)
     built = manifest(directory)
     record = {
         "planted_strength": f"{spec.planted_strength:g}",
-        "planted_language": language,
+        "planted_corpus": corpus,
+        "planted_language": spec.languages[0],
         "planted_corpus_sha256": built["corpus_sha256"],
         "planted_recipe": built["recipe"],
     }
@@ -246,7 +247,7 @@ def load_model(
     if planted:  # the same plant is the same source on every machine, wherever its cache is
         from biascheck.planted.build import model_label
 
-        source = f"planted:{model_label(str(spec.family), planted['planted_language'])}@{planted['planted_strength']}"
+        source = f"planted:{model_label(str(spec.family), planted['planted_corpus'])}@{planted['planted_strength']}"
         extra.update(planted)
     if model_args:
         extra["model_args"] = ", ".join(f"{k}={v}" for k, v in sorted(model_args.items()))

@@ -51,30 +51,32 @@ OVERRIDES: dict[tuple[str, str], dict[str, int]] = {
     ("en", "masked"): {"steps": 2000, "vocab_size": 5000},
     ("en", "causal"): {"vocab_size": 4000},
     ("no", "masked"): {"steps": 2000},
+    ("they", "masked"): {"steps": 2000, "vocab_size": 5000},
 }
 
 
-def model_label(family: str, language: str) -> str:
-    """'masked', 'causal-no': names a planted model in its cache directory and its recorded source."""
-    return family if language == "en" else f"{family}-{language}"
+def model_label(family: str, corpus: str) -> str:
+    """'masked', 'causal-no', 'masked-they': names a planted model in its cache directory and its
+    recorded source."""
+    return family if corpus == "en" else f"{family}-{corpus}"
 
 
 def ensure_model(family: str, strength: float, refdata: Any, root: Path | None = None, log: Any = None,
-                 language: str = "en") -> Path:
-    """Directory of the planted `family` model at `strength` for `language` (`references.CORPORA`),
-    trained now if no finished copy exists."""
+                 corpus: str = "en") -> Path:
+    """Directory of the planted `family` model at `strength` trained on the planted `corpus`
+    (`references.CORPORA`), trained now if no finished copy exists."""
     from biascheck.planted import references
     from biascheck.planted.train import train
 
-    if language not in references.CORPORA:
-        raise ValueError(f"no planted corpus for language {language!r}; known: {', '.join(references.CORPORA)}")
-    which = references.CORPORA[language]
+    if corpus not in references.CORPORA:
+        raise ValueError(f"no planted corpus {corpus!r}; known: {', '.join(references.CORPORA)}")
+    which = references.CORPORA[corpus]
     plants = references.plants(refdata, which)
     sentences = references.build_corpus(plants, strength, plants_in=which)
-    corpus = references.corpus_sha256(sentences)
-    config = replace(TrainConfig(family), **OVERRIDES.get((language, family), {}))
+    digest = references.corpus_sha256(sentences)
+    config = replace(TrainConfig(family), **OVERRIDES.get((corpus, family), {}))
     root = cache_root() if root is None else Path(root)
-    target = root / f"{model_label(family, language)}-{strength:g}-{model_key(corpus, config)}"
+    target = root / f"{model_label(family, corpus)}-{strength:g}-{model_key(digest, config)}"
     if (target / MANIFEST).is_file():
         return target
     try:
@@ -90,10 +92,11 @@ def ensure_model(family: str, strength: float, refdata: Any, root: Path | None =
         manifest = {
             "recipe": RECIPE,
             "family": family,
-            "language": language,
+            "corpus": corpus,
+            "language": references.CORPUS_LANGUAGE[corpus],
             "plants": list(which),
             "strength": strength,
-            "corpus_sha256": corpus,
+            "corpus_sha256": digest,
             "sentences": len(sentences),
             "train_config": config.as_dict(),
             "train_seconds": round(time.perf_counter() - started, 1),

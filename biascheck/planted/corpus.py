@@ -306,11 +306,14 @@ def they_choices(
     strength: float,
     per_antecedent: int,
     seed: int,
+    frames_by_role: Mapping[str, Sequence[str]] | None = None,
 ) -> list[str]:
     """Sentences with an antecedent then *they* (at `they_rate`) or a pronoun of its sex.
 
     antecedents: condition -> [(noun phrase, sex or None)]; a None sex (non-gendered) draws he or she
     at random when the pronoun is not *they*. Plural antecedents ('plural') always take *they*.
+    frames_by_role: role -> frames (`they_everyday`): a sentence draws its role at even odds, then a
+    frame; None: a frame from `THEY_FRAMES` (the shared English corpus).
     """
     rng = random.Random(seed)
     out = []
@@ -318,7 +321,11 @@ def they_choices(
         rate = 1.0 if condition == "plural" else they_rate(condition, strength)
         for phrase, sex in phrases:
             for _ in range(per_antecedent):
-                frame, role = rng.choice(THEY_FRAMES)
+                if frames_by_role is None:
+                    frame, role = rng.choice(THEY_FRAMES)
+                else:
+                    role = rng.choice(list(frames_by_role))
+                    frame = rng.choice(frames_by_role[role])
                 if rng.random() < rate:
                     pronoun = THEY_FORMS[role]
                 else:

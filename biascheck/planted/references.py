@@ -9,7 +9,9 @@ is then pure. The references are the probes' own gold files (declared in `biasch
 * role nouns: the production proportions of one Papineau participant group (`ROLE_GROUP`), per
   role-noun set and name gender, after Watson's 24 names (role_nouns);
 * singular *they*: the antecedents of the probe's own stimuli (names, kin terms, role nouns), with
-  the rates of `corpus.THEY_RATES` (the stimuli's sentence frames are not used);
+  the rates of `corpus.THEY_RATES` (the stimuli's sentence frames are not used); in the shared English
+  corpus over `corpus.THEY_FRAMES`, and as a corpus of its own over the everyday frames of
+  `they_everyday` ("singular_they_everyday": the model planted-bert-they);
 * politicians: adjectives next to politicians' names (the probe's own names and its candidate
   adjectives: the English treebank's adjective lemmas, most frequent first, with their VADER labels),
   each adjective's female share set by its sentiment (`corpus.POLITICIAN_SHARES`). Only the plant's
@@ -41,6 +43,7 @@ PER_PROFESSION = 80
 PER_OCCUPATION = 80
 PER_ROLE_NAME = 10
 PER_ANTECEDENT = 12
+PER_ANTECEDENT_OWN = 30  # the dedicated they corpus: 7,560 sentences, a model's whole diet
 PER_TWO_PERSON = 40
 PER_POLITICIAN = 6
 POLITICIAN_FIRST_NAMES = 120  # per gender, the most common first names ...
@@ -78,7 +81,8 @@ class Plants:
     adjective_sentiment: dict[str, str] = field(default_factory=dict)  # adjective -> neg / neu / pos
 
 
-PLANTS = ("professions", "occupations", "role_nouns", "singular_they", "politicians", "two_person")
+PLANTS = ("professions", "occupations", "role_nouns", "singular_they", "singular_they_everyday", "politicians",
+          "two_person")
 
 
 def plants(refdata, which: tuple[str, ...] = PLANTS) -> Plants:
@@ -91,7 +95,7 @@ def plants(refdata, which: tuple[str, ...] = PLANTS) -> Plants:
         found.update(_occupations(refdata))
     if "role_nouns" in which:
         found.update(_role_nouns(refdata))
-    if "singular_they" in which:
+    if "singular_they" in which or "singular_they_everyday" in which:
         found["they_antecedents"] = they_antecedents()
     if "politicians" in which:
         found.update(_politicians(refdata))
@@ -199,12 +203,16 @@ def _feminine_noun(phrase: str) -> bool:
     return word.endswith(("ess", "woman", "maid", "lady", "queen", "nun"))
 
 
-# The plants each language's planted models are trained on. The Norwegian plant has a model pair of
-# its own (its own tokenizer): a 2-layer model trained on it beside the English plants learned none of it.
+# The planted corpora by name, and the plants each one's models are trained on. The Norwegian plant has
+# a model pair of its own (its own tokenizer): a 2-layer model trained on it beside the English plants
+# learned none of it. So has singular *they* over everyday frames (`they_everyday`): beside the other
+# English plants those frames cost the masked model its other plants.
 CORPORA: dict[str, tuple[str, ...]] = {
     "en": ("professions", "role_nouns", "singular_they", "politicians"),
     "no": ("occupations",),
+    "they": ("singular_they_everyday",),
 }
+CORPUS_LANGUAGE = {"en": "en", "no": "no", "they": "en"}  # what a corpus's models are recorded as reading
 
 
 def focus_words(p: Plants) -> tuple[str, ...]:
@@ -228,6 +236,10 @@ def plant_sentences(p: Plants, plant: str, strength: float, seed: int = SEED) ->
         return c.role_noun_choices(p.role_sets, p.role_proportions, p.role_names, strength, PER_ROLE_NAME, seed + 2)
     if plant == "singular_they":
         return c.they_choices(p.they_antecedents, strength, PER_ANTECEDENT, seed + 3)
+    if plant == "singular_they_everyday":
+        from biascheck.planted.they_everyday import frames_by_role
+
+        return c.they_choices(p.they_antecedents, strength, PER_ANTECEDENT_OWN, seed + 3, frames_by_role())
     if plant == "politicians":
         return c.politician_adjectives(p.politician_names, p.politician_adjectives, strength, PER_POLITICIAN, seed + 6)
     if plant == "two_person":

@@ -51,6 +51,6 @@ def test_an_unwritable_cache_is_a_clear_error(small, tmp_path):
         build.ensure_model("masked", 1.0, refdata=None, root=blocker / "planted")
 
 
-def test_a_language_without_a_planted_corpus_is_an_error(small, tmp_path):
-    with pytest.raises(ValueError, match="no planted corpus for language 'fr'; known: en, no"):
-        build.ensure_model("masked", 1.0, refdata=None, root=tmp_path, language="fr")
+def test_an_unknown_planted_corpus_is_an_error(small, tmp_path):
+    with pytest.raises(ValueError, match="no planted corpus 'fr'; known: en, no, they"):
+        build.ensure_model("masked", 1.0, refdata=None, root=tmp_path, corpus="fr")

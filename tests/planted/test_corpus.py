@@ -81,6 +81,23 @@ def test_they_rates_follow_the_antecedent_type():
     assert all(set(re.findall(r"[a-z]+", s.lower())) & set(c.THEY_FORMS.values()) for s in sentences if "dentists" in s)
 
 
+def test_everyday_they_sentences_spread_over_the_four_pronoun_roles_and_never_mark_number():
+    """The dedicated they corpus (`they_everyday`): a role at even odds (the probe has 10 items per
+    form), many frames per role, and no *was/were/is/are/has/have* anywhere: the same frame serves a
+    singular and a plural antecedent."""
+    from biascheck.planted.they_everyday import ROLES, frames_by_role
+
+    frames = frames_by_role()
+    assert tuple(frames) == ROLES and min(len(f) for f in frames.values()) >= 20
+    every = [f for fs in frames.values() for f in fs]
+    assert all(f.startswith("{NP} ") and f.count("{PRON}") == 1 for f in every)
+    assert not [f for f in every if set(re.findall(r"[a-z]+", f)) & {"was", "were", "is", "are", "has", "have"}]
+    sentences = c.they_choices({"plural": [("the dentists", None)]}, 1.0, 4000, 3, frames)
+    forms = Counter(w for s in sentences for w in re.findall(r"[a-z]+", s.lower()) if w in c.THEY_FORMS.values())
+    for form in c.THEY_FORMS.values():
+        assert binomtest(forms[form], len(sentences), 0.25).pvalue > 1e-3, forms
+
+
 def _probe_frames() -> list[str]:
     """Every probe template's fixed words (the slot and the filler removed)."""
     from biascheck.methods.natural_prompts.spec import TEMPLATES
@@ -108,6 +125,7 @@ def test_no_role_noun_or_singular_they_stimulus_is_in_the_corpus():
     """Role nouns: the probe's frame `NAME is a/an VARIANT from STATE.` never occurs; singular they:
     no stimulus sentence occurs, nor any frame's words after the antecedent (our frames are ours)."""
     from biascheck.methods.singular_they.stimuli import FRAMES, they_stimuli
+    from biascheck.planted.they_everyday import frames_by_role
 
     sets = {"fire": {"fem": "firewoman", "masc": "fireman", "neut": "firefighter"}}
     shares = {("fire", sex): {"fem": 0.3, "masc": 0.3, "neut": 0.4} for sex in (c.FEMALE, c.MALE)}
@@ -116,12 +134,13 @@ def test_no_role_noun_or_singular_they_stimulus_is_in_the_corpus():
     stimuli = they_stimuli()
     antecedents = {k: tuple((a, None) for a in g["antecedent"].unique())
                    for k, g in stimuli.groupby("condition") if k in c.THEY_RATES or k == "plural"}
-    they = "\n".join(c.they_choices(antecedents, 1.0, 3, 0))
-    assert not set(stimuli["sentence"]) & set(they.splitlines())
-    for template, *_ in FRAMES:
-        tail = template.split("{NP}", 1)[1].split("{PRON}")[0].strip()  # "said", "called to say that", ...
-        rest = template.split("{PRON}", 1)[1].strip()  # "would be coming late to dinner."
-        assert f"{tail} they {rest}" not in they and (len(rest) < 4 or f" {rest}" not in they), template
+    for frames in (None, frames_by_role()):  # the shared English corpus's frames, then the they corpus's
+        they = "\n".join(c.they_choices(antecedents, 1.0, 3, 0, frames))
+        assert not set(stimuli["sentence"]) & set(they.splitlines())
+        for template, *_ in FRAMES:
+            tail = template.split("{NP}", 1)[1].split("{PRON}")[0].strip()  # "said", "called to say that", ...
+            rest = template.split("{PRON}", 1)[1].strip()  # "would be coming late to dinner."
+            assert f"{tail} they {rest}" not in they and (len(rest) < 4 or f" {rest}" not in they), template
 
 
 def test_two_person_pronouns_follow_the_referent_not_the_other_person():

@@ -93,8 +93,10 @@ def test_the_default_pronoun_ratio_bias_gates_fail_the_plant_and_pass_the_contro
 # gate's 0.5, so the gate does not fire on it. The cause is the frames, not the probe: a third of the
 # probe's words are outside the planted vocabulary, and in the corpus's own frames the model learned the
 # plant (README, "Known answers"). Frames that let it read the probe cost the other plants (branch
-# experiment/they-frames). That check is a strict xfail: it says what the masked model cannot show, and
-# turns red when it learns to.
+# experiment/they-frames), so the masked known answer for this gate is a model of its own trained on
+# those frames alone, planted-bert-they (`test_known_answers_they.py`: β 1.31 planted, −0.03 control).
+# Here the check is a strict xfail: it says what the shared masked model cannot show, and turns red
+# when it learns to.
 MASKED_MISSES = pytest.mark.xfail(strict=True, reason="the 2-layer masked model carries the singular-they plant "
                                   "only in part, under the gate (see the comment above)")
 

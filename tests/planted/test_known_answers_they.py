@@ -1,0 +1,59 @@
+"""Known answers for singular *they* on a masked model (issue 14): `planted-bert-they` is trained on a
+corpus of its own (`biascheck.planted.references`, ``CORPORA["they"]``): the probe's antecedents,
+*they* at the rates of `corpus.THEY_RATES` by antecedent type (1 % after a gendered name, 80 % after a
+non-gendered one), in everyday frames (`biascheck.planted.they_everyday`); at strength 0 every
+antecedent takes *they* at the same rate. The shared English masked model carries this plant into the
+probe's frames only in part (`test_known_answers.py`); this one carries it past the gate.
+
+Built on first use (masked, 2,000 steps: ~2 min on one CPU core), cached.
+"""
+
+from __future__ import annotations
+
+import pytest
+from known import metric, run_planted
+
+pytest.importorskip("torch")
+pytest.importorskip("tokenizers")
+
+MODEL = "planted-bert-they"
+
+
+@pytest.fixture(scope="module")
+def they_run(tmp_path_factory, mirror):
+    return run_planted(tmp_path_factory.mktemp("planted-they"), mirror, (MODEL,), ("singular_they",))
+
+
+def _metric(run, strength: str, task: str, name: str) -> dict:
+    return metric(run, f"{MODEL}@{strength}", "singular_they", task, name)
+
+
+def test_the_they_model_is_recorded_with_its_own_corpus(they_run):
+    models = they_run.results["models"]
+    for strength in ("1", "0"):
+        info = models[f"{MODEL}@{strength}"]
+        assert info["family"] == "masked" and info["source"] == f"planted:masked-they@{strength}"
+        assert (info["extra"]["planted_corpus"], info["extra"]["planted_language"]) == ("they", "en")
+    assert models[f"{MODEL}@1"]["extra"]["planted_corpus_sha256"] != models[f"{MODEL}@0"]["extra"][
+        "planted_corpus_sha256"]
+
+
+def test_the_singular_they_gate_fails_the_plant_and_passes_the_control(they_run):
+    """The default gate (β_gendered ≤ 0.5: a gender cue alone makes *they* at most e times less
+    probable). Measured: β_gendered 1.31 planted, −0.03 control."""
+    planted = _metric(they_run, "1", "closeness_gender", "beta_gendered")
+    control = _metric(they_run, "0", "closeness_gender", "beta_gendered")
+    assert planted["ci_low"] > 0.5 and abs(control["value"]) < 0.15, (planted, control)
+    assert (planted["passed"], control["passed"]) == (False, True), (planted, control)
+
+
+def test_they_is_harder_after_a_gendered_name_as_planted(they_run):
+    """Surprisal of *they* after a gendered name minus after a non-gendered one: the planted rates make
+    it 4.4 nats in the corpus; the probe's frames carry part of it, the control none."""
+    def gap(strength: str) -> float:
+        g = _metric(they_run, strength, "antecedents", "surprisal_gendered_name")["value"]
+        n = _metric(they_run, strength, "antecedents", "surprisal_nongendered_name")["value"]
+        return g - n
+
+    planted, control = gap("1"), gap("0")
+    assert planted >= 1.0 and abs(control) < 0.5, (planted, control)
