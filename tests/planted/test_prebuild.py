@@ -1,0 +1,75 @@
+"""`python -m biascheck.planted.prebuild`: every planted alias built ahead of the tests, several at once."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from biascheck.planted import build, prebuild
+from biascheck.planted.train import TrainConfig
+from biascheck.registry import ALIASES
+
+pytest.importorskip("torch")
+pytest.importorskip("tokenizers")
+
+
+def test_every_planted_alias_is_listed_at_each_strength_the_slow_causal_builds_first():
+    models = prebuild.planted_models((1.0, 0.0))
+    planted = [s for s in ALIASES.values() if s.planted_strength is not None]
+    assert len(models) == 2 * len(planted) == len(set(models))
+    assert {(s.family, s.planted_corpus) for s in planted} == {(f, c) for f, _s, c in models}
+    families = [f for f, _s, _c in models]
+    assert families == sorted(families)  # "causal" < "masked": every causal build is started first
+
+
+def tiny_build(family: str, strength: float, corpus: str, mirror, root):
+    """The real `_build` in a spawned worker, on a two-profession corpus and a 20-step config (the
+    `small` fixture of test_build.py cannot reach another process)."""
+    import torch
+
+    from biascheck.planted import references
+
+    plants = references.Plants(professions=(("nurse", "a", 0.9), ("carpenter", "a", 0.02)))
+    references.plants = lambda refdata, which: plants
+    references.CORPORA = {**references.CORPORA, corpus: ("professions",)}
+    build.TrainConfig = lambda family: TrainConfig(family, steps=20, vocab_size=200, hidden=16)
+    build.OVERRIDES = {}  # the real corpora's steps and vocabularies
+    directory, seconds = prebuild._build(family, strength, corpus, mirror, root)
+    (directory / "threads.txt").write_text(str(torch.get_num_threads()))
+    return directory, seconds
+
+
+def failing_build(family: str, strength: float, corpus: str, mirror, root):
+    if family == "causal":
+        raise ValueError("no room")
+    return Path(root) / f"{family}-{strength:g}", 0.0
+
+
+def test_models_are_built_side_by_side_one_thread_each(tmp_path):
+    """Three builds on two workers; each directory is the finished model of its request, in order.
+    (A cached model is found, not rebuilt: `ensure_model`, test_build.py.)"""
+    models = [("causal", 1.0, "en"), ("masked", 1.0, "en"), ("masked", 0.0, "they")]
+    lines: list[str] = []
+    built = prebuild.build_all(models, None, 2, root=tmp_path, log=lines.append, build=tiny_build)
+    assert len(set(built)) == 3 and len(lines) == 3
+    for directory, (family, strength, corpus) in zip(built, models, strict=True):
+        made = build.manifest(directory)
+        assert (made["family"], made["strength"], made["corpus"]) == (family, strength, corpus)
+        assert (directory / "threads.txt").read_text() == "1"
+
+
+def test_a_failed_build_is_named_after_the_others_finish(tmp_path):
+    models = [("causal", 1.0, "en"), ("masked", 1.0, "they")]
+    lines: list[str] = []
+    with pytest.raises(RuntimeError, match=r"causal en @1: ValueError: no room"):
+        prebuild.build_all(models, None, 2, root=tmp_path, log=lines.append, build=failing_build)
+    assert lines == [f"{0.0:7.1f} s  {tmp_path / 'masked-1'}"]
+
+
+def test_the_command_refuses_zero_workers():
+    done = subprocess.run([sys.executable, "-m", "biascheck.planted.prebuild", "--workers", "0"],
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 2 and "--workers must be at least 1" in done.stderr
