@@ -87,7 +87,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=min(len(os.sched_getaffinity(0)), 4),
                         help="builds at once, one thread each (default: the CPUs this process may use, at most 4)")
     parser.add_argument("--data", type=Path, default=None,
-                        help="reference-data mirror (default: $BIASCHECK_DATA_DIR, else ../shared/data, else the cache)")
+                        help="reference-data mirror (default: $BIASCHECK_DATA_DIR, else ../shared/data, else cache)")
     args = parser.parse_args(argv)
     if args.workers < 1:
         parser.error(f"--workers must be at least 1, got {args.workers}")

@@ -70,3 +70,23 @@ def test_the_sensitivity_table_has_the_plants_gate_verdicts_by_strength_and_the_
     row = [line for line in text.splitlines() if line.startswith("| pronoun_ratio")][0]
     assert row == "| pronoun_ratio | planted-gpt | pass / pass / fail | 1 | is.mean_abs_log_n | +1.00 |"
     assert dose.verdicts({"results": rows})[("planted-gpt@0", "pronoun_ratio")] is False  # the probe's own verdict
+
+
+def test_the_they_corpus_tables_render_from_a_results_file(tmp_path):
+    """`--corpus they --from-results`: the README's dose-response command for planted-bert-they, on a
+    results.json of two strengths (no probe run)."""
+    import json
+
+    rows = [
+        {"model": f"planted-bert-they@{s}", "probe": "singular_they", "task": "closeness_gender",
+         "metric": "beta_gendered", "value": beta, "ci_low": beta - 0.2, "ci_high": beta + 0.2, "passed": beta <= 0.5}
+        for s, beta in (("0", 0.0), ("1", 1.3))
+    ]
+    (tmp_path / "results.json").write_text(json.dumps({"results": rows, "models": {}}))
+    done = subprocess.run([sys.executable, str(SCRIPT), "--corpus", "they", "--strengths", "0", "1",
+                           "--from-results", str(tmp_path / "results.json"), "--out", str(tmp_path)],
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    text = (tmp_path / "dose_response_they.md").read_text()
+    assert "| singular_they | planted-bert-they | pass / fail | 1 |" in text
+    assert "| planted-bert-they@1 | 1.300 [1.10, 1.50] |" in text and (tmp_path / "dose_response_they.png").is_file()
