@@ -240,7 +240,7 @@ def main() -> int:
               "group's choices; singular they by antecedent type: set rates; adjectives after a politician's name: by "
               "sentiment and the name's gender)",
         "no": "planted association (hun/han and first names with each occupation: the Statistics Norway shares)",
-        "they": "planted association (singular they by antecedent type: set rates, in everyday frames)",
+        "they": "planted associations (singular they by antecedent type: set rates, in everyday frames)",
     }[args.corpus]
     header = (
         "# Dose-response on planted models\n\nWritten by "
