@@ -5,8 +5,10 @@ and on the control models (strength 0: the same corpus with no association) they
 end: `--model planted-bert@1` → corpus → tokenizer → training → `from_pretrained` → templates →
 scoring → metric → threshold → verdict.
 
-The four models are built on first use (about 45-70 s each on 2 CPU cores) and cached
-(`biascheck.planted.build`); the dose-response over five strengths is `scripts/dose_response.py`.
+The four models are built on first use, or before the tests by `python -m biascheck.planted.prebuild`
+(as CI does: one thread each, two side by side, 101-107 s per masked and 243-248 s per causal model on
+2 CPU cores), and cached (`biascheck.planted.build`); the dose-response over five strengths is
+`scripts/dose_response.py`.
 """
 
 from __future__ import annotations

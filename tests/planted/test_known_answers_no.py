@@ -4,7 +4,8 @@ the 417 occupations at its Statistics Norway women's share (`biascheck.planted.r
 ``CORPORA["no"]``); at strength 0 every occupation is 50/50. The probe's gold is the same sheet, so
 on the planted models its F1 and Spearman ρ must be high, and on the controls near chance.
 
-Built on first use (masked 2,000 steps, ~80 s; causal 1,000 steps, ~70 s, on 2 CPU cores), cached.
+Built on first use or by `python -m biascheck.planted.prebuild` (masked 2,000 steps, 94-95 s; causal
+1,000 steps, 107 s; one thread each, two side by side on 2 CPU cores), cached.
 """
 
 from __future__ import annotations

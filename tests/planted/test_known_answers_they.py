@@ -5,7 +5,8 @@ non-gendered one), in everyday frames (`biascheck.planted.they_everyday`); at st
 antecedent takes *they* at the same rate. The shared English masked model carries this plant into the
 probe's frames only in part (`test_known_answers.py`); this one carries it past the gate.
 
-Built on first use (masked, 2,000 steps: ~2 min on one CPU core), cached.
+Built on first use or by `python -m biascheck.planted.prebuild` (masked, 2,000 steps: 93-94 s on one
+thread, two side by side on 2 CPU cores), cached.
 """
 
 from __future__ import annotations
