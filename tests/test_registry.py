@@ -50,11 +50,10 @@ def test_planted_aliases_carry_a_strength(name, alias, family, strength):
 
 
 def test_every_planted_alias_names_a_corpus_that_exists():
-    from biascheck.planted.references import CORPORA, CORPUS_LANGUAGE
+    from biascheck.planted.references import CORPORA
 
     planted = [s for s in ALIASES.values() if s.planted_strength is not None]
-    assert {s.planted_corpus for s in planted} == set(CORPORA) == set(CORPUS_LANGUAGE)
-    assert all(s.languages == (CORPUS_LANGUAGE[str(s.planted_corpus)],) for s in planted)
+    assert {s.planted_corpus for s in planted} == set(CORPORA)
 
 
 @pytest.mark.parametrize("name", ["planted-bert@2", "planted-gpt@-0.1", "planted-bert@half", "planted-bert@nan"])

@@ -93,7 +93,6 @@ def ensure_model(family: str, strength: float, refdata: Any, root: Path | None =
             "recipe": RECIPE,
             "family": family,
             "corpus": corpus,
-            "language": references.CORPUS_LANGUAGE[corpus],
             "plants": list(which),
             "strength": strength,
             "corpus_sha256": digest,

@@ -212,7 +212,6 @@ CORPORA: dict[str, tuple[str, ...]] = {
     "no": ("occupations",),
     "they": ("singular_they_everyday",),
 }
-CORPUS_LANGUAGE = {"en": "en", "no": "no", "they": "en"}  # what a corpus's models are recorded as reading
 
 
 def focus_words(p: Plants) -> tuple[str, ...]:
