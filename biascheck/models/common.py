@@ -100,6 +100,24 @@ class EngineModel(LanguageModel):
             batch_size=batch_size,
             token_budget=token_budget,
         )
+        if token_budget is None and batch_size is None and device.startswith("cuda"):
+            self._size_budget_from_card(device)
+
+    def _size_budget_from_card(self, device: str, mem_get_info: Callable | None = None) -> None:
+        """The engine's token budget from the card's free memory (`biascheck.models.memory`), recorded
+        with the model; the fixed default stays when the config does not say the model's sizes."""
+        from biascheck.models.memory import cuda_budget
+
+        config = self.model.config
+        config = config.get_text_config() if hasattr(config, "get_text_config") else config
+        try:
+            budget, how = cuda_budget(config, self.model.dtype.itemsize, device, self.engine.head_rows,
+                                      self.vocab_size, mem_get_info)
+        except ValueError as exc:
+            how = f"{self.engine.token_budget} tokens (the fixed default: {exc})"
+        else:
+            self.engine.token_budget = budget
+        self.info.extra["token_budget"] = how
 
     # ------------------------------------------------------------------ paths
     def _head_module(self) -> Any:
