@@ -130,6 +130,17 @@ class LanguageModel(ABC):
         logprob = np.where(pieces == 1, got.logprob, -np.inf)
         return SlotScores(logprob, pieces, got.estimator)
 
+    def slot_ids(self, templates: Sequence[str], token_ids: Sequence[int]) -> np.ndarray:
+        """(n_t, n_ids) float64: the log-probability of each given token id in the `SLOT` of every
+        template, read as `slot_vocab` reads a one-piece candidate (same reads, same numbers), without
+        tokenising any candidate again. `token_ids`: ids from an earlier `slot_vocab` call's `token_ids`
+        (a caller that scores the same candidates against many chunks of templates tokenises them once).
+
+        Only models whose `slot_vocab` returns `token_ids` (the engine models) implement it; this default
+        raises NotImplementedError, and callers fall back to `slot_vocab`.
+        """
+        raise NotImplementedError(f"{type(self).__name__} has no slot_ids; use slot_vocab")
+
     @abstractmethod
     def top_next(self, prompts: Sequence[str], k: int) -> tuple[np.ndarray, list[list[str]]]:
         """The k most probable next tokens after each prompt (masked: in a slot after the prompt).

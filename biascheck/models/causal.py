@@ -278,9 +278,10 @@ class CausalLM(EngineModel):
             reads.append((seq, len(seq) - 1))
         return reads
 
-    def slot_vocab(self, templates: Sequence[str], candidates: Sequence[str]) -> SlotScores:
+    @staticmethod
+    def _slot_prompts(templates: Sequence[str]) -> list[str]:
+        """The text before each template's SLOT, which must end the template."""
         check_templates(templates)
-        check_candidates(candidates)
         prompts = []
         for t in templates:
             before, after = t.split(SLOT)
@@ -291,6 +292,16 @@ class CausalLM(EngineModel):
                 )
             prompts.append(before.rstrip())
         check_texts(prompts, "prompts")
+        return prompts
+
+    def slot_ids(self, templates: Sequence[str], token_ids: Sequence[int]) -> np.ndarray:
+        reads = self._last_reads(self._slot_prompts(templates), "slot_vocab with nothing before the slot")
+        _, vals, _ = self.engine.run([], reads, gather=token_ids)
+        return vals
+
+    def slot_vocab(self, templates: Sequence[str], candidates: Sequence[str]) -> SlotScores:
+        prompts = self._slot_prompts(templates)
+        check_candidates(candidates)
         first = prompts[0]
         texts = [first + " " + c for c in candidates]
         enc = self._encode(texts, add_special_tokens=False)
@@ -306,9 +317,7 @@ class CausalLM(EngineModel):
         logprob = np.full((len(templates), len(candidates)), -np.inf)
         one = np.flatnonzero(ids >= 0)
         if one.size:
-            reads = self._last_reads(prompts, "slot_vocab with nothing before the slot")
-            _, vals, _ = self.engine.run([], reads, gather=ids[one])
-            logprob[:, one] = vals
+            logprob[:, one] = self.slot_ids(templates, ids[one])
         return SlotScores(logprob, np.broadcast_to(pieces, logprob.shape).copy(), CAUSAL_NEXT, ids)
 
     def top_next(self, prompts: Sequence[str], k: int) -> tuple[np.ndarray, list[list[str]]]:

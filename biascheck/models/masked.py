@@ -140,17 +140,25 @@ class MaskedLM(EngineModel):
                 out[0, j] = e_.ids[pieces[0]]
         return out
 
-    def slot_vocab(self, templates: Sequence[str], candidates: Sequence[str]) -> SlotScores:
+    @staticmethod
+    def _check_slot_templates(templates: Sequence[str]) -> None:
         check_templates(templates)
-        check_candidates(candidates)
         if any(BLANK in t for t in templates):
             raise TemplateError(f"slot_vocab templates take no {BLANK}: {[t for t in templates if BLANK in t][:3]}")
+
+    def slot_ids(self, templates: Sequence[str], token_ids: Sequence[int]) -> np.ndarray:
+        self._check_slot_templates(templates)
+        _, vals, _ = self.engine.run([], self._mask_reads(templates, "template"), gather=token_ids)
+        return vals
+
+    def slot_vocab(self, templates: Sequence[str], candidates: Sequence[str]) -> SlotScores:
+        self._check_slot_templates(templates)
+        check_candidates(candidates)
         ids, pieces = self._one_piece_ids(templates[0], candidates)
         logprob = np.full((len(templates), len(candidates)), -np.inf)
         one = np.flatnonzero(ids >= 0)
         if one.size:
-            _, vals, _ = self.engine.run([], self._mask_reads(templates, "template"), gather=ids[one])
-            logprob[:, one] = vals
+            logprob[:, one] = self.slot_ids(templates, ids[one])
         return SlotScores(logprob, np.broadcast_to(pieces, logprob.shape).copy(), MLM_SLOT, ids)
 
     def top_next(self, prompts: Sequence[str], k: int) -> tuple[np.ndarray, list[list[str]]]:

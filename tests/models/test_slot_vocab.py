@@ -66,3 +66,25 @@ def test_one_forward_per_template(bert_real):
 def test_causal_slot_must_end_the_template(gpt2_tiny):
     with pytest.raises(TemplateError, match="at the end"):
         CausalLM(*gpt2_tiny).slot_vocab(["[SLOT] Ada Lovelace"], WORDS)
+
+
+@pytest.mark.parametrize("fixture,family", [("bert_tiny", "masked"), ("xlmr_tiny", "masked"), ("gpt2_tiny", "causal"),
+                                            ("llama_tiny", "causal")])
+def test_slot_ids_reads_the_same_numbers_by_token_id(fixture, family, request):
+    model, tok = request.getfixturevalue(fixture)
+    lm = MaskedLM(model, tok) if family == "masked" else CausalLM(model, tok)
+    templates = MASKED_TEMPLATES[:2] if family == "masked" else CAUSAL_TEMPLATES
+    got = lm.slot_vocab(templates, WORDS)
+    one = np.flatnonzero(got.token_ids >= 0)
+    assert one.size
+    by_id = lm.slot_ids(templates, got.token_ids[one])
+    np.testing.assert_array_equal(by_id, got.logprob[:, one])  # the same reads: identical, not close
+    with pytest.raises(ValueError, match="token ids"):
+        lm.slot_ids(templates, [lm.vocab_size])
+
+
+def test_slot_ids_is_left_to_the_engine_models():
+    from biascheck.testing import FakeLM
+
+    with pytest.raises(NotImplementedError, match="use slot_vocab"):
+        FakeLM("fake", "masked").slot_ids(["[SLOT] Ada"], [3])

@@ -88,7 +88,13 @@ def top_lemmas(probs: np.ndarray, lemmas: Sequence[str], k: int) -> list[list[tu
     k = min(k, probs.shape[1])
     out: list[list[tuple[str, float]]] = []
     for row in probs:
-        order = np.lexsort((np.arange(row.size), -row))[:k]
+        # The k largest and every value tied with the k-th (a partial partition, not a full sort), then
+        # sorted by (value desc, index): the first k of a full sort.
+        if 0 < k < row.size and not np.isnan(row).any():
+            cand = np.flatnonzero(row >= np.partition(row, row.size - k)[row.size - k])
+        else:
+            cand = np.arange(row.size)
+        order = cand[np.lexsort((cand, -row[cand]))][:k]
         order = order[row[order] > 0]
         best: dict[str, float] = {}
         for j in order:

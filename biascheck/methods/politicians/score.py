@@ -57,6 +57,19 @@ def template(name: str, order: str) -> str:
     return f"{SLOT} {name}" if order == "before" else f"{name} {SLOT}"
 
 
+def _slot_logprob(lm, templates: list[str], strings: list[str], ids: np.ndarray | None,
+                  estimator: str) -> tuple[np.ndarray, str]:
+    """(n_templates, n_strings) log-probabilities of one-token strings in each template's slot: by
+    token id (`slot_ids`) where the model has it, else through `slot_vocab`."""
+    if ids is not None:
+        try:
+            return lm.slot_ids(templates, ids), estimator
+        except NotImplementedError:
+            pass
+    got = lm.slot_vocab(templates, strings)
+    return got.logprob, got.estimator
+
+
 def score_names(
     lm,
     names: pd.DataFrame,
@@ -77,24 +90,26 @@ def score_names(
     samples: dict[str, dict[str, pd.DataFrame]] = {}
     candidates: dict[str, tuple[int, int]] = {}
     estimator = ""
+    cols = {pos: np.asarray([i for i, f in enumerate(all_forms) if f in forms[pos]], dtype=np.int64) for pos in POS}
+    lemmas = {pos: [forms[pos][all_forms[i]] for i in cols[pos]] for pos in POS}
     for order in orders:
-        # Which strings are one token here does not depend on the name: find them once, score only those.
+        # Which strings are one token here does not depend on the name: find them once, score only those
+        # (by token id where the model reads ids directly: no candidate is tokenised again per chunk).
         probe = lm.slot_vocab([template(name_list[0], order)], strings)
         one = distinct_tokens(probe.n_pieces[0], probe.token_ids, owner)
         one_strings = [strings[i] for i in one]
-        form_probs = np.zeros((len(name_list), len(all_forms)))
+        one_ids = None if probe.token_ids is None else probe.token_ids[one]
+        top: dict[str, list] = {pos: [] for pos in POS}
         for start in range(0, len(name_list), CHUNK):
-            chunk = name_list[start : start + CHUNK]
-            got = lm.slot_vocab([template(n, order) for n in chunk], one_strings) if one_strings else None
-            if got is not None:
-                estimator = got.estimator
-                form_probs[start : start + len(chunk)] = fold_casings(np.exp(got.logprob), owner[one], len(all_forms))
-        samples[order] = {}
-        for pos in POS:
-            cols = np.asarray([i for i, f in enumerate(all_forms) if f in forms[pos]], dtype=np.int64)
-            lemmas = [forms[pos][all_forms[i]] for i in cols]
-            samples[order][pos] = samples_frame(names, top_lemmas(form_probs[:, cols], lemmas, top_k[pos]))
-            if order == orders[0]:
-                single = {all_forms[i] for i in owner[one]}
-                candidates[pos] = (sum(1 for f in forms[pos] if f in single), len(forms[pos]))
+            chunk = [template(n, order) for n in name_list[start : start + CHUNK]]
+            probs = np.zeros((len(chunk), len(all_forms)))
+            if one_strings:
+                logprob, estimator = _slot_logprob(lm, chunk, one_strings, one_ids, probe.estimator)
+                probs = fold_casings(np.exp(logprob), owner[one], len(all_forms))
+            for pos in POS:  # row by row, so one chunk of (names x forms) is in memory at a time
+                top[pos].extend(top_lemmas(probs[:, cols[pos]], lemmas[pos], top_k[pos]))
+        samples[order] = {pos: samples_frame(names, top[pos]) for pos in POS}
+        if order == orders[0]:
+            single = {all_forms[i] for i in owner[one]}
+            candidates = {pos: (sum(1 for f in forms[pos] if f in single), len(forms[pos])) for pos in POS}
     return Predictions(samples, names[["name", "gender"]].reset_index(drop=True), orders, candidates, estimator)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from biascheck.methods.politicians.math import (
     candidate_forms,
@@ -54,3 +56,27 @@ def test_spread_subset_takes_evenly_spaced_names_per_gender():
     got = spread_subset(names, 4)
     assert got["name"].tolist() == ["w00", "w03", "w06", "w09", "m1", "m2"]
     assert len(spread_subset(names, None)) == 12
+
+
+def _top_lemmas_full_sort(probs, lemmas, k):
+    """The definition: a full stable sort of each row by probability, descending."""
+    out = []
+    for row in probs:
+        order = np.lexsort((np.arange(row.size), -row))[: min(k, row.size)]
+        best: dict[str, float] = {}
+        for j in order[row[order] > 0]:
+            best.setdefault(lemmas[j], float(np.log(row[j])))
+        out.append(list(best.items()))
+    return out
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.data())
+def test_top_lemmas_partial_sort_equals_a_full_sort(data):
+    n = data.draw(st.integers(1, 30))
+    # few distinct values, so that ties (also at the k-th place) and zeros are common
+    values = data.draw(st.lists(st.sampled_from([0.0, 0.1, 0.2, 0.25, 0.5, float("nan")]), min_size=n, max_size=n))
+    rows = np.array([values, values[::-1]])
+    lemmas = [data.draw(st.sampled_from("abcdef")) for _ in range(n)]
+    k = data.draw(st.integers(0, n + 2))
+    assert top_lemmas(rows, lemmas, k) == _top_lemmas_full_sort(rows, lemmas, k)
