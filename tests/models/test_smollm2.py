@@ -75,3 +75,12 @@ def test_a_local_copy_scores_like_the_alias(smol):
     np.testing.assert_allclose(
         local.fill_slot(templates, ["He", "She"]).logprob, smol.fill_slot(templates, ["He", "She"]).logprob, atol=1e-6
     )
+
+
+def test_the_tokenizer_backend_path_equals_the_tokenizer_call(smol):
+    from test_encode import TEXTS
+
+    unique = sorted(set(TEXTS))
+    for special in (True, False):
+        backend = smol._encode_backend(unique, special)
+        assert backend is not None and backend == smol._encode_wrapper(unique, special)

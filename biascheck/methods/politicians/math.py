@@ -88,14 +88,14 @@ def top_lemmas(probs: np.ndarray, lemmas: Sequence[str], k: int) -> list[list[tu
     k = min(k, probs.shape[1])
     out: list[list[tuple[str, float]]] = []
     for row in probs:
-        # The k largest and every value tied with the k-th (a partial partition, not a full sort), then
-        # sorted by (value desc, index): the first k of a full sort.
-        if 0 < k < row.size and not np.isnan(row).any():
-            cand = np.flatnonzero(row >= np.partition(row, row.size - k)[row.size - k])
-        else:
-            cand = np.arange(row.size)
-        order = cand[np.lexsort((cand, -row[cand]))][:k]
-        order = order[row[order] > 0]
+        # Only positive forms are ever taken; of those, the k largest and every value tied with the k-th
+        # (a partial partition, not a full sort), then sorted by (value desc, index): the first k of a
+        # full stable sort of the row, zeros and NaN (never > 0) left out.
+        order = np.flatnonzero(row > 0)
+        if 0 < k < order.size:
+            values = row[order]
+            order = order[values >= np.partition(values, values.size - k)[values.size - k]]
+        order = order[np.lexsort((order, -row[order]))][:k]
         best: dict[str, float] = {}
         for j in order:
             best.setdefault(lemma_arr[j], float(np.log(row[j])))
