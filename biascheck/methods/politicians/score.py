@@ -106,7 +106,7 @@ def score_names(
             if one_strings:
                 logprob, estimator = _slot_logprob(lm, chunk, one_strings, one_ids, probe.estimator)
                 probs = fold_casings(np.exp(logprob), owner[one], len(all_forms))
-            for pos in POS:  # row by row, so one chunk of (names x forms) is in memory at a time
+            for pos in POS:  # chunk by chunk: one (names x forms) block in memory at a time
                 top[pos].extend(top_lemmas(probs[:, cols[pos]], lemmas[pos], top_k[pos]))
         samples[order] = {pos: samples_frame(names, top[pos]) for pos in POS}
         if order == orders[0]:
