@@ -159,7 +159,8 @@ class GpuSampler:
 
 
 def build_model(name: str, kit: Path, into: Path, scale: str, device: str) -> Path:
-    """Random weights (seed 0) of `name`'s real configuration, with the kit's tokenizer, saved to `into`."""
+    """Random weights (seed 0) of `name`'s real configuration, with the kit's tokenizer, saved to `into`
+    (bfloat16 for a CUDA run, float32 otherwise)."""
     import torch
     import transformers
 
@@ -176,9 +177,9 @@ def build_model(name: str, kit: Path, into: Path, scale: str, device: str) -> Pa
         config = transformers.BertConfig(vocab_size=len(tokenizer), **sizes)
         cls = transformers.BertForMaskedLM
     torch.manual_seed(0)
-    dtype = torch.bfloat16 if device.startswith("cuda") else torch.float32
-    with torch.device(device):
-        model = cls(config).to(dtype)
+    # Built on the CPU even for a CUDA run: this process must not hold card memory (its CUDA context and
+    # cached blocks) while the probes' own process measures what is free and what it uses.
+    model = cls(config).to(torch.bfloat16 if device.startswith("cuda") else torch.float32)
     model.save_pretrained(into)
     tokenizer.save_pretrained(into)
     return into
