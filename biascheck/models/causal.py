@@ -295,7 +295,11 @@ class CausalLM(EngineModel):
         return prompts
 
     def slot_ids(self, templates: Sequence[str], token_ids: Sequence[int]) -> np.ndarray:
-        reads = self._last_reads(self._slot_prompts(templates), "slot_vocab with nothing before the slot")
+        return self._read_ids(self._slot_prompts(templates), token_ids)
+
+    def _read_ids(self, prompts: Sequence[str], token_ids: Sequence[int]) -> np.ndarray:
+        """(n_prompts, n_ids): log P(each id next) after each (checked) prompt, one gathered read each."""
+        reads = self._last_reads(prompts, "slot_vocab with nothing before the slot")
         _, vals, _ = self.engine.run([], reads, gather=token_ids)
         return vals
 
@@ -317,7 +321,7 @@ class CausalLM(EngineModel):
         logprob = np.full((len(templates), len(candidates)), -np.inf)
         one = np.flatnonzero(ids >= 0)
         if one.size:
-            logprob[:, one] = self.slot_ids(templates, ids[one])
+            logprob[:, one] = self._read_ids(prompts, ids[one])
         return SlotScores(logprob, np.broadcast_to(pieces, logprob.shape).copy(), CAUSAL_NEXT, ids)
 
     def top_next(self, prompts: Sequence[str], k: int) -> tuple[np.ndarray, list[list[str]]]:

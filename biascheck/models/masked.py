@@ -148,6 +148,10 @@ class MaskedLM(EngineModel):
 
     def slot_ids(self, templates: Sequence[str], token_ids: Sequence[int]) -> np.ndarray:
         self._check_slot_templates(templates)
+        return self._read_ids(templates, token_ids)
+
+    def _read_ids(self, templates: Sequence[str], token_ids: Sequence[int]) -> np.ndarray:
+        """(n_templates, n_ids): log P(each id) at each (checked) template's mask, one gathered read each."""
         _, vals, _ = self.engine.run([], self._mask_reads(templates, "template"), gather=token_ids)
         return vals
 
@@ -158,7 +162,7 @@ class MaskedLM(EngineModel):
         logprob = np.full((len(templates), len(candidates)), -np.inf)
         one = np.flatnonzero(ids >= 0)
         if one.size:
-            logprob[:, one] = self.slot_ids(templates, ids[one])
+            logprob[:, one] = self._read_ids(templates, ids[one])
         return SlotScores(logprob, np.broadcast_to(pieces, logprob.shape).copy(), MLM_SLOT, ids)
 
     def top_next(self, prompts: Sequence[str], k: int) -> tuple[np.ndarray, list[list[str]]]:
