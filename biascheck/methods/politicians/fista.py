@@ -1,7 +1,9 @@
 """A generic solver for min_x f(x) + l1·‖x‖₁ with f smooth: proximal gradient, FISTA (Beck & Teboulle
 2009), with backtracking, a fixed diagonal metric and momentum restart (`_fista`). It knows nothing of
 the model: the politicians probe's latent-variable model (`lvm.fit_one`) passes its objective, its
-starting point and its metric. Pure numpy.
+starting point and its metric. Pure numpy. `_fista_batch` runs K such problems side by side in
+lockstep (one call of the objective per step for all of them; each problem's numbers are its lone run's,
+bit for bit); `_fista` is the batch of one.
 
 One iteration, from the extrapolated point y (x: the last iterate; D: the caller's diagonal metric):
 1. a gradient step and soft-thresholding (`_soft`, the proximal map of the L1 norm) in the metric D:
@@ -55,44 +57,105 @@ def _fista(
 
     smooth(x, grad) → (value, gradient or None). Stops when the gradient mapping ‖L·D·(y − x⁺)‖_∞ ≤ gtol
     ('gtol'), when the relative objective change is ≤ ftol for _FTOL_PATIENCE iterations in a row
-    ('ftol'), or after max_iter iterations ('max_iter', not converged).
+    ('ftol'), or after max_iter iterations ('max_iter', not converged). One problem of `_fista_batch`.
     """
 
-    def total(x: np.ndarray, f: float) -> float:
-        return f + l1 * float(np.abs(x).sum())
+    def stacked(rows: np.ndarray, xs: np.ndarray, grad: bool) -> tuple[np.ndarray, np.ndarray | None]:
+        value, gradient = smooth(xs[0], grad)
+        return np.array([value]), (None if gradient is None else gradient[None])
 
-    x = x0.copy()
-    value = total(x, smooth(x, False)[0])
-    y, t, lip = x.copy(), 1.0, 1.0
-    grad_map, flat, stop = np.inf, 0, "max_iter"
-    iterations = 0
-    while iterations < max_iter:
-        iterations += 1
-        f_y, g_y = smooth(y, True)
+    return _fista_batch(stacked, x0[None], np.array([l1], dtype=float), metric[None], max_iter, ftol, gtol)[0]
+
+
+def _fista_batch(
+    smooth: Callable[[np.ndarray, np.ndarray, bool], tuple[np.ndarray, np.ndarray | None]],
+    x0: np.ndarray,
+    l1: np.ndarray,
+    metric: np.ndarray,
+    max_iter: int,
+    ftol: float,
+    gtol: float,
+) -> list[_Fista]:
+    """`_fista` for K independent problems side by side, in lockstep: x0 and metric (K, n), l1 (K,).
+
+    smooth(rows, xs, grad) → (values (k,), gradients (k, n) or None) for the problems `rows` (indices
+    into the K) at the points xs (k, n). An iteration makes one call for the problems still running and
+    one per backtracking round for those still backtracking; a problem that stops leaves the stack. Each
+    problem sees the operations of a lone run in the same order (per-row dot products, element-wise
+    updates), so its numbers are a lone run's, bit for bit; stacking only saves the per-call overhead
+    that dominates a small problem.
+    """
+    x = np.array(x0, dtype=float)
+    count = len(x)
+    value = _total(x, smooth(np.arange(count), x, False)[0], l1)
+    y, t, lip = x.copy(), np.ones(count), np.ones(count)
+    grad_map, flat = np.full(count, np.inf), np.zeros(count, dtype=int)
+    iterations, stop = np.zeros(count, dtype=int), np.zeros(count, dtype=int)  # stop: an index of _STOPS
+    active = np.arange(count) if max_iter > 0 else np.arange(0)
+    while active.size:
+        iterations[active] += 1
+        y_a = y[active]
+        f_y, g_y = smooth(active, y_a, True)
         assert g_y is not None
-        lip = max(lip / 1.25, 1e-12)  # let the step grow back
-        while True:  # backtracking: the quadratic upper bound in the metric must hold at x⁺
-            scale = lip * metric
-            x_new = _soft(y - g_y / scale, l1 / scale)
-            step = x_new - y
-            f_new = smooth(x_new, False)[0]
-            if f_new <= f_y + float(g_y @ step) + 0.5 * float((scale * step) @ step) + 1e-15 * abs(f_y):
-                break
-            lip *= 2.0
-        grad_map = float(np.max(np.abs(scale * step)))
-        new_value = total(x_new, f_new)
-        if new_value > value and t > 1.0:  # momentum restart: step again from the last iterate
-            y, t = x.copy(), 1.0
-            continue
-        change = (value - new_value) / max(1.0, abs(new_value))
-        t_new = 0.5 * (1.0 + np.sqrt(1.0 + 4.0 * t * t))
-        y = x_new + ((t - 1.0) / t_new) * (x_new - x)
-        x, value, t = x_new, new_value, t_new
-        flat = flat + 1 if abs(change) <= ftol else 0
-        if grad_map <= gtol:
-            stop = "gtol"
-            break
-        if flat >= _FTOL_PATIENCE:
-            stop = "ftol"
-            break
-    return _Fista(x, value, stop != "max_iter", stop, iterations, grad_map)
+        lip[active] = np.maximum(lip[active] / 1.25, 1e-12)  # let the step grow back
+        x_new, f_new, scale = _backtrack(smooth, active, y_a, f_y, g_y, lip, l1, metric)
+        step = x_new - y_a
+        grad_map[active] = np.max(np.abs(scale * step), axis=1)
+        new_value = _total(x_new, f_new, l1[active])
+        restart = (new_value > value[active]) & (t[active] > 1.0)
+        y[active[restart]], t[active[restart]] = x[active[restart]], 1.0  # step again from the last iterate
+        go, moved = active[~restart], ~restart
+        change = (value[go] - new_value[moved]) / np.maximum(1.0, np.abs(new_value[moved]))
+        t_new = 0.5 * (1.0 + np.sqrt(1.0 + 4.0 * t[go] * t[go]))
+        y[go] = x_new[moved] + ((t[go] - 1.0) / t_new)[:, None] * (x_new[moved] - x[go])
+        x[go], value[go], t[go] = x_new[moved], new_value[moved], t_new
+        flat[go] = np.where(np.abs(change) <= ftol, flat[go] + 1, 0)
+        at_gtol = grad_map[go] <= gtol
+        stop[go[at_gtol]] = _STOPS.index("gtol")
+        stop[go[~at_gtol & (flat[go] >= _FTOL_PATIENCE)]] = _STOPS.index("ftol")
+        active = active[(stop[active] == 0) & (iterations[active] < max_iter)]
+    return [
+        _Fista(x[i].copy(), float(value[i]), stop[i] != 0, _STOPS[stop[i]], int(iterations[i]), float(grad_map[i]))
+        for i in range(count)
+    ]
+
+
+_STOPS = ("max_iter", "gtol", "ftol")
+
+
+def _backtrack(smooth, active, y_a, f_y, g_y, lip, l1, metric) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The accepted proximal step of every active problem: (x⁺, f(x⁺), L·D) per row; doubles a problem's L
+    (`lip`, updated in place) until the quadratic upper bound in the metric holds at its x⁺. The first
+    round takes every row (no copies); later rounds only the rows still backtracking."""
+    x_new, f_new, scale = None, None, None
+    pending = np.arange(len(active))
+    while pending.size:
+        every = x_new is None
+        rows = active if every else active[pending]
+        y_p, g_p, f_p = (y_a, g_y, f_y) if every else (y_a[pending], g_y[pending], f_y[pending])
+        trial_scale = lip[rows][:, None] * metric[rows]
+        trial = _soft(y_p - g_p / trial_scale, l1[rows][:, None] / trial_scale)
+        trial_step = trial - y_p
+        f_trial = smooth(rows, trial, False)[0]
+        bound = (
+            f_p + _row_dot(g_p, trial_step) + 0.5 * _row_dot(trial_scale * trial_step, trial_step) + 1e-15 * np.abs(f_p)
+        )
+        holds = f_trial <= bound
+        if every:
+            x_new, f_new, scale = trial, f_trial, trial_scale  # rows that fail are overwritten below
+        else:
+            done = pending[holds]
+            x_new[done], f_new[done], scale[done] = trial[holds], f_trial[holds], trial_scale[holds]
+        lip[rows[~holds]] *= 2.0
+        pending = pending[~holds]
+    return x_new, f_new, scale
+
+
+def _total(x: np.ndarray, smooth_values: np.ndarray, l1: np.ndarray) -> np.ndarray:
+    """The objective per row: smooth + l1·‖x‖₁."""
+    return smooth_values + l1 * np.abs(x).sum(axis=1)
+
+
+def _row_dot(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """a[i] @ b[i] per row: one BLAS dot each, as for a lone vector."""
+    return np.array([u @ v for u, v in zip(a, b, strict=True)])

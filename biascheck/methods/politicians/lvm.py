@@ -72,9 +72,14 @@ Within one fit, η is defined up to a constant per (s, g) (the softmax over word
 before averaging each fit's η is centred: η[:, s, g] minus its (unweighted) mean over words. The result
 holds the mean centred η, the mean pσ(s|g) and its min and max over the grid, per-fit values
 (objective, posterior KL, convergence) and the mean posterior KL.
-The fits are independent, so `fit_lvm` runs them in `fit_workers()` processes (spawned: the parent's
-torch and OpenMP state is not forked); a fit is the same computation in either place, and the results
-are equal to a serial run's (tested).
+The fits are independent. `fit_lvm` runs them in `fit_workers()` processes
+(`lvm_workers`; spawned: the parent's torch and OpenMP state is not forked), and each process runs its
+share side by side (`fit_stack`): one objective call per FISTA step for a stack of fits, in stacks of
+at most STACK_ELEMENTS parameters, instead of one per fit, which saves numpy's per-call overhead. Measured
+on the probe's eight word sets, the 40-point grid in one process: 1.5-2.1x less CPU time for the sets of
+60-140 words, where the overhead is most of a step; 1.0-1.05x for 330-850 words, where numpy's exp is
+(469 -> 403 s in all). A fit is the same computation alone, in a stack or in a process: its numbers are
+equal bit for bit (tested; and all 320 fits of that run equal to the one-fit-at-a-time solver's).
 
 Posterior KL, the validity check (section 4: "values close to zero indicate the validity"): per fit,
     posterior_kl = Σ_w p̃(w) KL(q(·|w) ‖ pθ(·|w)) / Σ_w p̃(w)    (over the words with a lexicon entry)
@@ -94,7 +99,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from biascheck.methods.politicians.fista import _fista
+from biascheck.methods.politicians.fista import _Fista, _fista_batch
 from biascheck.methods.politicians.lvm_objective import (
     _Data,
     _kl_per_word,
@@ -104,6 +109,7 @@ from biascheck.methods.politicians.lvm_objective import (
     _objective,
     _prepare,
 )
+from biascheck.methods.politicians.lvm_workers import fit_workers, map_spawned
 from biascheck.methods.politicians.pmi import SENTIMENTS
 from biascheck.timing import timed
 
@@ -118,6 +124,7 @@ MAX_ITER = 20_000
 FTOL = 1e-10
 GTOL = 1e-7
 _METRIC_FLOOR = 1e-2
+STACK_ELEMENTS = 2**15  # parameters per stack of fits: larger stacks leave the core's cache (measured)
 
 
 @dataclass(frozen=True)
@@ -223,8 +230,8 @@ def _metric(eta: np.ndarray, sigma: np.ndarray, data: _Data, pr: float) -> np.nd
     scaled so the largest η entry is 1 and floored at 1e-2 (a global σ sees every word, so its curvature is
     ~|W| times an η's: without D one step size for both makes η crawl)."""
     joint, _, _ = _log_joint(eta, sigma, data.m, data.log_pg)
-    r = np.exp(joint - _lse(joint, 0))
-    u = np.exp(joint - _lse(joint, (0, 1)))
+    r = np.exp(joint - _lse(joint, -3))
+    u = np.exp(joint - _lse(joint, (-3, -2)))
     c_eta = data.p_wg * r * (1 - r) + pr * data.in_lexicon * u * (1 - u)
     c_sigma = c_eta.sum(axis=-1)
     top = max(float(c_eta.max()), 1e-300)
@@ -245,26 +252,55 @@ def fit_one(
     counts: (W, G) samples per word and gender; q: (W, S) lexicon q(s|w), rows sum to 1 or all NaN.
     Returns an `LvmFit` (η centred per (s, g)).
     """
-    if l1 < 0 or pr < 0:
-        raise ValueError(f"penalty weights must be non-negative, got l1={l1}, pr={pr}")
+    return fit_stack(counts, q, [(l1, pr)], max_iter, ftol, gtol)[0]
+
+
+def fit_stack(
+    counts: np.ndarray,
+    q: np.ndarray,
+    pairs: Sequence[tuple[float, float]],
+    max_iter: int = MAX_ITER,
+    ftol: float = FTOL,
+    gtol: float = GTOL,
+) -> tuple[LvmFit, ...]:
+    """`fit_one` at every (λ_L1, λ_PR) of `pairs`, the fits side by side (`fista._fista_batch`), in stacks
+    of at most STACK_ELEMENTS parameters: each fit's numbers are those of its lone run, bit for bit; one
+    call per step for a stack saves the per-call overhead that dominates a fit of a few hundred words."""
+    for l1, pr in pairs:
+        if l1 < 0 or pr < 0:
+            raise ValueError(f"penalty weights must be non-negative, got l1={l1}, pr={pr}")
     data = _prepare(counts, q)
     eta0, sigma0 = _initial(data, np.asarray(counts, dtype=float))
-    shape_eta = eta0.shape
     n_eta = eta0.size
+    l1s = np.array([l1 for l1, _ in pairs], dtype=float)
+    prs = np.array([pr for _, pr in pairs], dtype=float)
 
     def split(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        return x[:n_eta].reshape(shape_eta), x[n_eta:].reshape(sigma0.shape)
+        """(η (k,S,G,W), σ (k,S,G)) from flat points (k, n)."""
+        return x[:, :n_eta].reshape((len(x), *eta0.shape)), x[:, n_eta:].reshape((len(x), *sigma0.shape))
 
-    def smooth(x: np.ndarray, grad: bool) -> tuple[float, np.ndarray | None]:
-        value, g_eta, g_sigma = _objective(*split(x), data, pr, grad)
+    def smooth(rows: np.ndarray, x: np.ndarray, grad: bool) -> tuple[np.ndarray, np.ndarray | None]:
+        value, g_eta, g_sigma = _objective(*split(x), data, prs[rows], grad)
         if g_eta is None or g_sigma is None:
             return value, None
-        return value, np.concatenate([g_eta.ravel(), g_sigma.ravel()])
+        return value, np.concatenate([g_eta.reshape(len(x), -1), g_sigma.reshape(len(x), -1)], axis=1)
 
     x0 = np.concatenate([eta0.ravel(), sigma0.ravel()])
-    run = _fista(smooth, x0, l1, _metric(eta0, sigma0, data, pr), max_iter, ftol, gtol)
-    x = run.x
-    eta, sigma = split(x)
+    metrics = np.stack([_metric(eta0, sigma0, data, pr) for pr in prs])
+    size = max(1, STACK_ELEMENTS // x0.size)
+    runs = []
+    for start in range(0, len(pairs), size):
+        part = np.arange(start, min(start + size, len(pairs)))
+
+        def part_smooth(rows: np.ndarray, x: np.ndarray, grad: bool, part=part):
+            return smooth(part[rows], x, grad)
+
+        runs += _fista_batch(part_smooth, np.tile(x0, (len(part), 1)), l1s[part], metrics[part], max_iter, ftol, gtol)
+    return tuple(_read_fit(run, split(run.x[None]), data, l1, pr) for run, (l1, pr) in zip(runs, pairs, strict=True))
+
+
+def _read_fit(run: _Fista, params: tuple[np.ndarray, np.ndarray], data: _Data, l1: float, pr: float) -> LvmFit:
+    eta, sigma = params[0][0], params[1][0]
     joint, _, log_sigma = _log_joint(eta, sigma, data.m, data.log_pg)
     kl = _kl_per_word(data, _log_posterior(joint))
     lex = data.in_lexicon > 0
@@ -284,47 +320,33 @@ def fit_one(
     )
 
 
-WORKERS_ENV = "BIASCHECK_FIT_WORKERS"
+def _fit_job(job: tuple) -> tuple[LvmFit, ...]:
+    return fit_stack(*job)
 
 
-def fit_workers() -> int:
-    """Processes for a grid's fits: $BIASCHECK_FIT_WORKERS if set (1 = no processes); else 1 inside a
-    pytest-xdist worker (the workers already share the cores); else the CPUs this process may use."""
-    import os
-
-    value = os.environ.get(WORKERS_ENV, "").strip()
-    if value:
-        if not value.isdigit() or int(value) < 1:
-            from biascheck.errors import ConfigError
-
-            raise ConfigError(f"{WORKERS_ENV}={value!r}: give a whole number of processes, 1 or more")
-        return int(value)
-    if os.environ.get("PYTEST_XDIST_WORKER"):
-        return 1
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-
-
-def _fit_job(job: tuple) -> LvmFit:
-    return fit_one(*job)
-
-
-def _run_fits(jobs: list[tuple], workers: int) -> tuple[LvmFit, ...]:
-    """`fit_one` of every job, in order: in `workers` spawned processes, or here when workers is 1 or the
-    processes cannot start (e.g. a script without an ``if __name__ == "__main__":`` guard, which a
-    spawned process would run again); then with a warning, and the same numbers."""
-    if workers > 1:
-        import multiprocessing
-        import warnings
-        from concurrent.futures import ProcessPoolExecutor
-        from concurrent.futures.process import BrokenProcessPool
-
-        try:
-            with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
-                return tuple(pool.map(_fit_job, jobs))
-        except (BrokenProcessPool, OSError) as exc:
-            warnings.warn(f"the latent-model fits could not run in {workers} processes ({exc!r}); running them "
-                          f"one after another (set {WORKERS_ENV}=1 to skip the attempt)", RuntimeWarning, stacklevel=3)
-    return tuple(_fit_job(job) for job in jobs)
+def _run_fits(
+    counts: np.ndarray,
+    q: np.ndarray,
+    grid: Sequence[tuple[float, float]],
+    workers: int,
+    settings: tuple[int, float, float],
+) -> tuple[LvmFit, ...]:
+    """`fit_one` at every grid point, returned in grid order. The points go heaviest first (the larger
+    λ_PR, the more iterations: on the probe's data λ_PR = 100 took 11-20k, λ_PR ≤ 1e-3 under 1.5k), so
+    that a stack holds fits that end together and the longest start first; with several workers, in
+    stacks of a quarter of a worker's share, which the processes take as they come free
+    (`lvm_workers.map_spawned`)."""
+    grid = list(grid)
+    workers = max(1, min(workers, len(grid)))
+    heaviest = sorted(range(len(grid)), key=lambda i: (-grid[i][1], grid[i][0]))
+    size = len(grid) if workers == 1 else -(-len(grid) // (4 * workers))
+    jobs = [heaviest[start : start + size] for start in range(0, len(grid), size)]
+    stacks = map_spawned(_fit_job, [(counts, q, [grid[i] for i in job], *settings) for job in jobs], workers)
+    fits: list = [None] * len(grid)
+    for job, stack in zip(jobs, stacks, strict=True):
+        for i, fit in zip(job, stack, strict=True):
+            fits[i] = fit
+    return tuple(fits)
 
 
 @timed("fit")
@@ -357,8 +379,7 @@ def fit_lvm(
         raise ValueError(f"{len(words)} words for {len(counts)} rows of counts")
     if not grid:
         raise ValueError("the grid of (l1, pr) is empty")
-    jobs = [(counts, q, l1, pr, max_iter, ftol, gtol) for l1, pr in grid]
-    fits = _run_fits(jobs, min(len(jobs), fit_workers() if workers is None else workers))
+    fits = _run_fits(counts, q, grid, fit_workers() if workers is None else workers, (max_iter, ftol, gtol))
     p_sigma = np.stack([f.p_sigma for f in fits])
     p_wg = counts / counts.sum()
     return LvmResult(

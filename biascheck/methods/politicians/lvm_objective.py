@@ -24,6 +24,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from biascheck.methods.politicians.fista import _row_dot
+
 
 @dataclass(frozen=True)
 class _Data:
@@ -41,28 +43,31 @@ class _Data:
 # ---------------------------------------------------------------- model and objective
 # Inside, arrays are word-last, η as (S, G, W) and the data as (G, W) / (S, W), so every reduction is over
 # a contiguous axis or over a short outer one (3x faster than (W, S, G)); the public shape is (W, S, G).
+# Every function also takes a stack of parameter sets, η (K, S, G, W) and σ (K, S, G) with one λ_PR per
+# set (axes are counted from the end): `lvm` fits a grid's points side by side that way, each set with
+# the same operations in the same order as alone, so the numbers are the same bit for bit (tested).
 
 
 def _lse(x: np.ndarray, axis: int | tuple[int, ...]) -> np.ndarray:
     """log Σ exp along `axis`, keepdims."""
-    top = np.max(x, axis=axis, keepdims=True)
+    top = x.max(axis=axis, keepdims=True)
     top = np.where(np.isfinite(top), top, 0.0)
-    return top + np.log(np.sum(np.exp(x - top), axis=axis, keepdims=True))
+    return top + np.log(np.exp(x - top).sum(axis=axis, keepdims=True))
 
 
 def _log_joint(eta: np.ndarray, sigma: np.ndarray, m: np.ndarray, log_pg: np.ndarray) -> tuple[np.ndarray, ...]:
-    """log pθ(w,s,g) (S,G,W) from η (S,G,W), σ (S,G), m (W,), log p(g) (G,); also log pη(w|s,g) (S,G,W)
-    and log pσ(s|g) (S,G,1)."""
+    """log pθ(w,s,g) (…,S,G,W) from η (…,S,G,W), σ (…,S,G), m (W,), log p(g) (G,); also log pη(w|s,g)
+    (…,S,G,W) and log pσ(s|g) (…,S,G,1)."""
     logits = m + eta
     log_eta = logits - _lse(logits, -1)
-    log_sigma = (sigma - _lse(sigma, 0))[:, :, None]
-    return log_eta + log_sigma + log_pg[None, :, None], log_eta, log_sigma
+    log_sigma = (sigma - _lse(sigma, -2))[..., None]
+    return log_eta + log_sigma + log_pg[:, None], log_eta, log_sigma
 
 
 def _log_posterior(joint: np.ndarray) -> np.ndarray:
-    """log pθ(s|w) (S,W) from log pθ(w,s,g) (S,G,W): marginalise g, normalise over s."""
-    h = _lse(joint, 1)[:, 0, :]
-    return h - _lse(h, 0)
+    """log pθ(s|w) (…,S,W) from log pθ(w,s,g) (…,S,G,W): marginalise g, normalise over s."""
+    h = _lse(joint, -2)[..., 0, :]
+    return h - _lse(h, -2)
 
 
 def sentiment_posterior(
@@ -77,29 +82,42 @@ def sentiment_posterior(
 
 
 def _kl_per_word(data: _Data, log_post: np.ndarray) -> np.ndarray:
-    """KL(q(·|w) ‖ pθ(·|w)) per word (W,), from log pθ(s|w) (S,W); 0 for words without a lexicon entry."""
-    return data.q_log_q - np.sum(data.q * log_post, axis=0)
+    """KL(q(·|w) ‖ pθ(·|w)) per word (…,W), from log pθ(s|w) (…,S,W); 0 for words without a lexicon entry."""
+    return data.q_log_q - np.sum(data.q * log_post, axis=-2)
 
 
 def _objective(
-    eta: np.ndarray, sigma: np.ndarray, data: _Data, pr: float, grad: bool = True
-) -> tuple[float, np.ndarray | None, np.ndarray | None]:
-    """The smooth part L(θ) + λ_PR Σ_w KL and its gradient (module docstring) w.r.t. η (S,G,W) and σ (S,G)."""
+    eta: np.ndarray, sigma: np.ndarray, data: _Data, pr: float | np.ndarray, grad: bool = True
+) -> tuple[float | np.ndarray, np.ndarray | None, np.ndarray | None]:
+    """The smooth part L(θ) + λ_PR Σ_w KL and its gradient (module docstring) w.r.t. η (S,G,W) and σ (S,G).
+
+    For a stack η (K,S,G,W), σ (K,S,G) and λ_PR (K,): the K values (an array) and gradients."""
+    stacked = eta.ndim == 4
+    if not stacked:
+        eta, sigma = eta[None], sigma[None]
+    pr = np.broadcast_to(np.asarray(pr, dtype=float), eta.shape[:1])
     joint, log_eta, log_sigma = _log_joint(eta, sigma, data.m, data.log_pg)
-    m_wg = _lse(joint, 0)  # (1,G,W) log pθ(w,g)
-    h = _lse(joint, 1)  # (S,1,W) log pθ(w,s)
-    z = _lse(h, 0)  # (1,1,W) log pθ(w)
-    cross_entropy = -float(np.sum(data.p_wg * m_wg[0]))
-    omega = pr * data.in_lexicon
-    value = cross_entropy + float(omega @ _kl_per_word(data, (h - z)[:, 0, :]))
+    m_wg = _lse(joint, -3)  # (K,1,G,W) log pθ(w,g)
+    h = _lse(joint, -2)  # (K,S,1,W) log pθ(w,s)
+    z = _lse(h, -3)  # (K,1,1,W) log pθ(w)
+    cross_entropy = -(data.p_wg * m_wg[:, 0]).sum(axis=(-2, -1))
+    omega = pr[:, None] * data.in_lexicon  # (K,W)
+    value = cross_entropy + _row_dot(omega, _kl_per_word(data, (h - z)[:, :, 0, :]))
     if not grad:
-        return value, None, None
+        return (value if stacked else float(value[0])), None, None
     d = -data.p_wg * np.exp(joint - m_wg)
-    if pr > 0:
-        d += omega * (-data.q[:, None, :] * np.exp(joint - h) + data.in_lexicon * np.exp(joint - z))
+    regularised = pr > 0
+    if regularised.any():
+        r = slice(None) if regularised.all() else np.flatnonzero(regularised)  # a view when every row is
+        both = joint[r]
+        d[r] += omega[r][:, None, None, :] * (
+            -data.q[:, None, :] * np.exp(both - h[r]) + data.in_lexicon * np.exp(both - z[r])
+        )
     d_eta = d - np.exp(log_eta) * d.sum(axis=-1, keepdims=True)
-    col = d.sum(axis=-1)  # (S,G)
-    d_sigma = col - np.exp(log_sigma[:, :, 0]) * col.sum(axis=0, keepdims=True)
+    col = d.sum(axis=-1)  # (K,S,G)
+    d_sigma = col - np.exp(log_sigma[..., 0]) * col.sum(axis=-2, keepdims=True)
+    if not stacked:
+        return float(value[0]), d_eta[0], d_sigma[0]
     return value, d_eta, d_sigma
 
 

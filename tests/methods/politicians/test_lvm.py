@@ -12,6 +12,7 @@ from biascheck.methods.politicians import fista as F
 from biascheck.methods.politicians import lvm as L
 from biascheck.methods.politicians import lvm_objective as O
 from biascheck.methods.politicians import lvm_readout as R
+from biascheck.methods.politicians import lvm_workers as W
 from biascheck.methods.politicians.pmi import SENTIMENTS
 
 # ---------------------------------------------------------------- the objective
@@ -269,18 +270,18 @@ def test_a_script_without_a_main_guard_gets_the_fits_serially_with_a_warning(tmp
 
 
 def test_fit_workers_follow_the_environment(monkeypatch):
-    monkeypatch.setenv(L.WORKERS_ENV, "3")
-    assert L.fit_workers() == 3
-    monkeypatch.setenv(L.WORKERS_ENV, "0")
+    monkeypatch.setenv(W.WORKERS_ENV, "3")
+    assert W.fit_workers() == 3
+    monkeypatch.setenv(W.WORKERS_ENV, "0")
     from biascheck.errors import ConfigError
 
     with pytest.raises(ConfigError, match="BIASCHECK_FIT_WORKERS='0'"):
-        L.fit_workers()
-    monkeypatch.delenv(L.WORKERS_ENV)
+        W.fit_workers()
+    monkeypatch.delenv(W.WORKERS_ENV)
     monkeypatch.setenv("PYTEST_XDIST_WORKER", "gw0")
-    assert L.fit_workers() == 1  # xdist workers already share the cores
+    assert W.fit_workers() == 1  # xdist workers already share the cores
     monkeypatch.delenv("PYTEST_XDIST_WORKER")
-    assert L.fit_workers() >= 1
+    assert W.fit_workers() >= 1
 
 
 def test_a_fit_that_runs_out_of_iterations_says_so():

@@ -1,0 +1,102 @@
+"""The latent model's grid fitted side by side (`lvm.fit_stack`, `fista._fista_batch`, the stacked
+`lvm_objective._objective`): each fit's numbers are its lone run's, bit for bit, whatever stack it is in."""
+
+import numpy as np
+import pytest
+
+from biascheck.methods.politicians import fista as F
+from biascheck.methods.politicians import lvm as L
+from biascheck.methods.politicians import lvm_objective as O
+
+
+def _data(seed: int = 0, n_words: int = 25):
+    rng = np.random.default_rng(seed)
+    counts = rng.integers(0, 30, size=(n_words, 2)).astype(float) + np.array([0.0, 1.0])
+    q = rng.dirichlet(np.ones(3), size=n_words)
+    q[[2, 7]] = np.nan  # words without a lexicon entry
+    return counts, q
+
+
+def _same(a: L.LvmFit, b: L.LvmFit) -> bool:
+    fields = ("l1", "pr", "objective", "posterior_kl", "posterior_kl_words", "converged", "stop", "iterations")
+    fields += ("grad_map",)
+    return [getattr(a, k) for k in fields] == [getattr(b, k) for k in fields] and bool(
+        np.array_equal(a.eta, b.eta) and np.array_equal(a.p_sigma, b.p_sigma)
+    )
+
+
+def test_the_stacked_objective_is_each_rows_lone_objective_bit_for_bit():
+    counts, q = _data()
+    data = O._prepare(counts, q)
+    rng = np.random.default_rng(1)
+    eta, sigma = rng.normal(size=(4, 3, 2, 25)), rng.normal(size=(4, 3, 2))
+    prs = np.array([0.0, 0.1, 10.0, 0.0])  # regularised and unregularised rows mixed
+    values, d_eta, d_sigma = O._objective(eta, sigma, data, prs)
+    for k in range(4):
+        value, e, s = O._objective(eta[k], sigma[k], data, prs[k])
+        assert values[k] == value and np.array_equal(d_eta[k], e) and np.array_equal(d_sigma[k], s)
+        assert O._objective(eta[k], sigma[k], data, prs[k], grad=False)[0] == value
+
+
+def test_a_stack_of_fits_is_each_fits_lone_run_bit_for_bit():
+    counts, q = _data()
+    pairs = [(0.0, 1e-5), (1e-4, 0.0), (1e-3, 10.0), (1e-5, 100.0), (1e-2, 0.1)]
+    stacked = L.fit_stack(counts, q, pairs, max_iter=1_500)
+    assert len({f.iterations for f in stacked}) > 1 and any(f.converged for f in stacked)  # they stop apart
+    for fit, (l1, pr) in zip(stacked, pairs, strict=True):
+        assert _same(fit, L.fit_one(counts, q, l1, pr, max_iter=1_500))
+    reordered = L.fit_stack(counts, q, pairs[::-1], max_iter=1_500)  # a fit does not depend on its neighbours
+    assert all(_same(a, b) for a, b in zip(stacked, reordered[::-1], strict=True))
+
+
+def test_a_stack_cut_short_reports_every_fit_unconverged():
+    counts, q = _data(seed=2)
+    fits = L.fit_stack(counts, q, [(1e-5, 1.0), (0.0, 0.1)], max_iter=3)
+    assert [(f.converged, f.stop, f.iterations) for f in fits] == [(False, "max_iter", 3)] * 2
+    pairs = [(1e-5, 1.0), (0.0, 0.1)]
+    assert all(_same(a, L.fit_one(counts, q, *p, max_iter=3)) for a, p in zip(fits, pairs, strict=True))
+
+
+@pytest.mark.parametrize("workers", [1, 3])
+def test_the_grid_dealt_into_stacks_comes_back_in_grid_order(workers):
+    counts, q = _data(seed=3, n_words=15)
+    grid = [(1e-5, 0.1), (1e-4, 1.0), (0.0, 10.0), (1e-3, 1e-3)]
+    fits = L._run_fits(counts, q, grid, workers, (300, L.FTOL, L.GTOL))
+    assert [(f.l1, f.pr) for f in fits] == grid
+    assert all(_same(f, L.fit_one(counts, q, *p, max_iter=300)) for f, p in zip(fits, grid, strict=True))
+
+
+def test_fista_on_a_stack_of_lassos_is_each_lone_run():
+    rng = np.random.default_rng(4)
+    a, b = rng.normal(size=(40, 15)), rng.normal(size=(3, 40))
+
+    def lone(k):
+        def smooth(x, grad):
+            r = a @ x - b[k]
+            return 0.5 * float(r @ r) / 40, (a.T @ r / 40 if grad else None)
+
+        return smooth
+
+    def stacked(rows, xs, grad):
+        out = [lone(k)(x, grad) for k, x in zip(rows, xs, strict=True)]
+        return np.array([v for v, _ in out]), (np.stack([g for _, g in out]) if grad else None)
+
+    l1 = np.array([0.0, 0.05, 0.5])
+    metric = rng.uniform(0.1, 10, (3, 15))
+    runs = F._fista_batch(stacked, np.zeros((3, 15)), l1, metric, max_iter=5_000, ftol=0.0, gtol=1e-9)
+    for k, run in enumerate(runs):
+        alone = F._fista(lone(k), np.zeros(15), float(l1[k]), metric[k], max_iter=5_000, ftol=0.0, gtol=1e-9)
+        assert run.converged and np.array_equal(run.x, alone.x)
+        keys = ("value", "iterations", "stop", "grad_map")
+        assert [getattr(run, k) for k in keys] == [getattr(alone, k) for k in keys]
+    assert (runs[2].x == 0).sum() > (runs[0].x == 0).sum()  # a larger L1 weight zeroes more
+
+
+def test_a_grid_cut_into_several_stacks_is_still_each_lone_run(monkeypatch):
+    counts, q = _data(seed=5, n_words=10)
+    pairs = [(1e-5, 0.1), (1e-4, 1.0), (0.0, 10.0), (1e-3, 1e-3), (1e-2, 100.0)]
+    whole = L.fit_stack(counts, q, pairs, max_iter=400)
+    monkeypatch.setattr(L, "STACK_ELEMENTS", 2 * (10 * 3 * 2 + 3 * 2))  # stacks of two fits: 2 + 2 + 1
+    cut = L.fit_stack(counts, q, pairs, max_iter=400)
+    assert all(_same(a, b) for a, b in zip(whole, cut, strict=True))
+    assert all(_same(a, L.fit_one(counts, q, *p, max_iter=400)) for a, p in zip(cut, pairs, strict=True))
