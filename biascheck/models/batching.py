@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from biascheck.models.packing import DEFAULT_ROW_LEN, PackedRow, ancestor_mask, pack_rows
-from biascheck.models.planning import Seq, TargetRead, TopRead, plan_reads
+from biascheck.models.planning import Plan, Seq, TargetRead, TopRead, plan_reads
 from biascheck.models.progress import progress as _progress
 from biascheck.timing import stage
 
@@ -186,8 +186,9 @@ class ForwardEngine:
             raise ValueError(f"k must be between 1 and the vocabulary size {self.vocab_size}, got {k}")
         packed = self.pack_body is not None
         with stage("plan"):
-            hosts, host_rows, row_pos, row_targets, row_top = plan_reads(target_reads, top_reads, self.causal,
-                                                                          self._order)
+            plan = plan_reads(target_reads, top_reads, self.causal, self._order)
+            hosts = plan.hosts
+            reads = _ReadsByRow(plan, np.fromiter((r[2] for r in target_reads), dtype=np.int64, count=n_t))
             pending = (self._packed_batches(hosts) if packed
                        else self._batches([len(h) for h in hosts], self.batch_size, self.token_budget))
         pending.reverse()  # used as a stack; longest batch first
@@ -197,9 +198,7 @@ class ForwardEngine:
                 while pending:
                     batch = pending.pop()
                     try:
-                        self._run_batch(
-                            batch, hosts, host_rows, row_pos, row_targets, row_top, k, out_t, out_kv, out_ki, gather
-                        )
+                        self._run_batch(batch, plan, reads, k, out_t, out_kv, out_ki, gather)
                     except Exception as exc:  # noqa: BLE001 - only OOM is handled
                         if not is_oom(exc):
                             raise
@@ -232,8 +231,8 @@ class ForwardEngine:
                 bar.close()
         return out_t, out_kv, out_ki
 
-    def _forward_padded(self, batch: list[int], hosts: Sequence[Seq]) -> tuple[Any, Callable[[int, int], int]]:
-        """Hidden states (rows, H) of a padded batch of whole inputs, and where (host, position) is in it."""
+    def _forward_padded(self, batch: list[int], hosts: Sequence[Seq]) -> tuple[Any, Callable[..., np.ndarray]]:
+        """Hidden states (rows, H) of a padded batch of whole inputs, and where(hosts, positions): their rows in it."""
         import torch
 
         with stage("batching"):
@@ -266,15 +265,16 @@ class ForwardEngine:
         flat = hidden.reshape(-1, hidden.shape[-1])
         if pre_hidden is not None:
             flat = torch.cat([pre_hidden.reshape(-1, hidden.shape[-1]), flat])
-        b_of_host = {h: b for b, h in enumerate(batch)}
+        b_of_host = np.full(len(hosts), -1, dtype=np.int64)
+        b_of_host[batch] = np.arange(len(batch))
 
-        def where(h: int, p: int) -> int:
-            return p if p < lcp else lcp + b_of_host[h] * width + (p - lcp)
+        def where(h: np.ndarray, p: np.ndarray) -> np.ndarray:
+            return np.where(p < lcp, p, lcp + b_of_host[h] * width + (p - lcp))
 
         return flat, where
 
-    def _forward_packed(self, batch: list[PackedRow]) -> tuple[Any, Callable[[int, int], int]]:
-        """Hidden states (rows, H) of a batch of packed prefix-tree rows, and where (host, position) is."""
+    def _forward_packed(self, batch: list[PackedRow]) -> tuple[Any, Callable[..., np.ndarray]]:
+        """Hidden states (rows, H) of a batch of packed prefix-tree rows, and where(hosts, positions): their rows."""
         import torch
 
         with stage("batching"):
@@ -282,73 +282,99 @@ class ForwardEngine:
             ids = np.full((len(batch), width), self.pad_id, dtype=np.int64)
             pos = np.zeros((len(batch), width), dtype=np.int64)
             allowed = np.empty((len(batch), width, width), dtype=bool)
-            place: dict[int, tuple[int, np.ndarray]] = {}
+            starts: dict[int, int] = {}  # host -> where its path starts in `paths`
+            paths: list[np.ndarray] = []
+            at = 0
             for b, row in enumerate(batch):
                 ids[b, : row.size] = row.tokens
                 pos[b, : row.size] = row.depths
                 allowed[b] = ancestor_mask(row, width)
                 for h, path in zip(row.hosts, row.paths, strict=True):
-                    place[h] = (b * width, path)
+                    starts[h] = at
+                    paths.append(path + b * width)
+                    at += len(path)
+            flat_paths = np.concatenate(paths)
             to = self.device
             ids_t, pos_t, allowed_t = (torch.from_numpy(a).to(to) for a in (ids, pos, allowed))
         with stage("forward"):
             hidden = self.pack_body(ids_t, pos_t, allowed_t)
         self.forward_calls += 1
-        self.sequences_run += len(place)
+        self.sequences_run += len(starts)
         self.tokens_run += sum(row.size for row in batch)
+        start_of = np.full(max(starts) + 1, -1, dtype=np.int64)
+        start_of[list(starts)] = list(starts.values())
 
-        def where(h: int, p: int) -> int:
-            offset, path = place[h]
-            return offset + int(path[p])
+        def where(h: np.ndarray, p: np.ndarray) -> np.ndarray:
+            return flat_paths[start_of[h] + p]
 
         return hidden.reshape(-1, hidden.shape[-1]), where
 
-    def _run_batch(
-        self, batch, hosts, host_rows, row_pos, row_targets, row_top, k, out_t, out_kv, out_ki, gather=None
-    ) -> None:
+    def _run_batch(self, batch, plan: Plan, reads: _ReadsByRow, k, out_t, out_kv, out_ki, gather=None) -> None:
         import torch
 
         if self.pack_body is not None:
             flat, where = self._forward_packed(batch)
             batch_hosts = [h for row in batch for h in row.hosts]
         else:
-            flat, where = self._forward_padded(batch, hosts)
+            flat, where = self._forward_padded(batch, plan.hosts)
             batch_hosts = batch
         gather_ids = None if gather is None else torch.tensor(gather, dtype=torch.long, device=self.device)
         with stage("lm_head"):
-            rows = [r for h in batch_hosts for r in host_rows[h]]
-            index = [where(*row_pos[r]) for r in rows]
-            picked = flat[torch.tensor(index, dtype=torch.long, device=flat.device)]  # (N, H)
+            rows = np.concatenate([plan.host_rows[h] for h in batch_hosts])
+            index = where(plan.row_host[rows], plan.row_pos[rows])
+            picked = flat[torch.from_numpy(index).to(flat.device)]  # (N, H)
             del flat
             self.head_rows_run += len(rows)
             for c0 in range(0, len(rows), self.head_rows):
                 chunk = rows[c0 : c0 + self.head_rows]
                 logits = self.head(picked[c0 : c0 + len(chunk)]).float()
                 lse = torch.logsumexp(logits, dim=-1)
-                t_row, t_id, t_reads = [], [], []
-                for local, r in enumerate(chunk):
-                    for tgt, reads in row_targets[r].items():
-                        t_row.append(local)
-                        t_id.append(tgt)
-                        t_reads.append(reads)
-                if t_row:
-                    tr = torch.tensor(t_row, dtype=torch.long, device=logits.device)
-                    ti = torch.tensor(t_id, dtype=torch.long, device=logits.device)
-                    vals = (logits[tr, ti] - lse[tr]).double().cpu().numpy()
-                    for v, reads in zip(vals, t_reads, strict=False):
-                        out_t[reads] = v
-                top_local = [local for local, r in enumerate(chunk) if row_top[r]]
-                if top_local:
-                    tl = torch.tensor(top_local, dtype=torch.long, device=logits.device)
+                local, which = reads.targets(chunk)
+                if len(which):
+                    tr = torch.from_numpy(local).to(logits.device)
+                    ti = torch.from_numpy(reads.target_ids[which]).to(logits.device)
+                    out_t[which] = (logits[tr, ti] - lse[tr]).double().cpu().numpy()
+                local, which = reads.tops(chunk)
+                if len(which):
+                    top_local, slot = np.unique(local, return_inverse=True)  # rows with a top read, ascending
+                    tl = torch.from_numpy(top_local).to(logits.device)
                     if gather_ids is None:
                         v, i = torch.topk(logits[tl], k, dim=-1)
                     else:
                         v = logits[tl][:, gather_ids.to(logits.device)]
                         i = gather_ids.expand(len(top_local), -1)
                     v = (v - lse[tl, None]).double().cpu().numpy()
-                    i = i.cpu().numpy()
-                    for n, local in enumerate(top_local):
-                        for read in row_top[chunk[local]]:
-                            out_kv[read] = v[n]
-                            out_ki[read] = i[n]
+                    out_kv[which] = v[slot.reshape(-1)]
+                    out_ki[which] = i.cpu().numpy()[slot.reshape(-1)]
 
+
+class _ReadsByRow:
+    """The reads of a plan grouped by row, to find those a chunk of rows answers without a Python loop
+    over rows: per kind (target, top), the reads sorted by row and each row's slice of them."""
+
+    def __init__(self, plan: Plan, target_ids: np.ndarray) -> None:
+        self.target_ids = target_ids
+        n_rows = len(plan.row_host)
+        self._target = _by_row(plan.target_row, n_rows)
+        self._top = _by_row(plan.top_row, n_rows)
+
+    def targets(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(position in `rows`, read index) of every target read the rows answer."""
+        return _gather(*self._target, rows)
+
+    def tops(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(position in `rows`, read index) of every top read the rows answer."""
+        return _gather(*self._top, rows)
+
+
+def _by_row(read_row: np.ndarray, n_rows: int) -> tuple[np.ndarray, np.ndarray]:
+    """(reads sorted by row, per row the start of its run in that order; n_rows + 1 entries)."""
+    order = np.argsort(read_row, kind="stable")
+    return order, np.concatenate([[0], np.cumsum(np.bincount(read_row, minlength=n_rows))])
+
+
+def _gather(order: np.ndarray, start: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    counts = start[rows + 1] - start[rows]
+    local = np.repeat(np.arange(len(rows)), counts)
+    offset = np.arange(int(counts.sum())) - np.repeat(np.cumsum(counts) - counts, counts)
+    return local, order[start[rows][local] + offset]

@@ -93,9 +93,12 @@ def pack_rows(seqs: Sequence[Seq], row_len: int, order: Sequence[int] | None = N
 def ancestor_mask(row: PackedRow, width: int) -> np.ndarray:
     """(width, width) bool: position q may attend to position k iff k is q or an ancestor of q in the
     trie. Positions past the row's end (padding) attend to themselves only, so no softmax is empty."""
+    parent = np.arange(width)  # a root (depth 0) and padding: itself
+    if row.paths:
+        parent[np.concatenate([path[1:] for path in row.paths])] = np.concatenate([path[:-1] for path in row.paths])
     allowed = np.zeros((width, width), dtype=bool)
-    for path in row.paths:
-        allowed[np.ix_(path, path)] |= np.tri(len(path), dtype=bool)
-    pad = np.arange(row.size, width)
-    allowed[pad, pad] = True
+    every, here = np.arange(width), np.arange(width)
+    for _ in range(int(row.depths.max(initial=0)) + 1):  # walk each position up to its root, one step a round
+        allowed[every, here] = True
+        here = parent[here]
     return allowed

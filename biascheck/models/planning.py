@@ -4,12 +4,15 @@ A read is "log P(token t at position p of input s)" (a target read) or "the scor
 input s" (a top read). Causal inputs are cut after their last read and an input that is a prefix of
 another is served by the longer one (its *host*); a row of hidden state is keyed by the prefix it
 depends on (causal: a trie node, so a shared "<bos> He is a" is projected once) or by (input,
-position) (masked). Pure Python; `biascheck.models.batching` runs the plan.
+position) (masked). Rows are numbered in the order their first read comes (target reads, then top
+reads). Numpy over the reads; Python only per distinct input. `biascheck.models.batching` runs the plan.
 """
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, NamedTuple
+from typing import NamedTuple
+
+import numpy as np
 
 Seq = tuple[int, ...]
 TargetRead = tuple[Seq, int, int]  # (input ids, position, target id)
@@ -18,10 +21,11 @@ TopRead = tuple[Seq, int]  # (input ids, position)
 
 class Plan(NamedTuple):
     hosts: list[Seq]  # the inputs that run
-    host_rows: list[list[int]]  # per host, the read rows it serves
-    row_pos: list[tuple[int, int]]  # per row, (host index, position)
-    row_targets: list[dict[int, list[int]]]  # per row, target id -> indices of the target reads it answers
-    row_top: list[list[int]]  # per row, indices of the top reads it answers
+    host_rows: list[np.ndarray]  # per host, the read rows it serves (ascending)
+    row_host: np.ndarray  # (rows,) per row, the host whose forward pass computes it
+    row_pos: np.ndarray  # (rows,) per row, its position in that host
+    target_row: np.ndarray  # (target reads,) the row each target read is answered from
+    top_row: np.ndarray  # (top reads,) the row each top read is answered from
 
 
 def plan_reads(
@@ -30,74 +34,76 @@ def plan_reads(
     causal: bool,
     order: Callable[[list[Seq]], list[Seq]] = list,
 ) -> Plan:
-    """Unique hosts (in `order`) and, per host, its unique read rows and the reads each row answers."""
-    # Causal: an input only needs to run up to its last read position.
-    all_reads: list[tuple[Seq, int]] = [(s, p) for s, p, _ in target_reads] + [(s, p) for s, p in top_reads]
-    for s, p in all_reads:
-        if not 0 <= p < len(s):
-            raise IndexError(f"read position {p} outside an input of length {len(s)}")
-    if causal:
-        need: dict[Seq, int] = {}
-        for s, p in all_reads:
-            if need.get(s, -1) < p:
-                need[s] = p
-        cut = {s: s[: p + 1] for s, p in need.items()}
-        unique = sorted(set(cut.values()))
-        # A sequence that is a prefix of another is a prefix of its lexicographic successor.
-        host_of: dict[Seq, Seq] = {}
-        for i in range(len(unique) - 1, -1, -1):
-            s = unique[i]
-            if i + 1 < len(unique):
-                nxt = unique[i + 1]
-                if len(nxt) >= len(s) and nxt[: len(s)] == s:
-                    host_of[s] = host_of[nxt]
-                    continue
-            host_of[s] = s
-        seq_host = {s: host_of[c] for s, c in cut.items()}
+    """Unique hosts (in `order`) and, per host, its unique read rows; the row of every read."""
+    index: dict[Seq, int] = {}  # distinct inputs, in order of first read
+    read_seq = np.fromiter(
+        (index.setdefault(r[0], len(index)) for reads in (target_reads, top_reads) for r in reads),
+        dtype=np.int64, count=len(target_reads) + len(top_reads),
+    )
+    pos = np.fromiter((r[1] for reads in (target_reads, top_reads) for r in reads), dtype=np.int64, count=len(read_seq))
+    seqs = list(index)
+    lengths = np.array([len(s) for s in seqs], dtype=np.int64)
+    outside = (pos < 0) | (pos >= lengths[read_seq]) if len(pos) else np.zeros(0, dtype=bool)
+    if outside.any():
+        bad = int(np.flatnonzero(outside)[0])
+        raise IndexError(f"read position {pos[bad]} outside an input of length {lengths[read_seq[bad]]}")
+    if causal:  # an input only needs to run up to its last read position
+        need = np.full(len(seqs), -1, dtype=np.int64)
+        np.maximum.at(need, read_seq, pos)
+        runs = [s[: int(n) + 1] for s, n in zip(seqs, need, strict=True)]
+        host_of = _longest_extension(runs)
+        seq_host = [host_of[r] for r in runs]
     else:
-        seq_host = {s: s for s, _ in all_reads}
-    hosts = order(sorted(set(seq_host.values())))
+        runs, seq_host = seqs, seqs
+    hosts = order(sorted(set(seq_host)))
     host_index = {h: i for i, h in enumerate(hosts)}
-    # A read is one row of hidden state. Causal: the row of (s, p) depends only on s[:p+1], so
-    # rows are keyed by that prefix (a trie node): "<bos> He is a" is projected once for all
-    # sentences that start with it. Masked: keyed by (input, position).
-    trie: dict[tuple[int, int], int] = {}
-    nodes: dict[Seq, list[int]] = {}
+    host_of_seq = np.array([host_index[h] for h in seq_host], dtype=np.int64)
+    key = _prefix_keys(runs, read_seq, pos) if causal else read_seq * int(lengths.max(initial=1)) + pos
+    _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+    by_first = np.argsort(first, kind="stable")
+    rank = np.empty(len(first), dtype=np.int64)
+    rank[by_first] = np.arange(len(first))
+    read_row = rank[inverse.reshape(-1)]
+    creator = first[by_first]  # per row, the read that made it
+    row_host, row_pos = host_of_seq[read_seq[creator]], pos[creator]
+    by_host = np.argsort(row_host, kind="stable")
+    host_rows = np.split(by_host, np.cumsum(np.bincount(row_host, minlength=len(hosts)))[:-1])
+    n_t = len(target_reads)
+    return Plan(hosts, host_rows, row_host, row_pos, read_row[:n_t], read_row[n_t:])
 
-    def prefix_nodes(s: Seq) -> list[int]:
-        got = nodes.get(s)
-        if got is None:
-            got, node = [], 0
-            for tok in s:
-                nxt = trie.get((node, tok))
-                if nxt is None:
-                    nxt = trie[(node, tok)] = len(trie) + 1
-                got.append(nxt)
-                node = nxt
-            nodes[s] = got
-        return got
 
-    row_key: dict[Any, int] = {}
-    row_targets: list[dict[int, list[int]]] = []
-    row_top: list[list[int]] = []
-    row_of_read_host: list[tuple[int, int]] = []
+def _longest_extension(runs: Sequence[Seq]) -> dict[Seq, Seq]:
+    """Per distinct input, the longest input it is a prefix of (itself if none). A sequence that is a
+    prefix of another is a prefix of its lexicographic successor."""
+    unique = sorted(set(runs))
+    host_of: dict[Seq, Seq] = {}
+    for i in range(len(unique) - 1, -1, -1):
+        s = unique[i]
+        if i + 1 < len(unique):
+            nxt = unique[i + 1]
+            if len(nxt) >= len(s) and nxt[: len(s)] == s:
+                host_of[s] = host_of[nxt]
+                continue
+        host_of[s] = s
+    return host_of
 
-    def row_for(s: Seq, p: int) -> int:
-        key: Any = prefix_nodes(s)[p] if causal else (s, p)
-        r = row_key.get(key)
-        if r is None:
-            r = len(row_targets)
-            row_key[key] = r
-            row_targets.append({})
-            row_top.append([])
-            row_of_read_host.append((host_index[seq_host[s]], p))
-        return r
 
-    for i, (s, p, t) in enumerate(target_reads):
-        row_targets[row_for(s, p)].setdefault(int(t), []).append(i)
-    for i, (s, p) in enumerate(top_reads):
-        row_top[row_for(s, p)].append(i)
-    host_rows: list[list[int]] = [[] for _ in hosts]
-    for r, (h, _p) in enumerate(row_of_read_host):
-        host_rows[h].append(r)
-    return Plan(hosts, host_rows, row_of_read_host, row_targets, row_top)
+def _prefix_keys(runs: Sequence[Seq], read_seq: np.ndarray, pos: np.ndarray) -> np.ndarray:
+    """Per read, a key of the prefix runs[seq][:pos + 1] it depends on: equal keys, equal prefixes.
+
+    The inputs in lexicographic order, as rows of a padded matrix: the prefix of length p + 1 of the
+    i-th is shared with the (i-1)-th exactly when their longest common prefix is longer than p; the
+    key is (the first input in that order with this prefix, p)."""
+    n, width = len(runs), max((len(r) for r in runs), default=1)
+    ranked = sorted(range(n), key=runs.__getitem__)
+    place = np.empty(n, dtype=np.int64)
+    place[ranked] = np.arange(n)
+    tokens = np.full((n, width), -1, dtype=np.int64)
+    for i, j in enumerate(ranked):
+        tokens[i, : len(runs[j])] = runs[j]
+    same = tokens[1:] == tokens[:-1]
+    shared = np.where(same.all(axis=1), width, np.argmin(same, axis=1))  # common prefix with the one before
+    new = np.ones((n, width), dtype=bool)
+    new[1:] = np.arange(width)[None, :] >= shared[:, None]
+    owner = np.maximum.accumulate(np.where(new, np.arange(n)[:, None], 0), axis=0)
+    return owner[place[read_seq], pos] * width + pos
