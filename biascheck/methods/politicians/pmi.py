@@ -85,9 +85,9 @@ def sample_matrix(
     if (genders_per_name > 1).any():
         bad = genders_per_name[genders_per_name > 1].index[:5].tolist()
         raise ValueError(f"names with more than one gender label: {bad}")
-    names, name_code = np.unique(frame[name].to_numpy(), return_inverse=True)
-    words, word_code = np.unique(frame[word].to_numpy(), return_inverse=True)
-    genders, gender_code = np.unique(frame[gender].to_numpy(), return_inverse=True)
+    names, name_code = sorted_codes(frame[name].to_numpy())
+    words, word_code = sorted_codes(frame[word].to_numpy())
+    genders, gender_code = sorted_codes(frame[gender].to_numpy())
     name_gender = np.zeros(len(names), dtype=int)
     name_gender[name_code] = gender_code
     counts = sparse.csr_matrix(
@@ -95,6 +95,18 @@ def sample_matrix(
     )
     counts.sum_duplicates()
     return SampleMatrix(names, name_gender, tuple(str(g) for g in genders), words, counts)
+
+
+def sorted_codes(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """np.unique(values, return_inverse=True) for an array of strings: hashed (pandas.factorize), then
+    only the distinct values sorted, where np.unique sorts every entry by Python comparisons (17.8 s of
+    the politicians full tier's 72 calls on up to a million samples)."""
+    codes, uniques = pd.factorize(values)
+    uniques = np.asarray(uniques, dtype=object)
+    order = np.argsort(uniques, kind="stable")
+    rank = np.empty(len(order), dtype=np.int64)
+    rank[order] = np.arange(len(order))
+    return uniques[order], rank[codes]
 
 
 def _as_matrix(samples: SampleMatrix | pd.DataFrame) -> SampleMatrix:

@@ -8,6 +8,8 @@ import time
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy import sparse
 from scipy.stats.contingency import expected_freq
 
@@ -320,3 +322,12 @@ def test_bootstrap_and_permutation_are_fast_at_a_realistic_size():
     PR.bootstrap_gaps(matrix, labels, n_resamples=1000)
     PR.permutation_gaps(matrix, labels, n_resamples=1000)
     assert time.perf_counter() - start < 30
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.text(alphabet="abcé Z", max_size=4), max_size=40))
+def test_sorted_codes_are_np_unique(values):
+    array = np.array(values, dtype=object)
+    expected_values, expected_codes = np.unique(array, return_inverse=True) if values else (array, np.zeros(0, int))
+    got_values, got_codes = P.sorted_codes(array)
+    assert got_values.tolist() == expected_values.tolist() and got_codes.tolist() == expected_codes.tolist()
