@@ -84,9 +84,19 @@ def _pinnable(results):
     }
 
 
-def _same(a, b):
+# The politicians probe's sent_mix reads pσ(s|g), which the data do not identify (`lvm` module docstring):
+# where FISTA stops along its flat valley moves with the last bit of numpy's exp, which differs between
+# CPUs (an AVX-512 machine's SIMD exp against an AVX2 one's): measured 2.7e-4 at most between the two
+# kinds of machine this project runs on, everything else equal to 1e-6. A change of grid or objective
+# moves it by 1e-2 or more.
+NOT_IDENTIFIED = ("sent_mix_",)
+
+
+def _same(a, b, key=""):
     if a is None or b is None:
         return a is b
+    if any(part in key for part in NOT_IDENTIFIED):
+        return math.isclose(a, b, rel_tol=0.0, abs_tol=2e-3)
     return math.isclose(a, b, rel_tol=1e-6, abs_tol=1e-9)  # float rounding of another CPU's BLAS, not a change
 
 
@@ -103,7 +113,7 @@ def test_every_number_of_the_fake_run_is_pinned(fake_run):
     pinned = json.loads(PINNED.read_text())
     missing, added = sorted(set(pinned) - set(now)), sorted(set(now) - set(pinned))
     moved = [f"{k}: {pinned[k]} -> {now[k]}" for k in sorted(set(now) & set(pinned))
-             if not all(_same(a, b) for a, b in zip(pinned[k], now[k], strict=True))]
+             if not all(_same(a, b, k) for a, b in zip(pinned[k], now[k], strict=True))]
     assert not (missing or added or moved), (
         f"{len(moved)} moved, {len(missing)} missing, {len(added)} new (of {len(pinned)} pinned):\n"
         + "\n".join([*moved[:20], *(f"missing {k}" for k in missing[:10]), *(f"new {k}" for k in added[:10])])
