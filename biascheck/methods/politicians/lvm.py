@@ -72,8 +72,9 @@ Within one fit, η is defined up to a constant per (s, g) (the softmax over word
 before averaging each fit's η is centred: η[:, s, g] minus its (unweighted) mean over words. The result
 holds the mean centred η, the mean pσ(s|g) and its min and max over the grid, per-fit values
 (objective, posterior KL, convergence) and the mean posterior KL.
-The fits are independent. `fit_lvm` runs them in `fit_workers()` processes
-(`lvm_workers`; spawned: the parent's torch and OpenMP state is not forked), and each process runs its
+The fits are independent. `fit_lvm` runs them in `fit_workers()` processes (`fit_lvms`: the grids of
+several word sets in the same processes; `lvm_workers`; spawned: the parent's torch and OpenMP state is
+not forked), and each process runs its
 share side by side (`fit_stack`): one objective call per FISTA step for a stack of fits, in stacks of
 at most STACK_ELEMENTS parameters, instead of one per fit, which saves numpy's per-call overhead. Measured
 on the probe's eight word sets, the 40-point grid in one process: 1.5-2.1x less CPU time for the sets of
@@ -178,17 +179,8 @@ class LvmResult:
     def fit_table(self) -> pd.DataFrame:
         """One row per fit: l1, pr, objective, posterior_kl, posterior_kl_words, converged, stop, iterations,
         grad_map."""
-        keys = [
-            "l1",
-            "pr",
-            "objective",
-            "posterior_kl",
-            "posterior_kl_words",
-            "converged",
-            "stop",
-            "iterations",
-            "grad_map",
-        ]
+        keys = ["l1", "pr", "objective", "posterior_kl", "posterior_kl_words", "converged", "stop", "iterations",
+                "grad_map"]
         return pd.DataFrame([{k: getattr(f, k) for k in keys} for f in self.fits])
 
     def gender(self, label: str) -> int:
@@ -324,32 +316,28 @@ def _fit_job(job: tuple) -> tuple[LvmFit, ...]:
     return fit_stack(*job)
 
 
-def _run_fits(
-    counts: np.ndarray,
-    q: np.ndarray,
-    grid: Sequence[tuple[float, float]],
-    workers: int,
-    settings: tuple[int, float, float],
-) -> tuple[LvmFit, ...]:
-    """`fit_one` at every grid point, returned in grid order. The points go heaviest first (the larger
-    λ_PR, the more iterations: on the probe's data λ_PR = 100 took 11-20k, λ_PR ≤ 1e-3 under 1.5k), so
-    that a stack holds fits that end together and the longest start first; with several workers, in
-    stacks of a quarter of a worker's share, which the processes take as they come free
-    (`lvm_workers.map_spawned`)."""
+def _run_fits(problems: Sequence[tuple[np.ndarray, np.ndarray]], grid: Sequence[tuple[float, float]], workers: int,
+              settings: tuple[int, float, float]) -> list[tuple[LvmFit, ...]]:
+    """`fit_one` at every grid point of every problem (counts, q), returned per problem in grid order.
+    The points go heaviest first (the larger λ_PR, the more iterations: on the probe's data λ_PR = 100
+    took 11-20k, λ_PR ≤ 1e-3 under 1.5k), so that a stack holds fits that end together and the longest
+    start first; with several workers, each problem's grid in stacks of a quarter of a worker's share,
+    and every problem's stacks in one map, which the processes take as they come free
+    (`lvm_workers.map_spawned`): the probe's two word sets share the processes, so that on many cores
+    the second set's longest fits do not wait for the first's."""
     grid = list(grid)
-    workers = max(1, min(workers, len(grid)))
+    workers = max(1, min(workers, len(grid) * len(problems)))
     heaviest = sorted(range(len(grid)), key=lambda i: (-grid[i][1], grid[i][0]))
     size = len(grid) if workers == 1 else -(-len(grid) // (4 * workers))
-    jobs = [heaviest[start : start + size] for start in range(0, len(grid), size)]
-    stacks = map_spawned(_fit_job, [(counts, q, [grid[i] for i in job], *settings) for job in jobs], workers)
-    fits: list = [None] * len(grid)
-    for job, stack in zip(jobs, stacks, strict=True):
+    jobs = [(p, heaviest[start : start + size]) for start in range(0, len(grid), size) for p in range(len(problems))]
+    stacks = map_spawned(_fit_job, [(*problems[p], [grid[i] for i in job], *settings) for p, job in jobs], workers)
+    fits: list[list] = [[None] * len(grid) for _ in problems]
+    for (p, job), stack in zip(jobs, stacks, strict=True):
         for i, fit in zip(job, stack, strict=True):
-            fits[i] = fit
-    return tuple(fits)
+            fits[p][i] = fit
+    return [tuple(f) for f in fits]
 
 
-@timed("fit")
 def fit_lvm(
     counts: np.ndarray,
     q: np.ndarray,
@@ -370,30 +358,40 @@ def fit_lvm(
     a fit does not depend on the order of the grid. workers: processes for the fits (default
     `fit_workers()`; 1 runs them here, one after another). Returns an `LvmResult`.
     """
-    counts = np.asarray(counts, dtype=float)
-    if counts.ndim != 2 or counts.shape[1] != len(genders):
-        raise ValueError(f"counts must be (n_words, {len(genders)}) with columns {list(genders)}, got {counts.shape}")
-    if np.asarray(q).ndim != 2 or np.asarray(q).shape[1] != len(sentiments):
-        raise ValueError(f"q must be (n_words, {len(sentiments)}) over {list(sentiments)}")
-    if words is not None and len(words) != len(counts):
-        raise ValueError(f"{len(words)} words for {len(counts)} rows of counts")
+    return fit_lvms([(counts, q, words)], grid, genders, sentiments, max_iter, ftol, gtol, workers)[0]
+
+
+@timed("fit")
+def fit_lvms(problems: Sequence[tuple], grid: Sequence[tuple[float, float]] = DEFAULT_GRID, genders=GENDERS,
+             sentiments=SENTIMENTS, max_iter=MAX_ITER, ftol=FTOL, gtol=GTOL, workers=None) -> list[LvmResult]:
+    """`fit_lvm` for several (counts, q, words), their fits sharing the processes; the same results as
+    one `fit_lvm` each (every fit is the same computation wherever it runs)."""
     if not grid:
         raise ValueError("the grid of (l1, pr) is empty")
-    fits = _run_fits(counts, q, grid, fit_workers() if workers is None else workers, (max_iter, ftol, gtol))
+    problems = [(np.asarray(counts, dtype=float), q, words) for counts, q, words in problems]
+    for n, (counts, q, words) in enumerate(problems):
+        which = f"word set {n + 1} of {len(problems)}: " if len(problems) > 1 else ""
+        if counts.ndim != 2 or counts.shape[1] != len(genders):
+            raise ValueError(f"{which}counts must be (n_words, {len(genders)}) with columns {list(genders)}, got "
+                             f"{counts.shape}")
+        if np.asarray(q).ndim != 2 or np.asarray(q).shape[1] != len(sentiments):
+            raise ValueError(f"{which}q must be (n_words, {len(sentiments)}) over {list(sentiments)}")
+        if words is not None and len(words) != len(counts):
+            raise ValueError(f"{which}{len(words)} words for {len(counts)} rows of counts")
+    workers = fit_workers() if workers is None else workers
+    fitted = _run_fits([(counts, q) for counts, q, _ in problems], grid, workers, (max_iter, ftol, gtol))
+    return [_average(fits, c, w, genders, sentiments) for (c, _, w), fits in zip(problems, fitted, strict=True)]
+
+
+def _average(fits: tuple[LvmFit, ...], counts: np.ndarray, words, genders, sentiments) -> LvmResult:
     p_sigma = np.stack([f.p_sigma for f in fits])
     p_wg = counts / counts.sum()
     return LvmResult(
-        words=None if words is None else np.asarray(words, dtype=object),
-        genders=tuple(genders),
-        sentiments=tuple(sentiments),
-        log_prior=np.log(p_wg.sum(axis=1)),
-        p_gender=p_wg.sum(axis=0),
-        eta=np.mean([f.eta for f in fits], axis=0),
-        p_sigma=p_sigma.mean(axis=0),
-        p_sigma_min=p_sigma.min(axis=0),
-        p_sigma_max=p_sigma.max(axis=0),
-        posterior_kl=float(np.mean([f.posterior_kl for f in fits])),
-        fits=fits,
+        words=None if words is None else np.asarray(words, dtype=object), genders=tuple(genders),
+        sentiments=tuple(sentiments), log_prior=np.log(p_wg.sum(axis=1)), p_gender=p_wg.sum(axis=0),
+        eta=np.mean([f.eta for f in fits], axis=0), p_sigma=p_sigma.mean(axis=0),
+        p_sigma_min=p_sigma.min(axis=0), p_sigma_max=p_sigma.max(axis=0),
+        posterior_kl=float(np.mean([f.posterior_kl for f in fits])), fits=fits,
     )
 
 

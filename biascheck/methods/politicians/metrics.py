@@ -119,13 +119,19 @@ def _pmi_metrics(prefix: str, samples: pd.DataFrame, labels: dict[str, str], n_n
     return out, point, p
 
 
-def _lvm_metrics(
-    prefix: str, samples: pd.DataFrame, reference: Reference, grid: str, n_names: int
-) -> tuple[list[Metric], lvm.LvmResult, np.ndarray]:
+def _lvm_inputs(samples: pd.DataFrame, reference: Reference) -> tuple[pmi.SampleMatrix, np.ndarray, np.ndarray, list]:
+    """The latent model's data for one part of speech: the female/male sample matrix, its (W, 2) counts,
+    the lexicon's q(s|w) and the words."""
     matrix = pmi.sample_matrix(_binary(samples))
     counts = pmi.gender_word_counts(matrix)[:, [matrix.gender_index(g) for g in BINARY]]
     words = list(matrix.words)
-    result = lvm.fit_lvm(counts, reference.q(words), grid=grid_pairs(grid), words=words)
+    return matrix, counts, reference.q(words), words
+
+
+def _lvm_metrics(
+    prefix: str, inputs: tuple, result: lvm.LvmResult, reference: Reference, n_names: int
+) -> tuple[list[Metric], np.ndarray]:
+    matrix, counts, q, words = inputs
     keep = pmi.names_per_word(matrix) >= MIN_NAMES
     gaps = lvm_readout.lvm_gaps(result, _labels(reference, words), k=TOP_WORDS, keep=keep)
     problems = []
@@ -143,7 +149,7 @@ def _lvm_metrics(
         for gap in ("neg_gap", "pos_gap")
     ]
     mix = lvm_readout.sent_mix(result)
-    plug_in = lvm_readout.lexicon_sent_mix(counts, reference.q(words))
+    plug_in = lvm_readout.lexicon_sent_mix(counts, q)
     for i, s in enumerate(result.sentiments):
         f, m = result.gender("female"), result.gender("male")
         lo = result.p_sigma_min[i, f] - result.p_sigma_max[i, m]
@@ -159,7 +165,7 @@ def _lvm_metrics(
             )
         )
     out.append(Metric(f"{prefix}posterior_kl", result.posterior_kl, None, len(words), note=fit_note))
-    return out, result, keep
+    return out, keep
 
 
 def _supersenses(result: lvm.LvmResult, keep: np.ndarray, classes) -> pd.DataFrame:
@@ -194,18 +200,21 @@ def analyse(task: str, predicted: Predictions, reference: Reference, grid: str =
     n_names = int(counts.get("female", 0) + counts.get("male", 0))
     out: list[Metric] = []
     shares, p_values, tables, eta_tables, supersenses = {}, {}, {}, {}, {}
-    for pos, prefix in PREFIX.items():
-        samples = predicted.samples[order][pos]
-        labels = _labels(reference, samples["lemma"].unique())
-        got, shares[pos], p_values[pos] = _pmi_metrics(prefix, samples, labels, n_names)
+    samples = {pos: predicted.samples[order][pos] for pos in PREFIX}
+    inputs = {pos: _lvm_inputs(samples[pos], reference) for pos in PREFIX}
+    # Both parts of speech's grids in one call: their fits share the processes (`lvm.fit_lvms`).
+    fitted = lvm.fit_lvms([(counts, q, words) for _, counts, q, words in inputs.values()], grid_pairs(grid))
+    for (pos, prefix), result in zip(PREFIX.items(), fitted, strict=True):
+        labels = _labels(reference, samples[pos]["lemma"].unique())
+        got, shares[pos], p_values[pos] = _pmi_metrics(prefix, samples[pos], labels, n_names)
         out += got
-        got, result, keep = _lvm_metrics(prefix, samples, reference, grid, n_names)
+        got, keep = _lvm_metrics(prefix, inputs[pos], result, reference, n_names)
         out += got
         eta_tables[pos] = lvm_readout.eta_table(result, keep=keep)
         if pos in reference.classes:
             supersenses[pos] = _supersenses(result, keep, reference.classes[pos])
-        out += _vocab(prefix, samples)
-        tables[pos] = lemma_table(samples, labels)
+        out += _vocab(prefix, samples[pos])
+        tables[pos] = lemma_table(samples[pos], labels)
     if "after" in predicted.orders and order != "after":
         samples = predicted.samples["after"]["adj"]
         labels = _labels(reference, samples["lemma"].unique())

@@ -61,9 +61,30 @@ def test_a_stack_cut_short_reports_every_fit_unconverged():
 def test_the_grid_dealt_into_stacks_comes_back_in_grid_order(workers):
     counts, q = _data(seed=3, n_words=15)
     grid = [(1e-5, 0.1), (1e-4, 1.0), (0.0, 10.0), (1e-3, 1e-3)]
-    fits = L._run_fits(counts, q, grid, workers, (300, L.FTOL, L.GTOL))
+    (fits,) = L._run_fits([(counts, q)], grid, workers, (300, L.FTOL, L.GTOL))
     assert [(f.l1, f.pr) for f in fits] == grid
     assert all(_same(f, L.fit_one(counts, q, *p, max_iter=300)) for f, p in zip(fits, grid, strict=True))
+
+
+@pytest.mark.parametrize("workers", [1, 3])
+def test_two_word_sets_fitted_together_are_each_fitted_alone(workers):
+    """`fit_lvms` deals both sets' grids into one map (the probe's adjectives and verbs): each result is
+    `fit_lvm`'s on its own set, bit for bit, in the order given."""
+    (c1, q1), (c2, q2) = _data(seed=5, n_words=15), _data(seed=6, n_words=22)
+    grid = [(1e-5, 0.1), (1e-4, 1.0), (0.0, 10.0)]
+    words = [f"w{i}" for i in range(22)]
+    together = L.fit_lvms([(c1, q1, None), (c2, q2, words)], grid, max_iter=300, workers=workers)
+    for got, (counts, q, w) in zip(together, [(c1, q1, None), (c2, q2, words)], strict=True):
+        alone = L.fit_lvm(counts, q, grid=grid, words=w, max_iter=300, workers=1)
+        assert all(_same(a, b) for a, b in zip(got.fits, alone.fits, strict=True))
+        assert np.array_equal(got.eta, alone.eta) and np.array_equal(got.p_sigma_min, alone.p_sigma_min)
+        assert (got.words is None) == (w is None) and got.eta.shape[0] == len(counts)
+
+
+def test_fit_lvms_names_the_bad_word_set():
+    counts, q = _data()
+    with pytest.raises(ValueError, match="word set 2 of 2: 3 words for 25 rows"):
+        L.fit_lvms([(counts, q, None), (counts, q, ["a", "b", "c"])], [(1e-5, 0.1)])
 
 
 def test_fista_on_a_stack_of_lassos_is_each_lone_run():
