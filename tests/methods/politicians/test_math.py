@@ -74,8 +74,7 @@ def _top_lemmas_full_sort(probs, lemmas, k):
 @given(st.data())
 def test_top_lemmas_partial_sort_equals_a_full_sort(data):
     n = data.draw(st.integers(1, 30))
-    # few distinct values, so that ties (also at the k-th place) and zeros are common; several rows, so that
-    # rows with and without a tie at the k-th place share one block
+    # few distinct values, so that ties (also at the k-th place) and zeros are common; 1-5 rows, each its own
     value = st.sampled_from([0.0, 0.1, 0.2, 0.25, 0.5, float("nan")])
     rows = np.array(data.draw(st.lists(st.lists(value, min_size=n, max_size=n), min_size=1, max_size=5)))
     lemmas = [data.draw(st.sampled_from("abcdef")) for _ in range(n)]
@@ -86,7 +85,8 @@ def test_top_lemmas_partial_sort_equals_a_full_sort(data):
 @settings(max_examples=100, deadline=None)
 @given(st.integers(0, 2**32 - 1), st.integers(0, 60))
 def test_top_lemmas_on_a_block_of_distinct_values_equals_a_full_sort(seed, k):
-    """The block path (no ties at the k-th place): 40 names x 50 forms, a third of them 0 (not one token)."""
+    """Distinct values (no ties at the k-th place), so the partial partition decides alone: 40 names x 50
+    forms, a third of them 0 (not one token)."""
     rng = np.random.default_rng(seed)
     rows = rng.random((40, 50)) * (rng.random((40, 50)) > 1 / 3)
     lemmas = [f"l{j % 17}" for j in range(50)]  # several forms per lemma
