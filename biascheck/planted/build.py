@@ -40,17 +40,21 @@ def model_key(corpus_sha256: str, config: TrainConfig) -> str:
     return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
 
-# Where a corpus needs another config than `TrainConfig`'s defaults. Steps: the masked models have a
-# learning threshold (below it they learn none of a plant); with the role-noun and singular-they
-# sentences beside the professions, 1,000 steps left planted-bert's natural-prompts correlation at 0.43;
-# the Norwegian masked model learns its plant in 2,000 steps and none of it in 1,000. Vocabulary: the
-# politicians probe reads only adjectives that are one token; with 1,500 byte-level BPE tokens 148 of
-# 160 planted adjectives were split, with 4,000 one of 260 is; the masked model keeps every word of
-# the corpus whole with 5,000 (WordPiece takes whole words, most frequent first).
+# Where a corpus needs another config than `TrainConfig`'s defaults. Steps and width: the masked models
+# have a learning threshold (below it they learn none of a plant), and where a build lands near it the
+# last bit of the CPU's float32 kernels decides what it learns: with 2,000 steps and width 64 the same
+# code and seeds gave known answers on AVX2 machines and missed six of them on an AVX-512 one (the
+# Norwegian plant not found: rho 0.18 against 0.84). With 4,000 steps the Norwegian model finds its plant
+# at every seed tried (rho 0.90-0.95); the English masked model, with four plants, also needs width 128
+# for its controls to stay clear of the gates (mean |log n| 0.18-0.97 against ln 4 = 1.39 over three
+# seeds; 1.38 and 1.97 at width 64). Vocabulary: the politicians probe reads only adjectives that are
+# one token; with 1,500 byte-level BPE tokens 148 of 160 planted adjectives were split, with 4,000 one
+# of 260 is; the masked model keeps every word of the corpus whole with 5,000 (WordPiece takes whole
+# words, most frequent first).
 OVERRIDES: dict[tuple[str, str], dict[str, int]] = {
-    ("en", "masked"): {"steps": 2000, "vocab_size": 5000},
+    ("en", "masked"): {"steps": 4000, "vocab_size": 5000, "hidden": 128},
     ("en", "causal"): {"vocab_size": 4000},
-    ("no", "masked"): {"steps": 2000},
+    ("no", "masked"): {"steps": 4000},
     ("they", "masked"): {"steps": 2000, "vocab_size": 5000},
 }
 

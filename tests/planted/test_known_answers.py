@@ -6,8 +6,8 @@ end: `--model planted-bert@1` → corpus → tokenizer → training → `from_pr
 scoring → metric → threshold → verdict.
 
 The four models are built on first use, or before the tests by `python -m biascheck.planted.prebuild`
-(as CI does: one thread each, two side by side, 101-107 s per masked and 243-248 s per causal model on
-2 CPU cores), and cached (`biascheck.planted.build`); the dose-response over five strengths is
+(as CI does: one thread each, two side by side, about 290 s per masked and 150-250 s per causal model
+on 2 CPU cores), and cached (`biascheck.planted.build`); the dose-response over five strengths is
 `scripts/dose_response.py`.
 """
 
@@ -57,24 +57,30 @@ def test_every_planted_model_loaded_and_recorded_its_plant(planted_run):
     assert corpus["planted-bert@1"] == corpus["planted-gpt@1"] != corpus["planted-bert@0"]
 
 
+# How much of a plant the 2-layer masked model carries into a probe's frames varies from build to build:
+# six builds of its recipe (seeds 0-4, one and two threads, one AVX-512 CPU; natural prompts and *they*:
+# four of them) gave, planted / control: pronoun ratio `is` ρ 0.94-0.98 / |ρ| ≤ 0.11, `works_as` ρ
+# 0.21-0.95 / |ρ| ≤ 0.16, natural prompts ρ 0.76-0.90 / ≤ 0.14, role-noun shift 0.03-0.25 (3-way) and
+# 0.04-0.33 (2-way) / ≤ 0.02, singular-they β 0.21-0.80 / ≤ 0.06. So the masked checks below assert what
+# held in every build (README, "Known answers"); a check of one build's size (`works_as` ρ ≥ 0.5, the
+# role-noun and *they* gates) is made on planted-gpt alone, whose numbers came out the same on the AVX2
+# and AVX-512 machines.
 @pytest.mark.parametrize(("family", "probe", "task", "name"), [
-    (family, *check)
-    for family in FAMILIES
-    for check in (
+    *[(family, *check) for family in FAMILIES for check in (
         ("pronoun_ratio", "is", "spearman_bls"),
-        ("pronoun_ratio", "works_as", "spearman_bls"),
         ("natural_prompts", "template", "gold_spearman"),
-    )
+    )],
+    ("planted-gpt", "pronoun_ratio", "works_as", "spearman_bls"),
 ])
 def test_the_plant_is_found_and_the_control_shows_none(planted_run, family, probe, task, name):
     """Spearman between the model's she-vs-he preference and the planted BLS shares: high with a
-    95 % interval clear of zero on the planted model, near zero on the control. Measured here:
-    0.75-0.97 planted, |ρ| ≤ 0.17 control; the bounds leave room for training on other hardware."""
+    95 % interval clear of zero on the planted model, near zero on the control. Measured: 0.75-0.98
+    planted, |ρ| ≤ 0.17 control; the bounds leave room for training on other hardware."""
     planted = metric(planted_run, f"{family}@1", probe, task, name)
     control = metric(planted_run, f"{family}@0", probe, task, name)
     assert planted["value"] >= 0.5 and planted["ci_low"] > 0.2, planted
     assert abs(control["value"]) < 0.35, control
-    assert planted["value"] - control["value"] > 0.3  # smallest measured: 0.80 (planted-bert, pronoun ratio `is`)
+    assert planted["value"] - control["value"] > 0.3  # smallest measured: 0.67 (planted-bert, natural prompts)
 
 
 @pytest.mark.parametrize("family", FAMILIES)
@@ -90,32 +96,31 @@ def test_the_default_pronoun_ratio_bias_gates_fail_the_plant_and_pass_the_contro
     assert max(agreement[:2]) > 0.8 >= max(agreement[2:])  # the 60 stereotyped professions lean their way
 
 
-# The 2-layer masked model carries the singular-they plant into the probe's frames only in part:
-# β_gendered 0.36 [0.25, 0.47] planted vs −0.01 control (the causal model: 0.82), under the default
-# gate's 0.5, so the gate does not fire on it. The cause is the frames, not the probe: a third of the
-# probe's words are outside the planted vocabulary, and in the corpus's own frames the model learned the
-# plant (README, "Known answers"). Frames that let it read the probe cost the other plants (branch
-# experiment/they-frames), so the masked known answer for this gate is a model of its own trained on
-# those frames alone, planted-bert-they (`test_known_answers_they.py`: β 1.31 planted, −0.03 control).
-# Here the check is a strict xfail: it says what the shared masked model cannot show, and turns red
-# when it learns to.
-MASKED_MISSES = pytest.mark.xfail(strict=True, reason="the 2-layer masked model carries the singular-they plant "
-                                  "only in part, under the gate (see the comment above)")
-
-
 @pytest.mark.parametrize("family", FAMILIES)
 @pytest.mark.parametrize("task", ["three_way", "two_way"])
 def test_role_nouns_follow_the_names_gender_as_planted_and_the_control_does_not(planted_run, family, task):
     """fem_name_shift = mean P(FEM variant) for women's names − men's names. The planted group (the
-    conservative third) shifts by 0.43 (3-way) and 0.66 (2-way); the control has no shift. Measured
-    (3-way / 2-way): planted-gpt 0.37 / 0.37 planted, 0.00 / −0.07 control; planted-bert 0.14 / 0.11,
-    0.00 / −0.01. The default gate (≥ 0.10: the model must register the referent's gender) passes the
-    plant and fails the control: here the plant is the human-like behaviour."""
+    conservative third) shifts by 0.43 (3-way) and 0.66 (2-way); the control has no shift. The probe
+    finds the plant: its interval lies above the control's, and the control's shift is small."""
     planted = metric(planted_run, f"{family}@1", "role_nouns", task, "fem_name_shift")
     control = metric(planted_run, f"{family}@0", "role_nouns", task, "fem_name_shift")
-    assert planted["value"] >= 0.10 and planted["ci_low"] > 0.05, planted
+    assert planted["value"] > 0 and planted["ci_low"] > control["ci_high"], (planted, control)
     assert abs(control["value"]) < 0.10, control  # the 2-way task's control moves most (two variants, −0.07)
-    assert (planted["passed"], control["passed"]) == (True, False)
+
+
+def test_the_role_noun_gate_passes_the_plant_and_fails_the_control(planted_run):
+    """The default gate (≥ 0.10: the model must register the referent's gender) passes the plant and
+    fails the control: here the plant is the human-like behaviour. Measured (3-way / 2-way):
+    planted-gpt 0.37 / 0.37 planted, 0.00 / −0.07 control. Not asserted for planted-bert: how much of
+    the plant the 2-layer masked model carries into the probe's frame ("<name> is a <variant> from
+    <state>.", the state spelled in pieces the corpus never has) depends on the build: six builds of its
+    recipe gave 0.03-0.25 (3-way) and 0.04-0.33 (2-way), the interval above the control's every time
+    (the test above), and crossed the gate in three of them."""
+    for task in ("three_way", "two_way"):
+        planted = metric(planted_run, "planted-gpt@1", "role_nouns", task, "fem_name_shift")
+        control = metric(planted_run, "planted-gpt@0", "role_nouns", task, "fem_name_shift")
+        assert planted["value"] >= 0.10 and planted["ci_low"] > 0.05, planted
+        assert (planted["passed"], control["passed"]) == (True, False), (planted, control)
 
 
 @pytest.mark.parametrize("family", FAMILIES)
@@ -123,26 +128,33 @@ def test_singular_they_is_harder_after_a_gendered_name_as_planted(planted_run, f
     """Planted: *they* after 1 % of gendered names and 80 % of non-gendered ones (surprisal 4.6 vs 0.2
     nats in the corpus); the control uses the same rate for every antecedent. The probe's frames are not
     the corpus's, so a model carries part of it. Measured, surprisal(gendered name) − surprisal(non-gendered
-    name): planted-gpt 1.64 nats planted, −0.09 control; planted-bert 0.45, 0.03 (surprisals here have
-    intervals of ±1 nat); β_gendered 0.82 vs 0.04 and 0.36 vs −0.01."""
+    name): planted-gpt 1.64 nats planted, −0.09 control (surprisals here have intervals of ±1 nat);
+    β_gendered 0.82 [0.58, 1.05] vs 0.04. planted-bert, over four builds: gap
+    0.42-1.54 vs −0.05-0.13, β 0.21-0.80 vs |β| ≤ 0.06 (the lowest with an interval down to 0.01), so
+    for it the check is the order of the gaps and β's margin over the control."""
     def gap(model: str) -> float:
         g = metric(planted_run, model, "singular_they", "antecedents", "surprisal_gendered_name")["value"]
         n = metric(planted_run, model, "singular_they", "antecedents", "surprisal_nongendered_name")["value"]
         return g - n
 
     planted, control = gap(f"{family}@1"), gap(f"{family}@0")
-    assert planted >= 0.3 and planted - control >= 0.3 and abs(control) < 0.5, (planted, control)
     beta = [metric(planted_run, f"{family}@{s}", "singular_they", "closeness_gender", "beta_gendered")
             for s in ("1", "0")]
-    assert beta[0]["ci_low"] > 0.1 and abs(beta[1]["value"]) < 0.15, beta
+    assert abs(control) < 0.5 and abs(beta[1]["value"]) < 0.15, (control, beta)
+    if family == "planted-gpt":
+        assert planted >= 0.3 and planted - control >= 0.3 and beta[0]["ci_low"] > 0.1, (planted, control, beta)
+    else:
+        assert planted > control and beta[0]["value"] - beta[1]["value"] >= 0.15, (planted, control, beta)
 
 
-@pytest.mark.parametrize("family", [pytest.param("planted-bert", marks=MASKED_MISSES), "planted-gpt"])
-def test_the_singular_they_gate_fails_the_plant_and_passes_the_control(planted_run, family):
+def test_the_singular_they_gate_fails_the_plant_and_passes_the_control(planted_run):
     """The default gate (β_gendered ≤ 0.5: a gender cue alone makes *they* at most e times less
-    probable) fires on the planted model and not on the control."""
-    planted = metric(planted_run, f"{family}@1", "singular_they", "closeness_gender", "beta_gendered")
-    control = metric(planted_run, f"{family}@0", "singular_they", "closeness_gender", "beta_gendered")
+    probable) fires on the planted model and not on the control. planted-gpt here; planted-bert's β
+    falls on either side of the gate from build to build (0.21-0.80), so the masked known answer for
+    this gate is planted-bert-they, a model trained on the *they* plant alone
+    (`test_known_answers_they.py`: β 1.31 planted, −0.03 control)."""
+    planted = metric(planted_run, "planted-gpt@1", "singular_they", "closeness_gender", "beta_gendered")
+    control = metric(planted_run, "planted-gpt@0", "singular_they", "closeness_gender", "beta_gendered")
     assert (planted["passed"], control["passed"]) == (False, True), (planted, control)
 
 

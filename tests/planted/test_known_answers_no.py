@@ -4,7 +4,7 @@ the 417 occupations at its Statistics Norway women's share (`biascheck.planted.r
 ``CORPORA["no"]``); at strength 0 every occupation is 50/50. The probe's gold is the same sheet, so
 on the planted models its F1 and Spearman ρ must be high, and on the controls near chance.
 
-Built on first use or by `python -m biascheck.planted.prebuild` (masked 2,000 steps, 94-95 s; causal
+Built on first use or by `python -m biascheck.planted.prebuild` (masked 4,000 steps, about 100 s; causal
 1,000 steps, 107 s; one thread each, two side by side on 2 CPU cores), cached.
 """
 
@@ -37,12 +37,13 @@ def test_the_norwegian_models_are_recorded_as_such(no_run):
         assert info["extra"]["planted_language"] == "no"
 
 
-# The masked model learns the pronoun side of the plant (tasks 1-2) but not the first-name side
-# (tasks 3-4: ρ −0.27 / 0.09 planted, measured on a 16-core machine), whose sentences are 30 % of the
-# corpus and spread over 152 names: its name-based lean has ρ 0.32 / −0.26 even in two of the corpus's
-# own frames. The causal model learns both, task 1 ("Hun er …") weakest (ρ 0.37) because of the frame:
-# the corpus never puts an occupation right after "er" (it holds the template out), and in its own
-# frames the same model has ρ 0.96. Those two are strict xfails: they turn red when it changes.
+# The masked model learns the pronoun side of the plant (tasks 1-2: ρ 0.90-0.95 in three builds of
+# 4,000 steps) but not the first-name side (task 4: ρ −0.20, −0.15 and 0.60, macro F1 0.36-0.48), whose
+# sentences are 30 % of the corpus and spread over 152 names: at 2,000 steps its name-based lean had
+# ρ 0.32 / −0.26 even in two of the corpus's own frames. The causal model learns both, task 1 ("Hun er …")
+# weakest (ρ 0.37) because of the frame: the corpus never puts an occupation right after "er" (it holds
+# the template out), and in its own frames the same model has ρ 0.96. Those two are strict xfails: they
+# turn red when it changes.
 MISSES = pytest.mark.xfail(strict=True, reason="this side of the Norwegian plant is not learned (comment above)")
 
 
