@@ -21,8 +21,8 @@ def test_every_planted_alias_is_listed_at_each_strength_the_slow_causal_builds_f
     planted = [s for s in ALIASES.values() if s.planted_strength is not None]
     assert len(models) == 2 * len(planted) == len(set(models))
     assert {(s.family, s.planted_corpus) for s in planted} == {(f, c) for f, _s, c in models}
-    families = [f for f, _s, _c in models]
-    assert families == sorted(families)  # "causal" < "masked": every causal build is started first
+    costs = [prebuild._COST[(f, c)] for f, _s, c in models]
+    assert costs == sorted(costs, reverse=True) and models[0][::2] == ("masked", "en")  # the longest starts first
 
 
 def tiny_build(family: str, strength: float, corpus: str, mirror, root):
