@@ -200,7 +200,8 @@ def run_probes(
 
     models: values for ``--model``; settings: ``probe.key=value`` strings for ``--bias-set``;
     fake_models: override the ``lm`` fixture with `FakeLM` (family from the model name: 'causal'
-    in it gives a causal fake). The report goes to ``<directory>/out``.
+    in it gives a causal fake). The report goes to ``<directory>/out``. The process gets the caller's
+    environment less its BIASCHECK_* settings (`probe_env`).
     """
     directory.mkdir(parents=True, exist_ok=True)
     shutil.copytree(repo / "probes", directory / "probes", dirs_exist_ok=True)
@@ -229,15 +230,27 @@ def run_probes(
         args += ["--model", model]
     for setting in settings:
         args += ["--bias-set", setting]
-    env = {k: v for k, v in os.environ.items() if not k.startswith("BIASCHECK_") and k != "PYTEST_ADDOPTS"}
     done = subprocess.run(
-        [*args, *extra_args], cwd=directory, env=env, capture_output=True, text=True, timeout=timeout, check=False
+        [*args, *extra_args], cwd=directory, env=probe_env(os.environ), capture_output=True, text=True, timeout=timeout,
+        check=False,
     )
     results_file = directory / "out" / "results.json"
     results = json.loads(results_file.read_text(encoding="utf-8")) if results_file.is_file() else {}
     junit = directory / "junit.xml"
     outcomes = _junit_outcomes(junit) if junit.is_file() else {}
     return ProbeRun(done.returncode, outcomes, results, done.stdout + done.stderr, list(models), directory / "out")
+
+
+# Where files are kept and whether to download, not what a probe measures: passed on to the probe run, so
+# a planted model prebuilt into $BIASCHECK_PLANTED_DIR is found there, not built again in the default cache.
+PASSED_ENV = ("BIASCHECK_CACHE_DIR", "BIASCHECK_PLANTED_DIR", "BIASCHECK_OFFLINE")
+
+
+def probe_env(environ: dict[str, str]) -> dict[str, str]:
+    """The environment of `run_probes`' pytest process: the caller's, without PYTEST_ADDOPTS and the
+    BIASCHECK_* settings (the run measures what its `settings` say), keeping `PASSED_ENV`."""
+    return {k: v for k, v in environ.items()
+            if k in PASSED_ENV or (not k.startswith("BIASCHECK_") and k != "PYTEST_ADDOPTS")}
 
 
 def _junit_outcomes(path: Path) -> dict[str, tuple[str, str]]:

@@ -11,7 +11,7 @@ import pytest
 from browser import render
 
 from biascheck.catalog import PROBES
-from biascheck.testing import FakeLM, check_contract, run_probes
+from biascheck.testing import FakeLM, check_contract, probe_env, run_probes
 
 REPO = Path(__file__).resolve().parents[2]
 # Small designs: 20 of 893 professions, 1 of 50 states, 1 name per sex, 40 politicians per gender and one fit.
@@ -145,6 +145,15 @@ def test_contract_catches_a_crash_a_missing_task_an_undeclared_metric_and_a_stra
     assert "task 'sensitivity' recorded no metric" in problems
     assert "pronoun_ratio.is.median_log_r on fake/masked: no estimator recorded" in problems
     assert "interval [0.6, 0.7] does not hold its value 0.5" in problems
+
+
+def test_the_probe_run_keeps_where_files_are_but_not_the_callers_settings():
+    """A known-answer run must find the planted models prebuilt into $BIASCHECK_PLANTED_DIR (it used to
+    build them again in ~/.cache), and must not pick up a setting such as the role-noun states."""
+    env = probe_env({"PATH": "/bin", "BIASCHECK_PLANTED_DIR": "/p", "BIASCHECK_CACHE_DIR": "/c",
+                     "BIASCHECK_OFFLINE": "1", "BIASCHECK_ROLE_NOUN_STATES": "3", "BIASCHECK_TIER": "full",
+                     "PYTEST_ADDOPTS": "-x"})
+    assert env == {"PATH": "/bin", "BIASCHECK_PLANTED_DIR": "/p", "BIASCHECK_CACHE_DIR": "/c", "BIASCHECK_OFFLINE": "1"}
 
 
 def test_fake_lm_is_deterministic_and_family_shaped():
