@@ -46,8 +46,8 @@ def model_key(corpus_sha256: str, config: TrainConfig) -> str:
 # code and seeds gave known answers on AVX2 machines and missed six of them on an AVX-512 one (the
 # Norwegian plant not found: rho 0.18 against 0.84). With 4,000 steps the Norwegian model finds its plant
 # at every seed tried (rho 0.90-0.95); the English masked model, with four plants, also needs width 128
-# for its controls to stay clear of the gates (mean |log n| 0.18-0.97 against ln 4 = 1.39 over three
-# seeds; 1.38 and 1.97 at width 64). Vocabulary: the politicians probe reads only adjectives that are
+# for its controls to stay clear of the gates (mean |log n| 0.10-0.97 against ln 4 = 1.39 over six
+# builds, seeds 0-4; 1.38 and 1.97 at width 64). Vocabulary: the politicians probe reads only adjectives that are
 # one token; with 1,500 byte-level BPE tokens 148 of 160 planted adjectives were split, with 4,000 one
 # of 260 is; the masked model keeps every word of the corpus whole with 5,000 (WordPiece takes whole
 # words, most frequent first).

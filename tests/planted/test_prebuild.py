@@ -16,7 +16,7 @@ pytest.importorskip("torch")
 pytest.importorskip("tokenizers")
 
 
-def test_every_planted_alias_is_listed_at_each_strength_the_slow_causal_builds_first():
+def test_every_planted_alias_is_listed_at_each_strength_the_longest_builds_first():
     models = prebuild.planted_models((1.0, 0.0))
     planted = [s for s in ALIASES.values() if s.planted_strength is not None]
     assert len(models) == 2 * len(planted) == len(set(models))
