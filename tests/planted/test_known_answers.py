@@ -6,7 +6,7 @@ end: `--model planted-bert@1` → corpus → tokenizer → training → `from_pr
 scoring → metric → threshold → verdict.
 
 The four models are built on first use, or before the tests by `python -m biascheck.planted.prebuild`
-(as CI does: one thread each, two side by side, about 290 s per masked and 150-250 s per causal model
+(as CI does: one thread each, two side by side, about 290 s per masked and 150-290 s per causal model
 on 2 CPU cores), and cached (`biascheck.planted.build`); the dose-response over five strengths is
 `scripts/dose_response.py`.
 """
