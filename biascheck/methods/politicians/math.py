@@ -57,8 +57,16 @@ def casing_variants(forms: Sequence[str]) -> tuple[list[str], np.ndarray]:
 
 def fold_casings(probs: np.ndarray, owner: np.ndarray, n_forms: int) -> np.ndarray:
     """Step 2. (n_names, n_strings) probabilities -> (n_names, n_forms): the casings of a form summed."""
+    owner = np.asarray(owner, dtype=np.int64)
     out = np.zeros((probs.shape[0], n_forms), dtype=np.float64)
-    np.add.at(out.T, owner, probs.T)
+    # Each string's place among its form's strings (0: the first casing): every form's first casing is
+    # added at once, then every second, i.e. the additions of `np.add.at` one by one, in the same order.
+    by_form = np.argsort(owner, kind="stable")
+    place = np.empty(owner.size, dtype=np.int64)
+    place[by_form] = np.arange(owner.size) - np.searchsorted(owner[by_form], owner[by_form])
+    for p in range(int(place.max(initial=-1)) + 1):
+        at = np.flatnonzero(place == p)
+        out[:, owner[at]] += probs[:, at]
     return out
 
 
@@ -83,23 +91,37 @@ def top_lemmas(probs: np.ndarray, lemmas: Sequence[str], k: int) -> list[list[tu
     """Step 3. For each row (a name) of (n_names, n_forms) probabilities, the lemmas of its k most
     probable forms (forms with probability 0, i.e. not a single token, are never taken), most probable
     first, each lemma once, with the log-probability of its most probable form. Ties are broken by form
-    order (the forms are sorted), so the result is deterministic."""
-    lemma_arr = np.asarray(lemmas, dtype=object)
-    k = min(k, probs.shape[1])
-    out: list[list[tuple[str, float]]] = []
-    for row in probs:
-        # Only positive forms are ever taken; of those, the k largest and every value tied with the k-th
-        # (a partial partition, not a full sort), then sorted by (value desc, index): the first k of a
-        # full stable sort of the row, zeros and NaN (never > 0) left out.
-        order = np.flatnonzero(row > 0)
-        if 0 < k < order.size:
-            values = row[order]
-            order = order[values >= np.partition(values, values.size - k)[values.size - k]]
-        order = order[np.lexsort((order, -row[order]))][:k]
-        best: dict[str, float] = {}
-        for j in order:
-            best.setdefault(lemma_arr[j], float(np.log(row[j])))
-        out.append(list(best.items()))
+    order (the forms are sorted), so the result is deterministic.
+
+    The first k of a full stable sort of each row, computed for the whole block at once: a partial
+    partition finds each row's k-th largest value, every positive value at or above it is a candidate (ties
+    with the k-th included), the candidates are sorted by (row, value desc, form) and cut at k per row,
+    and a lemma reached twice in a row keeps its first (most probable) form."""
+    probs = np.asarray(probs, dtype=np.float64)
+    n, m = probs.shape
+    k = min(k, m)
+    if n == 0 or k <= 0:
+        return [[] for _ in range(n)]
+    taken = probs > 0  # zeros and NaN are never taken
+    if k < m:
+        key = np.where(taken, probs, -np.inf)
+        kth = np.partition(key, m - k, axis=1)[:, m - k : m - k + 1]  # each row's k-th largest
+        taken &= key >= kth
+    rows, cols = np.nonzero(taken)
+    values = probs[rows, cols]
+    order = np.lexsort((cols, -values, rows))
+    rows, cols, values = rows[order], cols[order], values[order]
+    rank = np.arange(rows.size) - np.searchsorted(rows, rows)  # place within its row
+    first_k = rank < k
+    rows, cols, values = rows[first_k], cols[first_k], values[first_k]
+    lemma_codes, distinct = pd.factorize(np.asarray(lemmas, dtype=object))
+    _, first = np.unique(rows * len(distinct) + lemma_codes[cols], return_index=True)
+    first.sort()  # back to (row, value desc, form) order: each (row, lemma) at its most probable form
+    rows, cols = rows[first], cols[first]
+    logs = np.log(values[first]).tolist()
+    out: list[list[tuple[str, float]]] = [[] for _ in range(n)]
+    for r, c, lp in zip(rows.tolist(), cols.tolist(), logs, strict=True):
+        out[r].append((lemmas[c], lp))
     return out
 
 

@@ -90,8 +90,7 @@ def score_names(
     samples: dict[str, dict[str, pd.DataFrame]] = {}
     candidates: dict[str, tuple[int, int]] = {}
     estimator = ""
-    cols = {pos: np.asarray([i for i, f in enumerate(all_forms) if f in forms[pos]], dtype=np.int64) for pos in POS}
-    lemmas = {pos: [forms[pos][all_forms[i]] for i in cols[pos]] for pos in POS}
+    of_pos = {pos: np.fromiter((f in forms[pos] for f in all_forms), dtype=bool, count=len(all_forms)) for pos in POS}
     for order in orders:
         # Which strings are one token here does not depend on the name: find them once, score only those
         # (by token id where the model reads ids directly: no candidate is tokenised again per chunk).
@@ -99,13 +98,18 @@ def score_names(
         one = distinct_tokens(probe.n_pieces[0], probe.token_ids, owner)
         one_strings = [strings[i] for i in one]
         one_ids = None if probe.token_ids is None else probe.token_ids[one]
+        # Only forms with a one-token casing can be taken (the others' probability is 0): the blocks hold
+        # those columns alone, in form order (which breaks ties), not every candidate form of the language.
+        live, live_owner = np.unique(owner[one], return_inverse=True)
+        cols = {pos: np.flatnonzero(of_pos[pos][live]) for pos in POS}
+        lemmas = {pos: [forms[pos][all_forms[i]] for i in live[cols[pos]]] for pos in POS}
         top: dict[str, list] = {pos: [] for pos in POS}
         for start in range(0, len(name_list), CHUNK):
             chunk = [template(n, order) for n in name_list[start : start + CHUNK]]
-            probs = np.zeros((len(chunk), len(all_forms)))
+            probs = np.zeros((len(chunk), live.size))
             if one_strings:
                 logprob, estimator = _slot_logprob(lm, chunk, one_strings, one_ids, probe.estimator)
-                probs = fold_casings(np.exp(logprob), owner[one], len(all_forms))
+                probs = fold_casings(np.exp(logprob), live_owner.reshape(-1), live.size)
             for pos in POS:  # chunk by chunk: one (names x forms) block in memory at a time
                 top[pos].extend(top_lemmas(probs[:, cols[pos]], lemmas[pos], top_k[pos]))
         samples[order] = {pos: samples_frame(names, top[pos]) for pos in POS}

@@ -91,3 +91,16 @@ def test_top_lemmas_on_a_block_of_distinct_values_equals_a_full_sort(seed, k):
     rows = rng.random((40, 50)) * (rng.random((40, 50)) > 1 / 3)
     lemmas = [f"l{j % 17}" for j in range(50)]  # several forms per lemma
     assert top_lemmas(rows, lemmas, k) == _top_lemmas_full_sort(rows, lemmas, k)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(1, 6), st.integers(0, 40), st.integers(1, 12))
+def test_fold_casings_adds_as_np_add_at_does(seed, n_names, n_strings, n_forms):
+    """Bit for bit the sums of `np.add.at`, one string after another, whatever the owners' order and
+    however many strings a form has (the probe's are 1 or 2 casings)."""
+    rng = np.random.default_rng(seed)
+    owner = rng.integers(0, n_forms, n_strings)
+    probs = rng.random((n_names, n_strings)) * 10.0 ** rng.integers(-8, 1, (n_names, n_strings))
+    want = np.zeros((n_names, n_forms))
+    np.add.at(want.T, owner, probs.T)
+    assert fold_casings(probs, owner, n_forms).tobytes() == want.tobytes()
