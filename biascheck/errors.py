@@ -32,8 +32,9 @@ class DataError(BiascheckError):
 
 
 def did_you_mean(value: str, known: Iterable[str], *, n: int = 3) -> str:
-    """' Did you mean 'x' or 'y'?' for the closest known names, or '' when none is close."""
-    known = list(known)
+    """' Did you mean 'x' or 'y'?' for the closest known names, or '' when none is close (the value itself
+    is never suggested: a known name that failed for another reason is not a typo)."""
+    known = [k for k in known if k != value]
     close = difflib.get_close_matches(value, known, n=n, cutoff=0.6)
     if not close:
         lowered = {k.lower(): k for k in known}

@@ -131,10 +131,14 @@ def _merge_adapter(model: Any, adapter: str, name: str) -> Any:
 def _unknown(name: str, spec: ModelSpec, exc: BaseException) -> UnknownModelError:
     where = "local directory" if spec.is_local_dir else "hub id"
     reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    if name in ALIASES:  # the name is right: the weights are what could not be had
+        hint = (f"{name!r} is biascheck's alias for that hub id. Check the network (or set HF_HUB_OFFLINE=1 with a "
+                "filled cache), or pass a local directory holding the model.")
+    else:
+        hint = ("Check the name, the network (or set HF_HUB_OFFLINE=1 with a filled cache), or pass a local "
+                f"directory.{did_you_mean(name, ALIASES)}")
     return UnknownModelError(
-        f"--model {name!r}: could not load {where} {spec.hub_id!r} ({type(exc).__name__}: {reason}). "
-        "Check the name, the network (or set HF_HUB_OFFLINE=1 with a filled cache), or pass a local directory."
-        f"{did_you_mean(name, ALIASES)}"
+        f"--model {name!r}: could not load {where} {spec.hub_id!r} ({type(exc).__name__}: {reason}). {hint}"
     )
 
 

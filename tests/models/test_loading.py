@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 import torch
 
-from biascheck.errors import ConfigError, ModelTypeError, TokenizationError, UnknownModelError
+from biascheck.errors import ConfigError, ModelTypeError, TokenizationError, UnknownModelError, did_you_mean
 from biascheck.models import TemplateError, load_model, resolve_device, resolve_dtype
 from biascheck.models.batching import ForwardEngine
 from biascheck.models.causal import CausalLM, default_context_prefix
@@ -58,6 +58,18 @@ def test_unloadable_hub_id_is_unknown_model(monkeypatch):
         load_model("nobody-here/no-such-model", device="cpu")
     with pytest.raises(UnknownModelError, match="Did you mean 'gpt2'"):
         load_model("openai/gpt2", device="cpu")
+    # A known alias whose weights cannot be fetched: the name is right, so no "did you mean" (it used to
+    # suggest the very alias typed) and no "check the name".
+    with pytest.raises(UnknownModelError) as got:
+        load_model("nb-bert-large", device="cpu")
+    message = str(got.value)
+    assert "could not load hub id 'NbAiLab/nb-bert-large'" in message and "alias for that hub id" in message
+    assert "Did you mean" not in message and "Check the name" not in message
+
+
+def test_did_you_mean_never_offers_the_value_itself():
+    assert did_you_mean("gpt2", ["gpt2", "gpt2-large"]) == " Did you mean 'gpt2-large'?"
+    assert did_you_mean("gpt2", ["gpt2"]) == ""
 
 
 def test_local_dir_without_lm_head_is_model_type_error(tmp_path, bert_tokenizer):
