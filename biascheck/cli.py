@@ -97,7 +97,7 @@ def _data(args: argparse.Namespace) -> int:
 def _store(args: argparse.Namespace) -> object:
     from biascheck.store import ResultStore
 
-    return ResultStore(args.store)
+    return ResultStore(args.store, create=False)  # every command here reads saved runs
 
 
 def _runs(args: argparse.Namespace) -> int:
@@ -117,6 +117,9 @@ def _runs(args: argparse.Namespace) -> int:
         ]
         for r in runs
     ]
+    if not rows:
+        print(f"no runs saved in {args.store} yet; pytest --bias-save NAME saves one")
+        return 0
     print(tabulate(rows, headers=["run", "saved (UTC)", "biascheck", "profile", "exit", "models", ""]))
     return 0
 

@@ -94,11 +94,19 @@ def _bool(value: Any) -> int | None:
 
 
 class ResultStore:
-    """Open (creating if needed) the store at `path`. Cheap: connections are per operation."""
+    """Open the store at `path`, creating it when `create` (saving a run); a store that is only read must
+    exist (StoreError otherwise: a mistyped path or another directory, not an empty store left behind).
+    Cheap: connections are per operation."""
 
-    def __init__(self, path: str | Path = DEFAULT_STORE, *, timeout: float = 60.0) -> None:
+    def __init__(self, path: str | Path = DEFAULT_STORE, *, timeout: float = 60.0, create: bool = True) -> None:
         self.path = Path(path).expanduser()
         self.timeout = timeout
+        if not create and not self.path.is_file():
+            where = self.path if self.path.is_absolute() else f"{self.path} (in {Path.cwd()})"
+            raise StoreError(
+                f"no results store at {where}: nothing has been saved there. A run is saved with pytest "
+                "--bias-save NAME, which creates the store; --store PATH reads another one."
+            )
         self.path.parent.mkdir(parents=True, exist_ok=True)
         with self._connect() as con:
             con.executescript(_SCHEMA)

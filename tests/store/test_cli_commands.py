@@ -60,6 +60,20 @@ def test_compare_exits_0_within_noise_1_on_a_regression_or_a_missing_metric(tmp_
     assert typo.returncode == 2 and "no run named 'v9'" in typo.stderr
 
 
+def test_reading_a_store_that_does_not_exist_says_so_and_creates_none(tmp_path):
+    """A mistyped --store or another directory: exit 2 with how to save a run, and no empty store left."""
+    for args in (["runs"], ["history"], ["compare", "v1", "v2"], ["diff", "v1", "v2"], ["accept", "v1", "--why", "x"]):
+        done = subprocess.run([sys.executable, "-m", "biascheck.cli", *args], capture_output=True, text=True,
+                              check=False, cwd=tmp_path)
+        assert done.returncode == 2, (args, done.stderr)
+        assert "no results store at .biascheck/results.sqlite (in " in done.stderr and "--bias-save" in done.stderr
+    assert not (tmp_path / ".biascheck").exists()
+    empty = tmp_path / "empty.sqlite"
+    ResultStore(empty)  # created, nothing saved
+    runs = biascheck("runs", "--store", str(empty))
+    assert runs.returncode == 0 and runs.stdout.startswith(f"no runs saved in {empty} yet")
+
+
 def test_runs_and_history_list_what_was_saved(tmp_path):
     store = tmp_path / "s.sqlite"
     ResultStore(store).save_run("v1", payload(result("mean_abs_log_n", 1.0)))
