@@ -169,6 +169,20 @@ def pytest_runtest_call(item: pytest.Item) -> Any:
         _record_timings(item)
 
 
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> Any:
+    """A probe stopped by one of biascheck's own errors (reference data missing, a model that does not
+    load, a tokenizer that splits a pronoun) reports its message alone: the message says what, where and
+    how to fix it, and a traceback through the plugin and transformers only buries it. `--tb=long` (or
+    any --tb other than the default) keeps pytest's full report."""
+    outcome = yield
+    if (call.excinfo is None or not call.excinfo.errisinstance(BiascheckError) or _probe_of(item) is None
+            or item.config.getoption("tbstyle", "auto") != "auto"):
+        return
+    report = outcome.get_result()
+    report.longrepr = f"{call.excinfo.typename}: {call.excinfo.value}\n(pytest --tb=long shows where it was raised)"
+
+
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if "lm" in metafunc.fixturenames:
         models = metafunc.config.stash[SESSION_KEY].config.models

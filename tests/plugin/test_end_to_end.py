@@ -44,3 +44,25 @@ def test_pronoun_probe_runs_on_a_real_masked_model_directory(pytester, tiny_bert
     per_profession = next(r for r in data["results"] if r["metric"] == "mean_abs_log_n" and r["task"] == "is")["items"]
     assert len(per_profession) == 923 and {"profession", "log_r", "log_n", "certainty"} <= set(per_profession[0])
     assert (pytester.path / "out" / "plots").is_dir()
+
+
+def test_missing_reference_data_is_reported_as_its_message_not_a_traceback(pytester, tiny_bert, tmp_path,
+                                                                            monkeypatch):
+    """A probe stopped by a biascheck error (here the reference data is nowhere) shows the error's own
+    message (which file, where it looked, how to fix it) without pytest's traceback through the plugin;
+    the run fails (fails closed); --tb=long gives the traceback back."""
+    shutil.copytree(REPO / "probes", pytester.path / "probes")
+    shutil.copytree(REPO / "thresholds", pytester.path / "thresholds")
+    (tmp_path / "empty").mkdir()
+    args = ["probes/test_pronoun_ratio.py", "--model", str(tiny_bert), "--device", "cpu", "--bias-data",
+            str(tmp_path / "empty"), "--bias-report", "none", "-p", "no:cacheprovider", "-k", "is"]
+    env = {"BIASCHECK_OFFLINE": "1", "BIASCHECK_CACHE_DIR": str(tmp_path / "cache"), "BIASCHECK_DATA_DIR": ""}
+    for key, value in env.items():
+        monkeypatch.setenv(key, value)
+    short = pytester.runpytest_subprocess(*args)
+    assert short.ret == 1
+    short.stdout.fnmatch_lines(["DataError: Reference file 'professions_923'*was not found. Looked in: *",
+                                "(pytest --tb=long shows where it was raised)"])
+    assert "resolve.py" not in short.stdout.str() and "Traceback" not in short.stdout.str()
+    long = pytester.runpytest_subprocess(*args, "--tb=long")
+    assert long.ret == 1 and "biascheck/data/resolve.py" in long.stdout.str()
