@@ -213,7 +213,8 @@ def lm(request: pytest.FixtureRequest) -> Any:
     try:
         return session.model(name)
     except BiascheckError as exc:
-        pytest.fail(str(exc), pytrace=False)
+        failure = str(exc)
+    pytest.fail(failure, pytrace=False)  # outside the except: the message once, not chained to itself
 
 
 @pytest.fixture(scope="session")

@@ -66,3 +66,17 @@ def test_missing_reference_data_is_reported_as_its_message_not_a_traceback(pytes
     assert "resolve.py" not in short.stdout.str() and "Traceback" not in short.stdout.str()
     long = pytester.runpytest_subprocess(*args, "--tb=long")
     assert long.ret == 1 and "biascheck/data/resolve.py" in long.stdout.str()
+
+
+def test_a_model_that_does_not_load_is_reported_once_per_test(pytester, tmp_path, mirror):
+    """The model fixture's failure message stands alone (it used to be printed twice, chained to the
+    error it was made from by "During handling of the above exception")."""
+    shutil.copytree(REPO / "probes", pytester.path / "probes")
+    shutil.copytree(REPO / "thresholds", pytester.path / "thresholds")
+    (tmp_path / "not-a-model").mkdir()
+    got = pytester.runpytest_subprocess("probes/test_pronoun_ratio.py", f"--model={tmp_path / 'not-a-model'}",
+                                        "--bias-data", str(mirror), "--bias-report", "none", "-p", "no:cacheprovider")
+    assert got.ret == 1
+    text = got.stdout.str()
+    assert text.count(f"--model '{tmp_path / 'not-a-model'}'") == 3  # one per test (is, works_as, sensitivity)
+    assert "During handling" not in text
