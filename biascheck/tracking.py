@@ -68,6 +68,7 @@ class Tracking:
     regressed: bool = False  # the gate failed: a regression, a missing metric, no usable baseline, a store error
     failures: list[tuple[str, str]] = field(default_factory=list)  # (name, message): one JUnit testcase each
     mismatches: list[str] = field(default_factory=list)  # compared anyway (--bias-allow-mismatch)
+    outcomes: dict[str, dict[str, set[str]]] = field(default_factory=dict)  # model -> seen/ran/skip reasons
 
     @property
     def session(self) -> BiasSession:
@@ -125,8 +126,11 @@ class Tracking:
         }
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        if is_worker(self.config):
+            return
+        self._count(report)
         shipped = getattr(report, "biascheck", None)
-        if is_worker(self.config) or not shipped:
+        if not shipped:
             return
         self.session.results.extend(Result.from_json(r) for r in shipped["results"])
         self.session.timings.extend(shipped.get("timings", []))
@@ -160,14 +164,49 @@ class Tracking:
             }
         return meta
 
-    # -- 2. end of the run: compare, save, set the exit status ------------------------------------
+    # -- 2. end of the run: something measured; compare, save, set the exit status -----------------
+    def _count(self, report: pytest.TestReport) -> None:
+        """Which tests of each model were seen, which ran (reached their call) and why others were skipped."""
+        model = model_of(report.nodeid, self.session.config.models)
+        if model is None:
+            return
+        seen = self.outcomes.setdefault(model, {"seen": set(), "ran": set(), "failed": set(), "skips": set()})
+        seen["seen"].add(report.nodeid)
+        if report.when == "call":
+            seen["ran"].add(report.nodeid)
+        if report.failed:
+            seen["failed"].add(report.nodeid)
+        elif report.skipped and isinstance(report.longrepr, tuple):
+            seen["skips"].add(str(report.longrepr[2]).removeprefix("Skipped: "))
+
+    def _check_measured(self) -> None:
+        """A model whose every selected test was skipped was not measured: the gate cannot pass on it. (A
+        test that failed or errored, e.g. a model that did not load, is already red with its own reason.)"""
+        for model, seen in self.outcomes.items():
+            if seen["seen"] and not seen["ran"] and not seen["failed"]:
+                reasons = sorted(seen["skips"])
+                more = f" (and {len(reasons) - 2} other reasons)" if len(reasons) > 2 else ""
+                self._fail(
+                    f"{model}::nothing-measured",
+                    f"nothing was measured on {model}: all {len(seen['seen'])} selected tests were skipped, so the "
+                    f"gate cannot pass on it. Skipped because: {' | '.join(reasons[:2])}{more}. Select probes that "
+                    "apply to this model, or say what it covers (--bias-language, --bias-any-language).",
+                )
+
     @pytest.hookimpl(tryfirst=True)  # before junitxml writes its file: gate failures become testcases
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
+        if is_worker(self.config) or exitstatus == pytest.ExitCode.INTERRUPTED:
+            return
+        self._check_measured()
         cfg = self.session.config
-        if is_worker(self.config) or exitstatus == pytest.ExitCode.INTERRUPTED or not self.session.results:
-            return
-        if cfg.save_name is None and cfg.baseline is None:
-            return
+        if self.session.results and (cfg.save_name is not None or cfg.baseline is not None):
+            self._track(cfg, exitstatus)
+        if self.failures:
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED
+            self._report_failures()
+
+    def _track(self, cfg: Any, exitstatus: int) -> None:
+        """Compare with the baseline, save the run."""
         from biascheck.report import results_payload
         from biascheck.store import ResultStore
 
@@ -196,9 +235,6 @@ class Tracking:
                 self.messages.append(f"saved this run as {target!r} in {cfg.store_path}")
         except BiascheckError as exc:
             self._fail("store", f"biascheck store error: {exc}")
-        if self.failures:
-            session.exitstatus = pytest.ExitCode.TESTS_FAILED
-            self._report_failures()
 
     def _fail(self, name: str, message: str) -> None:
         """A gate failure: the run ends red, the message is printed, and JUnit gets a failing testcase."""
@@ -292,7 +328,8 @@ class Tracking:
             return
         from biascheck import baseline as bl
 
-        terminalreporter.section("biascheck baseline")
+        cfg = self.session.config
+        terminalreporter.section("biascheck baseline" if cfg.baseline or cfg.save_name else "biascheck gate")
         if self.comparison is not None:
             terminalreporter.write_line(bl.table(self.comparison))
             terminalreporter.write_line(bl.summary_line(self.comparison, self.session.config.baseline))

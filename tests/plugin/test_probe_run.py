@@ -48,7 +48,7 @@ def test_several_models_run_every_probe_once_each(project):
 def test_language_mismatch_skips_with_reason_and_can_be_overridden(project):
     # norbert's registry entry covers Norwegian only: the English probe is skipped there.
     result = project.runpytest("--model", "norbert", "-rs", "--bias-report", "none")
-    result.assert_outcomes(skipped=2)
+    result.assert_outcomes(skipped=2, failed=1)  # failed: the gate, which measured nothing (next test)
     result.stdout.fnmatch_lines(["*'en' probe and norbert covers no, nb, nn (its registry entry); "
                                  "pass --bias-language en (or --bias-any-language)*"])
     anyway = project.runpytest("--model", "norbert", "--bias-any-language", "--bias-report", "none")
@@ -57,12 +57,28 @@ def test_language_mismatch_skips_with_reason_and_can_be_overridden(project):
         passed=1, failed=1)
 
 
+def test_a_model_on_which_every_test_was_skipped_fails_the_gate(project):
+    """Skipped is not passed: a run that measured nothing on a model (here every probe is in a language the
+    model does not cover) ends red with one failing gate testcase that says why, per model; a model that
+    was measured beside it is not flagged."""
+    result = project.runpytest("--model", "norbert", "--model", "a/model", "--bias-report", "none")
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.assert_outcomes(passed=1, failed=2, skipped=2)  # a/model: 1 pass + 1 threshold failure
+    result.stdout.fnmatch_lines(["*biascheck-gate::norbert::nothing-measured*"])
+    assert "a/model::nothing-measured" not in result.stdout.str()
+    alone = project.runpytest("--model", "norbert", "--bias-report", "none", "--junitxml", "j.xml")
+    assert alone.ret == pytest.ExitCode.TESTS_FAILED
+    alone.stdout.fnmatch_lines(["*biascheck gate*", "nothing was measured on norbert: all 2 selected tests were "
+                                "skipped, so the gate cannot pass on it. Skipped because: *'en' probe and norbert*"])
+    assert 'name="nothing-measured"' in (project.path / "j.xml").read_text()
+
+
 def test_a_hub_id_or_path_is_taken_for_english_unless_told_otherwise(project, monkeypatch):
     """No registry entry and no model card: English is assumed and said; --bias-language overrides."""
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     project.runpytest("--model", "a/model", "--bias-report", "none").assert_outcomes(passed=1, failed=1)
     result = project.runpytest("--model", "a/model", "--bias-language", "no", "-rs", "--bias-report", "none")
-    result.assert_outcomes(skipped=2)
+    result.assert_outcomes(skipped=2, failed=1)  # failed: the gate, which measured nothing
     result.stdout.fnmatch_lines(["*'en' probe and a/model covers no (--bias-language); pass --bias-language en*"])
     bad = project.runpytest("--model", "a/model", "--bias-language", "english")
     assert bad.ret == pytest.ExitCode.USAGE_ERROR
