@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -31,3 +32,18 @@ def atomic_write(path: Path, data: str | bytes) -> None:
     except BaseException:
         Path(tmp_name).unlink(missing_ok=True)
         raise
+
+
+def replace_dir(new: Path, target: Path) -> None:
+    """Put directory `new` in the place of `target`: the old `target` is moved aside, `new` renamed in, then
+    the old one removed, so a reader finds the old directory or the new one, never a mix of both. A `new`
+    that does not exist means nothing new: `target` is removed."""
+    old = None
+    if target.exists():
+        old = target.with_name(f".{target.name}.old-{os.getpid()}")
+        shutil.rmtree(old, ignore_errors=True)
+        os.replace(target, old)
+    if new.exists():
+        os.replace(new, target)
+    if old is not None:
+        shutil.rmtree(old, ignore_errors=True)

@@ -110,8 +110,10 @@ def pytest_configure(config: pytest.Config) -> None:
         session.check_settings()
     except BiascheckError as exc:
         raise pytest.UsageError(str(exc)) from None
-    from biascheck import tracking
+    from biascheck import report, tracking
 
+    if not hasattr(config, "workerinput"):
+        report.discard_plots(session.config.report_dir)  # figures a killed run left half-way
     tracking.register(config)  # results store, baseline gate, xdist result shipping
 
 
@@ -247,9 +249,13 @@ def bias(request: pytest.FixtureRequest, lm: Any) -> ProbeRecorder:
 
 def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
     session = config.stash[SESSION_KEY]
-    if not session.results or hasattr(config, "workerinput"):
+    if hasattr(config, "workerinput"):
         return  # under pytest-xdist the controller writes the summary and the report, from every worker's results
     from biascheck import report, report_html
+
+    if not session.results:
+        report.discard_plots(session.config.report_dir)
+        return
 
     meta = config.pluginmanager.get_plugin("biascheck-tracking").metadata(exitstatus)
     history = None  # report.html's history panels: read the store only when a report is written

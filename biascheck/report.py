@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 from pathlib import Path
 from typing import Any
 
 from biascheck import report_html
-from biascheck.files import atomic_write
-from biascheck.results import Result
+from biascheck.files import atomic_write, replace_dir
+from biascheck.results import PLOTS, PLOTS_STAGING, Result
 from biascheck.tables import build_tables, render
 
 
@@ -44,7 +45,7 @@ def write_report(
     json_path, md_path, html_path = directory / "results.json", directory / "summary.md", directory / "report.html"
     atomic_write(json_path, json.dumps(payload, indent=1, ensure_ascii=False, allow_nan=False) + "\n")
     atomic_write(md_path, markdown_summary(results, meta))
-    plots = report_html.read_plots(directory / "plots")
+    plots = report_html.read_plots(directory / PLOTS)
     atomic_write(html_path, report_html.page(results, meta, plots, history_rows or []))
     return [json_path, md_path, html_path]
 
@@ -74,15 +75,24 @@ def terminal_summary(
     terminalreporter.section("biascheck summary")
     terminalreporter.write_line(render(build_tables(results), "simple"))
     if interrupted:
+        discard_plots(report_dir)
         terminalreporter.write_line("run interrupted: no report files written (the previous ones are untouched)")
         return
     append_step_summary(markdown_summary(results, meta))
     if report_dir is not None:
+        replace_dir(report_dir / PLOTS_STAGING, report_dir / PLOTS)  # this run's figures, and no older ones
         written = write_report(report_dir, results, meta, history_rows)
-        plots = report_dir / "plots"
+        plots = report_dir / PLOTS
         if plots.is_dir() and any(plots.iterdir()):
             written.append(plots)
         terminalreporter.write_line(f"biascheck report: {', '.join(str(p) for p in written)}")
+
+
+def discard_plots(report_dir: Path | None) -> None:
+    """Remove the figures of a run that writes no report (interrupted, or nothing recorded), or that a
+    killed run left behind; the report's own plots stay as they were."""
+    if report_dir is not None:
+        shutil.rmtree(report_dir / PLOTS_STAGING, ignore_errors=True)
 
 
 def timings_table(terminalreporter: Any, timings: list[dict[str, Any]]) -> None:

@@ -19,6 +19,12 @@ from biascheck.spec import Metric, ProbeSpec
 from biascheck.thresholds import Threshold, ThresholdSet
 from biascheck.timing import stage
 
+# A run's figures are written into PLOTS_STAGING under the report directory as its probes go, and become
+# its PLOTS directory only when the run ends and writes its report (`biascheck.report`): an interrupted
+# run leaves the previous run's plots as they were, and a report never shows an older run's figures.
+PLOTS = "plots"
+PLOTS_STAGING = ".plots-partial"
+
 
 @dataclass
 class Result:

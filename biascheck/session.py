@@ -25,7 +25,7 @@ from biascheck.data.resolve import mirror_dir
 from biascheck.errors import BiascheckError, argparse_type
 from biascheck.languages import covers, model_languages, parse_languages
 from biascheck.registry import DEFAULT_MODEL, resolve_model_name
-from biascheck.results import ProbeRecorder, Result
+from biascheck.results import PLOTS_STAGING, ProbeRecorder, Result
 from biascheck.settings import ProbeSettings, parse_assignment
 from biascheck.settings import resolve as resolve_settings
 from biascheck.spec import ProbeSpec
@@ -247,7 +247,7 @@ class BiasSession:
             model=model,
             thresholds=self.thresholds,
             sink=self.results.append,
-            figure_dir=None if report is None else report / "plots",
+            figure_dir=None if report is None else report / PLOTS_STAGING,
             done=self.done,
             tier=self.tier,
         )

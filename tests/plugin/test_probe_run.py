@@ -106,6 +106,28 @@ def test_interrupted_run_writes_no_report(project):
     assert not (project.path / "out").exists()
 
 
+def test_plots_are_this_runs_only_and_an_interrupted_run_leaves_the_previous_ones(project):
+    """Figures go to a staging folder while the run goes and become `plots/` when it writes its report: an
+    interrupted run leaves the previous run's plots as they were (with its results.json), and a finished
+    run's plots/ holds its own figures, none of an earlier run's (report.html embeds every file there)."""
+    figure = "\ndef test_figure(lm, bias):\n    bias.save_text('note', 'run {n} ' + lm.info.name)\n"
+    stop = "\ndef test_stop(lm, bias):\n    raise KeyboardInterrupt\n"
+    out = project.path / "out"
+    project.makepyfile(test_probe=PROBE + figure.format(n=1))
+    project.runpytest_subprocess("--model", "a/model", "--bias-report", "out", "-p", "no:cacheprovider")
+    assert [p.name for p in (out / "plots").iterdir()] == ["pronoun_ratio-note-a_model.txt"]
+    project.makepyfile(test_probe=PROBE + figure.format(n=2) + stop)
+    result = project.runpytest_subprocess("--model", "b/model", "--bias-report", "out", "-p", "no:cacheprovider")
+    assert result.ret == pytest.ExitCode.INTERRUPTED
+    assert sorted(p.name for p in out.iterdir()) == ["plots", "report.html", "results.json", "summary.md"]
+    assert (out / "plots" / "pronoun_ratio-note-a_model.txt").read_text() == "run 1 a/model\n"
+    assert len(list((out / "plots").iterdir())) == 1
+    project.makepyfile(test_probe=PROBE + figure.format(n=3))
+    project.runpytest_subprocess("--model", "b/model", "--bias-report", "out", "-p", "no:cacheprovider")
+    assert [p.name for p in (out / "plots").iterdir()] == ["pronoun_ratio-note-b_model.txt"]
+    assert not (out / ".plots-partial").exists()
+
+
 @pytest.mark.parametrize(("args", "tier", "why"), [
     ([], "quick", "auto: no CUDA GPU"),  # a fake model is not in the session: torch is asked
     (["--bias-tier", "full"], "full", "asked for (--bias-tier or $BIASCHECK_TIER)"),
