@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import argparse
 import datetime as _dt
+import shutil
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -22,7 +24,7 @@ from biascheck import model_args as model_args_module
 from biascheck.checkpoints import Checkpoint, read_model_list
 from biascheck.data import ReferenceData
 from biascheck.data.resolve import mirror_dir
-from biascheck.errors import BiascheckError, argparse_type
+from biascheck.errors import BiascheckError, ConfigError, argparse_type
 from biascheck.languages import covers, model_languages, parse_languages
 from biascheck.registry import DEFAULT_MODEL, resolve_model_name
 from biascheck.results import PLOTS_STAGING, ProbeRecorder, Result
@@ -33,6 +35,25 @@ from biascheck.thresholds import ThresholdSet, load_profile
 
 if TYPE_CHECKING:
     from biascheck.models.base import LanguageModel
+
+
+def check_report_dir(path: Path | None) -> None:
+    """--bias-report must name a directory this run can write: found out before any model loads, not when
+    the run ends and writes. Nothing is left behind (the directory is made when the report is written)."""
+    if path is None:
+        return
+    if path.exists() and not path.is_dir():
+        raise ConfigError(f"--bias-report {path}: that is a file; name a directory (made if missing), or none.")
+    existing = path.absolute()
+    while not existing.exists():
+        existing = existing.parent
+    try:
+        shutil.rmtree(tempfile.mkdtemp(prefix=".biascheck-write-test-", dir=existing))
+    except OSError as exc:
+        raise ConfigError(
+            f"--bias-report {path}: the report cannot be written there ({existing}: {exc.strerror or exc}). "
+            "Name a directory this run can write to, or none."
+        ) from None
 
 
 def _known_model(value: str) -> str:
@@ -163,7 +184,8 @@ class BiasSession:
     _refdata: ReferenceData | None = None
 
     def check_settings(self) -> None:
-        """Resolve every probe's settings (--bias-set, environment, defaults); ConfigError if one is bad."""
+        """Resolve every probe's settings (--bias-set, environment, defaults) and check the model arguments
+        and the report directory; ConfigError if one is bad."""
         from biascheck.catalog import PROBES
         requested = self.config.tier or tiers.default_tier()
         candidates = tiers.TIERS if requested == "auto" else (requested,)
@@ -171,6 +193,7 @@ class BiasSession:
         # settled when a probe first needs it, so a run without probes never imports torch.
         self.settings_by_tier = {t: resolve_settings(PROBES, self.config.settings, tier=t) for t in candidates}
         self.model_args = model_args_module.model_args(self.config.model_args)  # a key twice: ConfigError
+        check_report_dir(self.config.report_dir)
 
     @property
     def tier(self) -> str:

@@ -21,6 +21,23 @@ def test_bad_option_values_are_usage_errors(pytester, args, message):
     result.stderr.fnmatch_lines([f"*{message}*"])
 
 
+def test_a_report_directory_that_cannot_be_written_stops_the_run_before_it_starts(pytester):
+    """Found out at the start, not after every probe has run (the report is written last)."""
+    pytester.makepyfile(test_x="def test_x():\n    pass\n")
+    (pytester.path / "afile").write_text("x")
+    result = pytester.runpytest("--bias-report", "afile")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*--bias-report afile: that is a file; name a directory*"])
+    (pytester.path / "ro").mkdir()
+    unwritable = pytester.path / "ro" / "fileparent"
+    unwritable.write_text("x")
+    result = pytester.runpytest("--bias-report", str(unwritable / "out"))
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*--bias-report *fileparent/out: the report cannot be written there*"])
+    fresh = pytester.runpytest("--bias-report", "new/dir")
+    assert fresh.ret == pytest.ExitCode.OK and not (pytester.path / "new").exists()  # made when a report is written
+
+
 def test_help_lists_every_option(pytester):
     result = pytester.runpytest("--help")
     for option in (
