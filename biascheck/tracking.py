@@ -335,11 +335,14 @@ class Tracking:
             terminalreporter.write_line(bl.summary_line(self.comparison, self.session.config.baseline))
         for message in self.messages:
             terminalreporter.write_line(message, red=self.regressed, bold=self.regressed)
-        if not self.markdown:
-            return
         from biascheck.files import atomic_write
         from biascheck.report import append_step_summary
 
+        if not self.markdown:
+            if self.failures:  # no comparison table to carry them (no baseline, not comparable, nothing measured)
+                append_step_summary("## biascheck gate: failed\n\n" + "".join(
+                    f"- **{name}**: {message}\n" for name, message in self.failures))
+            return
         append_step_summary(self.markdown + "\n")
         report_dir = self.session.config.report_dir
         if report_dir is not None:

@@ -57,7 +57,7 @@ def test_language_mismatch_skips_with_reason_and_can_be_overridden(project):
         passed=1, failed=1)
 
 
-def test_a_model_on_which_every_test_was_skipped_fails_the_gate(project):
+def test_a_model_on_which_every_test_was_skipped_fails_the_gate(project, monkeypatch):
     """Skipped is not passed: a run that measured nothing on a model (here every probe is in a language the
     model does not cover) ends red with one failing gate testcase that says why, per model; a model that
     was measured beside it is not flagged."""
@@ -66,11 +66,14 @@ def test_a_model_on_which_every_test_was_skipped_fails_the_gate(project):
     result.assert_outcomes(passed=1, failed=2, skipped=2)  # a/model: 1 pass + 1 threshold failure
     result.stdout.fnmatch_lines(["*biascheck-gate::norbert::nothing-measured*"])
     assert "a/model::nothing-measured" not in result.stdout.str()
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(project.path / "step.md"))
     alone = project.runpytest("--model", "norbert", "--bias-report", "none", "--junitxml", "j.xml")
     assert alone.ret == pytest.ExitCode.TESTS_FAILED
     alone.stdout.fnmatch_lines(["*biascheck gate*", "nothing was measured on norbert: all 2 selected tests were "
                                 "skipped, so the gate cannot pass on it. Skipped because: *'en' probe and norbert*"])
     assert 'name="nothing-measured"' in (project.path / "j.xml").read_text()
+    step = (project.path / "step.md").read_text()  # a GitHub job summary says why too
+    assert "## biascheck gate: failed" in step and "**norbert::nothing-measured**: nothing was measured" in step
 
 
 def test_a_hub_id_or_path_is_taken_for_english_unless_told_otherwise(project, monkeypatch):
