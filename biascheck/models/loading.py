@@ -131,7 +131,10 @@ def _merge_adapter(model: Any, adapter: str, name: str) -> Any:
 def _unknown(name: str, spec: ModelSpec, exc: BaseException) -> UnknownModelError:
     where = "local directory" if spec.is_local_dir else "hub id"
     reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-    if name in ALIASES:  # the name is right: the weights are what could not be had
+    if spec.is_local_dir:  # no hub, no network: the directory's content is the question
+        hint = ("Check that it holds a saved model: config.json (with model_type), the weights and the tokenizer "
+                "files, as save_pretrained writes them.")
+    elif name in ALIASES:  # the name is right: the weights are what could not be had
         hint = (f"{name!r} is biascheck's alias for that hub id. Check the network (or set HF_HUB_OFFLINE=1 with a "
                 "filled cache), or pass a local directory holding the model.")
     else:
