@@ -172,11 +172,11 @@ class Tracking:
             return
         seen = self.outcomes.setdefault(model, {"seen": set(), "ran": set(), "failed": set(), "skips": set()})
         seen["seen"].add(report.nodeid)
-        if report.when == "call":
-            seen["ran"].add(report.nodeid)
         if report.failed:
             seen["failed"].add(report.nodeid)
-        elif report.skipped and isinstance(report.longrepr, tuple):
+        elif report.when == "call" and (not report.skipped or hasattr(report, "wasxfail")):
+            seen["ran"].add(report.nodeid)  # passed, or an expected failure: the test measured
+        elif report.skipped and isinstance(report.longrepr, tuple):  # in setup, or by pytest.skip in the test
             seen["skips"].add(str(report.longrepr[2]).removeprefix("Skipped: "))
 
     def _check_measured(self) -> None:

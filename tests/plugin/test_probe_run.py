@@ -74,6 +74,12 @@ def test_a_model_on_which_every_test_was_skipped_fails_the_gate(project, monkeyp
     assert 'name="nothing-measured"' in (project.path / "j.xml").read_text()
     step = (project.path / "step.md").read_text()  # a GitHub job summary says why too
     assert "## biascheck gate: failed" in step and "**norbert::nothing-measured**: nothing was measured" in step
+    # A skip inside the test body (after setup) measured nothing either; an expected failure did run.
+    project.makepyfile(test_probe=PROBE + "\ndef test_late(lm, bias):\n    pytest.skip('decided late')\n")
+    late = project.runpytest("--model", "a/model", "--bias-report", "none", "-k", "late")
+    late.stdout.fnmatch_lines(["*a/model: all 1 selected tests were skipped*Skipped because: decided late*"])
+    project.makepyfile(test_probe=PROBE + "\n@pytest.mark.xfail\ndef test_x(lm, bias):\n    assert False\n")
+    assert project.runpytest("--model", "a/model", "--bias-report", "none", "-k", "test_x").ret == pytest.ExitCode.OK
 
 
 def test_a_hub_id_or_path_is_taken_for_english_unless_told_otherwise(project, monkeypatch):
