@@ -14,9 +14,15 @@ transformers = pytest.importorskip("transformers")
 REPO = Path(__file__).resolve().parents[2]
 
 
-def test_pronoun_probe_runs_on_a_real_masked_model_directory(pytester, tiny_bert, mirror):
+@pytest.fixture
+def checkout(pytester):
+    """A pytester directory holding the project's probes and threshold profiles, as a checkout does."""
     shutil.copytree(REPO / "probes", pytester.path / "probes")
     shutil.copytree(REPO / "thresholds", pytester.path / "thresholds")
+
+
+@pytest.mark.usefixtures("checkout")
+def test_pronoun_probe_runs_on_a_real_masked_model_directory(pytester, tiny_bert, mirror):
     result = pytester.runpytest_subprocess(
         "probes/test_pronoun_ratio.py",
         "--model",
@@ -46,13 +52,12 @@ def test_pronoun_probe_runs_on_a_real_masked_model_directory(pytester, tiny_bert
     assert (pytester.path / "out" / "plots").is_dir()
 
 
+@pytest.mark.usefixtures("checkout")
 def test_missing_reference_data_is_reported_as_its_message_not_a_traceback(pytester, tiny_bert, tmp_path,
                                                                             monkeypatch):
     """A probe stopped by a biascheck error (here the reference data is nowhere) shows the error's own
     message (which file, where it looked, how to fix it) without pytest's traceback through the plugin;
     the run fails (fails closed); --tb=long gives the traceback back."""
-    shutil.copytree(REPO / "probes", pytester.path / "probes")
-    shutil.copytree(REPO / "thresholds", pytester.path / "thresholds")
     (tmp_path / "empty").mkdir()
     args = ["probes/test_pronoun_ratio.py", "--model", str(tiny_bert), "--device", "cpu", "--bias-data",
             str(tmp_path / "empty"), "--bias-report", "none", "-p", "no:cacheprovider", "-k", "is"]
@@ -68,11 +73,10 @@ def test_missing_reference_data_is_reported_as_its_message_not_a_traceback(pytes
     assert long.ret == 1 and "biascheck/data/resolve.py" in long.stdout.str()
 
 
+@pytest.mark.usefixtures("checkout")
 def test_a_model_that_does_not_load_is_reported_once_per_test(pytester, tmp_path, mirror):
     """The model fixture's failure message stands alone (it used to be printed twice, chained to the
     error it was made from by "During handling of the above exception")."""
-    shutil.copytree(REPO / "probes", pytester.path / "probes")
-    shutil.copytree(REPO / "thresholds", pytester.path / "thresholds")
     (tmp_path / "not-a-model").mkdir()
     got = pytester.runpytest_subprocess("probes/test_pronoun_ratio.py", f"--model={tmp_path / 'not-a-model'}",
                                         "--bias-data", str(mirror), "--bias-report", "none", "-p", "no:cacheprovider")
