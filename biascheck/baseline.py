@@ -1,10 +1,11 @@
 """Compare a run with a saved baseline: per metric, the change, the noise, and a verdict. Pure.
 
 Inputs are results.json payloads (dicts, as `biascheck.report.results_payload` builds and
-`biascheck.store.ResultStore.load_run` returns). A metric is identified by `probe.task.metric`;
-models are paired by name when the baseline has the same model, otherwise (a new checkpoint of
-the same model has a new name) a one-model baseline is the reference for every new model, and a
-several-model baseline (checkpoints / seeds) is summarised by its mean and spread.
+`biascheck.store.ResultStore.load_run` returns). A metric is identified by `probe.task.metric` and
+compared per model (`partners`): a model is paired with the baseline's model of the same name;
+otherwise (a new checkpoint of the same model has a new name) a one-model baseline is the reference
+for every new model, and a several-model baseline (checkpoints / seeds) is summarised by its mean
+and spread.
 
 Noise of a change (`compare`):
 1. Interval noise: each value's 95 % interval has half-width h = (high − low) / 2; for the
@@ -16,12 +17,15 @@ Noise of a change (`compare`):
    checkpoints that should be equivalent (paper 001, section 3.2).
 3. noise = max(interval noise, band). With neither (no intervals, one checkpoint), the noise is
    unknown: the change is reported, never judged.
-A baseline metric the new run lacks is `not in this run`, which fails the gate as a regression does.
+A baseline metric the new run lacks for a model is `not in this run` (a model dropped from a
+several-model baseline lacks all of its metrics); a metric the new run measured and the baseline's
+partner models did not is `not in baseline` (the baseline does not cover it, so it cannot be judged).
+Both fail the gate as a regression does.
 Verdict: `regressed` when |change| > noise and the new value is further from the metric's ideal
 than the baseline's (`biascheck.spec.distance_from_ideal`: lower for 'higher' metrics, higher for
 'lower' ones, further from 0 for a signed lean ('zero': −0.8 → −2.0 is worse), further from the
 target for 'target' metrics); `improved` the other way; `changed` beyond noise for a metric with no
-better direction; `within noise` otherwise. Only `regressed` fails the gate. Runs saved before
+better direction; `within noise` otherwise. Of the verdicts only `regressed` fails the gate. Runs saved before
 metrics declared `better` carry only `higher_is_better`, which is read as 'higher' / 'lower' / 'none'.
 """
 
@@ -45,7 +49,7 @@ REGRESSED, IMPROVED, CHANGED, WITHIN, UNKNOWN_NOISE, NEW, MISSING, NOT_A_NUMBER 
     "changed",
     "within noise",
     "no noise estimate",
-    "new",
+    "not in baseline",
     "not in this run",
     "n/a",
 )
@@ -135,14 +139,26 @@ def _verdict(result: dict[str, Any]) -> str:
     return "report" if passed is None else ("pass" if passed else "FAIL")
 
 
-def _reference(base_results: list[dict[str, Any]], model: str, key: str) -> tuple[dict[str, Any] | None, float | None]:
-    """The baseline record a new (model, key) is compared with, and the band its own spread gives."""
-    same_key = [r for r in base_results if key_of(r) == key]
+def models_of(payload: dict[str, Any]) -> list[str]:
+    """A run's model names: its `models` records, else the models of its results."""
+    return list(payload.get("models") or {}) or list(dict.fromkeys(r["model"] for r in payload.get("results", [])))
+
+
+def partners(model: str, base_models: Collection[str]) -> list[str]:
+    """The baseline models a new `model` is compared with: the same name, else every baseline model (the
+    only one, or the checkpoints / seeds whose mean and spread stand for it)."""
+    return [model] if model in base_models else list(base_models)
+
+
+def _reference(
+    base_results: list[dict[str, Any]], model: str, key: str, base_models: Collection[str]
+) -> tuple[dict[str, Any] | None, float | None]:
+    """The baseline record a new (model, key) is compared with, and the band its own spread gives. Only
+    the model's partners count: another model's value of the same metric is not a reference."""
+    mates = set(partners(model, base_models))
+    same_key = [r for r in base_results if key_of(r) == key and r["model"] in mates]
     if not same_key:
         return None, None
-    same_model = [r for r in same_key if r["model"] == model]
-    if same_model:
-        return same_model[0], None
     if len(same_key) == 1:
         return same_key[0], None
     values = [v for v in (_num(r.get("value")) for r in same_key) if v is not None]
@@ -152,15 +168,16 @@ def _reference(base_results: list[dict[str, Any]], model: str, key: str) -> tupl
 
 
 def compare(base: dict[str, Any], new: dict[str, Any], bands: dict[str, float] | None = None) -> list[Comparison]:
-    """One `Comparison` per new result, then one per baseline metric the new run lacks."""
+    """One `Comparison` per new result, then one per (baseline model, metric) the new run lacks."""
     bands = bands or {}
     base_results = base.get("results", [])
+    base_models = models_of(base)
     out: list[Comparison] = []
-    seen: set[str] = set()
+    seen: set[tuple[str, str]] = set()  # (baseline model, key) that a new result stands for
     for r in new.get("results", []):
         key = key_of(r)
-        seen.add(key)
-        ref, own_band = _reference(base_results, r["model"], key)
+        seen.update((m, key) for m in partners(r["model"], base_models))
+        ref, own_band = _reference(base_results, r["model"], key, base_models)
         new_value = _num(r.get("value"))
         if ref is None:
             out.append(Comparison(r["model"], key, None, new_value, None, None, "—", better_of(r), NEW, _verdict(r)))
@@ -190,8 +207,8 @@ def compare(base: dict[str, Any], new: dict[str, Any], bands: dict[str, float] |
         )
     for r in base_results:
         key = key_of(r)
-        if key not in seen:
-            seen.add(key)
+        if (r["model"], key) not in seen:
+            seen.add((r["model"], key))
             out.append(
                 Comparison(
                     r["model"],
@@ -211,10 +228,11 @@ def compare(base: dict[str, Any], new: dict[str, Any], bands: dict[str, float] |
 
 # What changes numbers besides the model's weights: a comparison across any of these is refused
 # unless asked for (--bias-allow-mismatch / --allow-mismatch).
-MODEL_FIELDS = ("family", "dtype", "device_class", "context_prefix", "weights")
+MODEL_FIELDS = ("family", "dtype", "device_class", "context_prefix", "weights", "quantisation", "tokenizer_sha256")
 
 
-def _model_identity(record: dict[str, Any]) -> dict[str, Any]:
+def model_identity(record: dict[str, Any]) -> dict[str, Any]:
+    """The fields of a saved model record that change numbers besides the weights (`MODEL_FIELDS`)."""
     extra = record.get("extra") or {}
     device = record.get("device")
     return {
@@ -223,7 +241,13 @@ def _model_identity(record: dict[str, Any]) -> dict[str, Any]:
         "device_class": None if device is None else str(device).split(":")[0],
         "context_prefix": extra.get("context_prefix"),
         "weights": extra.get("weights"),
+        "quantisation": extra.get("quantisation"),
+        "tokenizer_sha256": extra.get("tokenizer_sha256"),
     }
+
+
+def _shown(value: Any) -> str:
+    return "not recorded" if value is None else repr(value)
 
 
 def baseline_model(model: str, base_models: Collection[str]) -> str | None:
@@ -235,25 +259,31 @@ def baseline_model(model: str, base_models: Collection[str]) -> str | None:
 
 
 def _paired_models(base: dict[str, Any], new: dict[str, Any]) -> list[tuple[str, str]]:
-    """(baseline model, new model) pairs, by `baseline_model`."""
+    """(baseline model, new model) pairs, by `partners`: a new name is checked against every baseline model
+    it is compared with, one or several."""
     base_models = list(base.get("models") or {})
-    pairs = [(baseline_model(m, base_models), m) for m in new.get("models") or {}]
-    return [(b, m) for b, m in pairs if b is not None]
+    return [(b, m) for m in new.get("models") or {} for b in partners(m, base_models)]
 
 
 def mismatches(base: dict[str, Any], new: dict[str, Any]) -> list[str]:
     """Everything besides the weights that differs between two runs and changes numbers: biascheck
-    version, threshold profile, tier, batch policy, data checksums, probe settings (of the probes both ran)
-    and, per paired model, family, dtype, device class, context prefix and quantisation. A field one
-    run does not record (an older run) is not counted."""
+    version, threshold profile (its resolved thresholds, `ThresholdSet.digest`, not its name), tier, batch
+    policy, data checksums, probe settings (of the probes both ran) and, per paired model, family, dtype,
+    device class, context prefix, weights format, quantisation and tokenizer. A run-level field neither or
+    one run records is not counted (runs of an older schema are refused before: `biascheck.admit`); a model
+    field one model records and its partner does not is a difference (they were loaded differently)."""
     out = []
     for key, label in (("biascheck_version", "biascheck version"), ("batch_size", "batch size")):
         a, b = base.get(key), new.get(key)
         if a is not None and b is not None and a != b:
             out.append(f"{label}: {a} vs {b}")
-    a, b = (base.get("profile") or {}).get("name"), (new.get("profile") or {}).get("name")
-    if a is not None and b is not None and a != b:
-        out.append(f"threshold profile: {a} vs {b}")
+    base_profile, new_profile = base.get("profile") or {}, new.get("profile") or {}
+    a, b = base_profile.get("thresholds_sha256"), new_profile.get("thresholds_sha256")
+    if (a is not None or b is not None) and a != b:
+        out.append(
+            f"threshold profile: {base_profile.get('name')} (thresholds sha256 {str(a)[:12]}…) vs "
+            f"{new_profile.get('name')} ({str(b)[:12]}…): the resolved thresholds differ"
+        )
     a, b = (base.get("tier") or {}).get("name"), (new.get("tier") or {}).get("name")
     if a and b and a != b:
         out.append(f"tier: {a} vs {b} (a quick run scores a subsample of the items a full run scores)")
@@ -270,10 +300,11 @@ def mismatches(base: dict[str, Any], new: dict[str, Any]) -> list[str]:
             if old is not None and old.get("value") != entry.get("value"):
                 out.append(f"setting {probe}.{name}: {old.get('value')} vs {entry.get('value')}")
     for base_model, new_model in _paired_models(base, new):
-        a, b = _model_identity(base["models"][base_model]), _model_identity(new["models"][new_model])
+        a, b = model_identity(base["models"][base_model]), model_identity(new["models"][new_model])
+        against = "" if base_model == new_model else f" (vs baseline model {base_model})"
         for field_name in MODEL_FIELDS:
-            if a[field_name] is not None and b[field_name] is not None and a[field_name] != b[field_name]:
-                out.append(f"{new_model} {field_name}: {a[field_name]!r} vs {b[field_name]!r}")
+            if a[field_name] != b[field_name]:
+                out.append(f"{new_model} {field_name}: {_shown(a[field_name])} vs {_shown(b[field_name])}{against}")
     return out
 
 
@@ -284,6 +315,11 @@ def regressions(comparisons: list[Comparison]) -> list[Comparison]:
 def missing(comparisons: list[Comparison]) -> list[Comparison]:
     """Baseline metrics the new run lacks: they fail the gate too (an unmeasured metric cannot pass)."""
     return [c for c in comparisons if c.status == MISSING]
+
+
+def uncovered(comparisons: list[Comparison]) -> list[Comparison]:
+    """New metrics the baseline does not cover: they fail the gate too (an unjudged metric cannot pass)."""
+    return [c for c in comparisons if c.status == NEW]
 
 
 HEADERS = [
@@ -336,7 +372,7 @@ def summary_line(comparisons: list[Comparison], baseline: str) -> str:
 
 def markdown(comparisons: list[Comparison], baseline: str, regen_command: str | None = None) -> str:
     """Job-summary section: a headline, the regressions first, then the whole table."""
-    bad = regressions(comparisons) + missing(comparisons)
+    bad = regressions(comparisons) + missing(comparisons) + uncovered(comparisons)
     head = [f"## biascheck regression check against `{baseline}`", ""]
     if bad:
         head.append(

@@ -59,6 +59,17 @@ class ThresholdSet:
     by_key: dict[tuple[str, str | None, str], Threshold] = field(default_factory=dict)
     switched_off: set[tuple[str, str | None, str]] = field(default_factory=set)  # `off = true` keys
 
+    def digest(self) -> str:
+        """sha256 of the resolved table (each key's bounds, the switched-off keys), not of the name or the
+        files: two profiles that judge every metric alike have one digest, a profile edited under its old
+        name another (`biascheck.baseline.mismatches` compares runs by it)."""
+        import hashlib
+        import json
+
+        table = sorted([p, t or "*", m, th.min, th.max] for (p, t, m), th in self.by_key.items())
+        off = sorted([p, t or "*", m] for p, t, m in self.switched_off)
+        return hashlib.sha256(json.dumps([table, off]).encode()).hexdigest()
+
     def lookup(self, probe: str, task: str, metric: str) -> Threshold | None:
         """The task's own threshold, else the probe-wide one; a task key with `off = true` hides both."""
         for key in ((probe, task, metric), (probe, None, metric)):

@@ -192,3 +192,61 @@ def test_one_pairing_rule_for_compare_mismatches_and_item_diffs(model, base, exp
     from biascheck.baseline import baseline_model
 
     assert baseline_model(model, base) == expected
+
+
+def test_a_model_dropped_from_a_several_model_baseline_is_missing():
+    """Issue 36 (5): metrics are missing per model, not per key: b's x is not stood for by a's x."""
+    base = run(res("a", "x", 1.0, ci=0.1), res("b", "x", 1.0, ci=0.1))
+    out = bl.compare(base, run(res("a", "x", 1.0, ci=0.1)))
+    assert [(c.model, c.key) for c in bl.missing(out)] == [("b", "p.t.x")]
+
+
+def test_a_metric_the_partner_model_lacks_is_not_in_baseline_and_never_judged_against_another_model():
+    """Issue 36 (3, 5): a's y is not compared with b's y; it is not covered by the baseline."""
+    base = run(res("a", "x", 1.0, ci=0.1), res("b", "y", 1.0, ci=0.1))
+    out = {(c.model, c.key): c for c in bl.compare(base, run(res("a", "x", 1.0, ci=0.1), res("a", "y", 5.0, ci=0.1)))}
+    assert out[("a", "p.t.y")].status == bl.NEW == "not in baseline" and out[("a", "p.t.y")].base is None
+    assert [c.key for c in bl.uncovered(list(out.values()))] == ["p.t.y"]
+    assert [(c.model, c.key) for c in bl.missing(list(out.values()))] == [("b", "p.t.y")]
+
+
+def _models(**models):
+    return {"models": {name: {"family": "causal", "dtype": dtype, "device": "cpu"} for name, dtype in models.items()},
+            "results": []}
+
+
+def test_a_new_name_is_checked_against_every_model_of_a_several_model_baseline():
+    """Issue 36 (5): the identity checks ran only for a one-model baseline."""
+    differences = bl.mismatches(_models(s0="float32", s1="float32"), _models(new="bfloat16"))
+    assert differences == [
+        "new dtype: 'float32' vs 'bfloat16' (vs baseline model s0)",
+        "new dtype: 'float32' vs 'bfloat16' (vs baseline model s1)",
+    ]
+    assert bl.mismatches(_models(s0="float32", s1="float32"), _models(s0="float32")) == []
+
+
+@pytest.mark.parametrize(("base_extra", "new_extra", "message"), [
+    ({"quantisation": "GGUF Q4_1"}, {"quantisation": "none"}, "m quantisation: 'GGUF Q4_1' vs 'none'"),
+    ({"quantisation": "none"}, {}, "m quantisation: 'none' vs not recorded"),
+    ({"tokenizer_sha256": "aa"}, {"tokenizer_sha256": "bb"}, "m tokenizer_sha256: 'aa' vs 'bb'"),
+])
+def test_quantisation_and_tokenizer_are_compared_and_one_sided_records_differ(base_extra, new_extra, message):
+    """Issue 36 (7): a 4-bit run and a full-precision one, or two tokenizers, are not comparable."""
+    base, new = _identity(), _identity()
+    base["models"]["m"]["extra"] = {**base["models"]["m"]["extra"], **base_extra}
+    new["models"]["m"]["extra"] = {**new["models"]["m"]["extra"], **new_extra}
+    assert bl.mismatches(base, new) == [message]
+
+
+def test_the_profile_is_compared_by_its_resolved_thresholds_not_its_name():
+    """Issue 36 (7): the same name with other thresholds differs; another name with the same ones does not."""
+    from biascheck.thresholds import Threshold, ThresholdSet
+
+    def profile(name, high):
+        table = ThresholdSet(name, by_key={("p", None, "x"): Threshold(None, high, "why", f"{name}.toml")})
+        return {**_identity(), "profile": {"name": name, "thresholds_sha256": table.digest()}}
+
+    assert bl.mismatches(profile("default", 1.0), profile("renamed", 1.0)) == []
+    (difference,) = bl.mismatches(profile("default", 1.0), profile("default", 2.0))
+    assert difference.startswith("threshold profile: default (thresholds sha256 ")
+    assert difference.endswith("the resolved thresholds differ")
