@@ -160,21 +160,19 @@ def _history(args: argparse.Namespace) -> int:
 
 
 def _compare(args: argparse.Namespace) -> int:
+    from biascheck import admit
     from biascheck import baseline as bl
 
     store = _store(args)
-    bands = bl.bands_from_run(store.load_run(args.noise)) if args.noise else None  # type: ignore[attr-defined]
     base, candidate = store.load_run(args.baseline), store.load_run(args.candidate)  # type: ignore[attr-defined]
-    differences = bl.mismatches(base, candidate)
-    if differences and not args.allow_mismatch:
-        print(
-            f"biascheck: {args.candidate!r} is not comparable with {args.baseline!r}: "
-            + "; ".join(differences)
-            + ". Pass --allow-mismatch to compare anyway.",
-            file=sys.stderr,
-        )
+    noise = store.load_run(args.noise) if args.noise else None  # type: ignore[attr-defined]
+    refusals = admit.compare_refusals(base, candidate, noise, args)
+    if refusals:
+        print("\n".join(f"biascheck: {r}" for r in refusals), file=sys.stderr)
         return 2
-    if differences:
+    bands = bl.bands_from_run(noise) if noise is not None else None
+    differences = bl.mismatches(base, candidate)
+    if differences:  # allowed (--allow-mismatch): refused above otherwise
         print("compared despite these differences: " + "; ".join(differences), file=sys.stderr)
     comparisons = bl.compare(base, candidate, bands)
     if args.markdown:
@@ -182,7 +180,7 @@ def _compare(args: argparse.Namespace) -> int:
     else:
         print(bl.table(comparisons))
         print(bl.summary_line(comparisons, args.baseline))
-    return 1 if bl.regressions(comparisons) or bl.missing(comparisons) else 0
+    return 1 if bl.regressions(comparisons) or bl.missing(comparisons) or bl.uncovered(comparisons) else 0
 
 
 def _diff(args: argparse.Namespace) -> int:
@@ -218,8 +216,13 @@ def _accept(args: argparse.Namespace) -> int:
     import getpass
     import os
 
+    from biascheck import admit
+
     store = _store(args)
     payload = store.load_run(args.run)  # type: ignore[attr-defined]
+    if refusal := admit.schema_problem(payload, args.run, "run") or admit.partial_problem(payload, args):
+        print(f"biascheck: {refusal}", file=sys.stderr)
+        return 2
     status = int(payload.get("exit_status", 0) or 0)
     if status != 0:
         print(
@@ -234,9 +237,11 @@ def _accept(args: argparse.Namespace) -> int:
         "by": who,
         "why": args.why,
         "utc": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+        "partial": bool((payload.get("coverage") or {}).get("partial")),
     }
     store.save_run(args.as_name, {**payload, "accepted": accepted}, replace=True)  # type: ignore[attr-defined]
-    print(f"accepted {args.run!r} as baseline {args.as_name!r} in {args.store} (by {who}: {args.why})")
+    print(f"accepted {args.run!r} as baseline {args.as_name!r} in {args.store} (by {who}: {args.why}); it covers "
+          + admit.describe(payload))
     return 0
 
 
@@ -325,6 +330,7 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="compare runs whose dtype, device, prefix, data, settings or version differ",
     )
+    comp.add_argument("--allow-failed", action="store_true", help="compare a baseline or candidate that failed")
     comp.set_defaults(handler=_compare)
     diff = sub.add_parser("diff", help="the items whose scores moved most between two saved runs")
     diff.add_argument("baseline", help="saved run to compare against")
@@ -339,6 +345,7 @@ def main(argv: list[str] | None = None) -> int:
     acc.add_argument("--as", dest="as_name", default="baseline", help="baseline name to (re)write (default: baseline)")
     acc.add_argument("--why", required=True, help="why this run is the new baseline (kept with it)")
     acc.add_argument("--by", default=None, help="who accepts it (default: $GITHUB_ACTOR, else the user name)")
+    acc.add_argument("--partial", action="store_true", help="accept a partial run (-k, -m, --lf, node ids)")
     _add_store(acc)
     acc.set_defaults(handler=_accept)
     fluct = sub.add_parser("fluctuation", help="paper 001 fluctuation over checkpoints and seeds (pronoun ratios)")

@@ -82,6 +82,8 @@ OPTIONS: tuple[tuple[str, dict[str, Any]], ...] = (
                                    help="save this run as the --bias-baseline run, replacing it; nothing is judged")),
     ("--bias-allow-mismatch", dict(dest="bias_allow_mismatch", action="store_true",
                                    help="compare with a baseline whose dtype, device, prefix, data... differ")),
+    ("--bias-accept-partial", dict(dest="bias_accept_partial", action="store_true",
+                                   help="let a partial run (-k, -m, --lf, node ids) become the baseline it replaces")),
     ("--bias-noise", dict(dest="bias_noise", default=None, type=parse_run_name, metavar="NAME",
                           help="a saved run of several checkpoints/seeds whose spread per metric is the noise band")),
 )

@@ -118,6 +118,7 @@ class RunConfig:
     noise_run: str | None = None
     settings: tuple[tuple[str, str, str], ...] = ()  # --bias-set (probe, name, value)
     allow_mismatch: bool = False  # --bias-allow-mismatch: compare with a baseline that is not comparable
+    accept_partial: bool = False  # --bias-accept-partial: a partial run may become a baseline (biascheck.admit)
     model_args: tuple[tuple[str, Any], ...] = ()  # --model-arg, applied to every --model
     languages: tuple[str, ...] | None = None  # --bias-language: what every model covers
     tier: str = ""  # --bias-tier: quick, full or auto; "" = $BIASCHECK_TIER, else auto (biascheck.tiers)
@@ -147,6 +148,7 @@ class RunConfig:
             noise_run=getattr(option, "bias_noise", None),
             settings=tuple(getattr(option, "bias_settings", None) or ()),
             allow_mismatch=bool(getattr(option, "bias_allow_mismatch", False)),
+            accept_partial=bool(getattr(option, "bias_accept_partial", False)),
             model_args=tuple(getattr(option, "bias_model_args", None) or ()),
             languages=getattr(option, "bias_language", None),
             tier=getattr(option, "bias_tier", None) or "",
@@ -290,7 +292,8 @@ class BiasSession:
             "biascheck_version": __version__,
             "created_utc": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
             "exit_status": int(exitstatus),
-            "profile": {"name": self.config.profile, "files": thresholds.files if thresholds else []},
+            "profile": {"name": self.config.profile, "files": thresholds.files if thresholds else [],
+                        "thresholds_sha256": thresholds.digest() if thresholds else None},
             "batch_size": self.config.batch_size or "auto",
             "tier": {"name": self.tier, "why": self._tier[1] if self._tier else ""},
             "settings": {name: s.as_json() for name, s in self.probe_settings.items() if s.values},
@@ -304,7 +307,9 @@ def model_record(info: Any) -> dict[str, Any]:
     return {**vars(info), "languages": list(info.languages)}
 
 
-# results.json layout: 2 adds settings, metric kinds (better, target) and the baseline verdicts.
-SCHEMA_VERSION = 2
+# results.json layout: 2 adds settings, metric kinds (better, target) and the baseline verdicts; 3 adds
+# coverage, the profile's thresholds_sha256 and each model's quantisation and tokenizer_sha256 (a run of
+# another version is not compared with: `biascheck.admit.schema_problem`).
+SCHEMA_VERSION = 3
 
 SESSION_KEY = pytest.StashKey[BiasSession]()

@@ -24,12 +24,13 @@ from typing import Any
 
 import pytest
 
+from biascheck import admit
 from biascheck.errors import BiascheckError
 from biascheck.results import Result
 from biascheck.session import SESSION_KEY, BiasSession
 
-_BASELINE_OPTIONS = ("--bias-save", "--bias-baseline", "--bias-baseline-regen", "--bias-noise")
-_FLAGS = ("--bias-baseline-regen",)
+_BASELINE_OPTIONS = ("--bias-save", "--bias-baseline", "--bias-baseline-regen", "--bias-noise", "--bias-accept-partial")
+_FLAGS = ("--bias-baseline-regen", "--bias-accept-partial")
 
 
 def is_worker(config: pytest.Config) -> bool:
@@ -150,6 +151,7 @@ class Tracking:
         meta["data"] = [v for _, v in sorted({**self.remote_data, **data}.items())]
         if session.config.checkpoints:
             meta["checkpoints"] = [c.to_json() for c in session.config.checkpoints]
+        meta["coverage"] = admit.coverage(self.config, session.results, meta["tier"]["name"])
         if self.regressed and not session.config.baseline_regen:
             meta["exit_status"] = max(int(meta["exit_status"]), int(pytest.ExitCode.TESTS_FAILED))
         if self.comparison is not None or self.failures:
@@ -230,9 +232,14 @@ class Tracking:
                     )
                 else:
                     targets[cfg.baseline] = True
+            for target in [t for t in targets if t in (cfg.baseline, admit.BASELINE_NAME) and not cfg.accept_partial]:
+                if refusal := admit.partial_problem(payload, target, "--bias-accept-partial"):  # a baseline name
+                    self._fail("baseline", refusal)
+                    del targets[target]
             for target, replace in targets.items():
                 store.save_run(target, payload, replace=replace)
-                self.messages.append(f"saved this run as {target!r} in {cfg.store_path}")
+                done = f"baseline {target!r} replaced by this run" if replace else f"saved this run as {target!r}"
+                self.messages.append(f"{done} in {cfg.store_path}; it covers {admit.describe(payload)}")
         except BiascheckError as exc:
             self._fail("store", f"biascheck store error: {exc}")
 
@@ -274,13 +281,9 @@ class Tracking:
                 )
             return
         base = store.load_run(name)
-        if int(base.get("exit_status", 0) or 0) != 0 and not cfg.baseline_regen:
-            self._fail(
-                "baseline",
-                f"baseline {name!r} was saved from a run that failed (exit status {base['exit_status']}): a failed "
-                "run cannot be a baseline, or every regression up to its level would pass. Compare with a passing "
-                f"run, or regenerate the baseline from a passing one:\n  {command}",
-            )
+        refusal = admit.schema_problem(base, name, "baseline") or admit.failed_problem(base, name, "baseline")
+        if refusal and not cfg.baseline_regen:
+            self._fail("baseline", f"{refusal} Or regenerate the baseline from a passing run:\n  {command}")
             return
         differences = bl.mismatches(base, payload)
         if differences and not cfg.allow_mismatch and not cfg.baseline_regen:
@@ -297,14 +300,17 @@ class Tracking:
                 "compared despite these differences (--bias-allow-mismatch): " + "; ".join(differences)
             )
         bands: dict[str, float] = {}
-        if cfg.noise_run:
-            bands = bl.bands_from_run(store.load_run(cfg.noise_run))
+        if cfg.noise_run and not cfg.baseline_regen:
+            noise = store.load_run(cfg.noise_run)
+            problems = admit.noise_problems(noise, payload, cfg.noise_run, cfg.allow_mismatch)
+            for problem in problems:
+                self._fail("noise", problem)
+            if problems:
+                return
+            bands = bl.bands_from_run(noise)
         self.comparison = bl.compare(base, payload, bands)
         self.markdown = bl.markdown(self.comparison, name, None if cfg.baseline_regen else command)
-        if cfg.baseline_regen:
-            self.messages.append(
-                f"--bias-baseline-regen: baseline {name!r} replaced by this run (comparison above, not judged)"
-            )
+        if cfg.baseline_regen:  # the comparison is shown, not judged; `_track` replaces the baseline if it may
             return
         for c in bl.regressions(self.comparison):
             self._fail(
@@ -318,6 +324,11 @@ class Tracking:
                 f"{c.key} ({c.model}) is in baseline {name!r} but this run did not measure it: a metric that is "
                 "not measured cannot pass the gate (was a probe skipped, deselected or broken?)",
             )
+        uncovered: dict[str, list[str]] = {}
+        for c in bl.uncovered(self.comparison):
+            uncovered.setdefault(c.model, []).append(c.key)
+        for model, keys in uncovered.items():
+            self._fail(f"{model}::not-in-baseline", admit.uncovered_message(model, keys, name, base, command))
         if self.failures:
             self.messages.append(f"If the change is intended, regenerate the baseline:\n  {command}")
 

@@ -25,6 +25,7 @@ def result(metric, value, half=0.1, better="lower"):
 
 def payload(*results, exit_status=0):
     return {
+        "schema_version": 3,
         "biascheck_version": "x",
         "created_utc": "2026-11-23T00:00:00+00:00",
         "exit_status": exit_status,
@@ -205,3 +206,51 @@ def test_run_collects_every_shipped_probe_from_an_empty_directory(tmp_path):
     collected = done.stdout
     assert all(f"test_{name}.py::test_" in collected for name in PROBES), collected[-2000:]
     assert "[smollm2-135m" in collected
+
+
+def test_compare_refuses_a_failed_baseline_or_candidate_unless_allowed(tmp_path):
+    """Issue 36 (6): the pytest gate refuses a failed baseline; compare exited 0 on one (and on a failed candidate)."""
+    store = tmp_path / "s.sqlite"
+    rs = ResultStore(store)
+    rs.save_run("good", payload(result("mean_abs_log_n", 1.0)))
+    rs.save_run("bad", payload(result("mean_abs_log_n", 1.0), exit_status=1))
+    for base, candidate, role in (("bad", "good", "baseline"), ("good", "bad", "candidate")):
+        refused = biascheck("compare", base, candidate, "--store", str(store))
+        assert refused.returncode == 2, refused.stdout
+        assert f"{role} 'bad' was saved from a run that failed (exit status 1)" in refused.stderr
+        assert "--allow-failed" in refused.stderr
+        assert biascheck("compare", base, candidate, "--store", str(store), "--allow-failed").returncode == 0
+
+
+def test_compare_refuses_a_run_of_another_schema_and_an_unusable_noise_run(tmp_path):
+    """Issue 36 (4, 7): a schema-2 run, or a noise run of unrelated models, was used as if it were fine."""
+    store = tmp_path / "s.sqlite"
+    rs = ResultStore(store)
+    rs.save_run("v1", payload(result("mean_abs_log_n", 1.0)))
+    rs.save_run("v2", payload(result("mean_abs_log_n", 1.3)))
+    rs.save_run("old", {**payload(result("mean_abs_log_n", 1.0)), "schema_version": 2})
+    two = {**payload(), "models": {"m": {}, "other": {}}}
+    two["results"] = [result("mean_abs_log_n", 1.0), {**result("mean_abs_log_n", 2.0), "model": "other"}]
+    rs.save_run("two", two)
+    old = biascheck("compare", "old", "v2", "--store", str(store))
+    assert old.returncode == 2 and "baseline 'old' was saved with results schema 2" in old.stderr
+    assert biascheck("compare", "v1", "v2", "--store", str(store)).returncode == 1  # 1.0 -> 1.3, noise 0.141
+    noisy = biascheck("compare", "v1", "v2", "--store", str(store), "--noise", "two")
+    assert noisy.returncode == 2 and "noise run 'two' is not a sweep" in noisy.stderr
+
+
+def test_accepting_a_partial_run_needs_partial_and_shows_its_coverage(tmp_path):
+    """Issue 36 (3): a -k run became the baseline with no warning."""
+    store = tmp_path / "s.sqlite"
+    coverage = {"partial": ["-k 'is'"], "probes": ["pronoun_ratio"], "tasks": ["pronoun_ratio.is"], "models": ["m"],
+                "tier": "full", "selection": {"-k": "is", "paths": [], "node_ids": []}}
+    ResultStore(store).save_run("v1-k", {**payload(result("mean_abs_log_n", 1.0)), "coverage": coverage})
+    refused = biascheck("accept", "v1-k", "--why", "x", "--store", str(store))
+    assert refused.returncode == 2 and "this run is partial (-k 'is')" in refused.stderr
+    assert "--partial" in refused.stderr
+    assert not ResultStore(store).has_run("baseline")
+    done = biascheck("accept", "v1-k", "--why", "only is", "--partial", "--store", str(store))
+    assert done.returncode == 0, done.stderr
+    assert "it covers 1 task(s) of probes pronoun_ratio on models m, tier full" in done.stdout
+    assert "(PARTIAL: -k 'is')" in done.stdout
+    assert ResultStore(store).load_run("baseline")["accepted"]["partial"] is True
