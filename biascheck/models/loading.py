@@ -271,6 +271,11 @@ def load_model(
         extra["weights_sha256"] = files_digest(weights)
         if gdir is None:
             extra["tokenizer_sha256"] = files_digest(_files(local, TOKENIZER_FILES))
+    from biascheck.models.identity import quantisation, tokenizer_digest
+
+    extra["quantisation"] = quantisation(model, spec.gguf_file if gdir is not None else load_kwargs.get("gguf_file"))
+    if not extra.get("tokenizer_sha256"):  # no tokenizer files hashed (hub id, GGUF, none in the directory)
+        extra["tokenizer_sha256"] = tokenizer_digest(tokenizer)
     context_prefix = None
     if family == "causal":
         from biascheck.models.causal import default_context_prefix
