@@ -126,8 +126,8 @@ def test_accept_step_promotes_a_passing_run_and_refuses_a_failed_one(tmp_path):
     by_name, _ = steps()
     step = by_name["Accept a saved run as the baseline"]
     store = tmp_path / "results.sqlite"
-    ResultStore(store).save_run("v1", {"results": [], "models": {}, "exit_status": 0})
-    ResultStore(store).save_run("v2", {"results": [], "models": {}, "exit_status": 1})
+    ResultStore(store).save_run("v1", {"schema_version": 3, "results": [], "models": {}, "exit_status": 0})
+    ResultStore(store).save_run("v2", {"schema_version": 3, "results": [], "models": {}, "exit_status": 1})
     env = {"STORE": str(store), "BIASCHECK": f"{sys.executable} -m biascheck.cli", "GITHUB_ACTOR": "octocat"}
     done = run_step(step, tmp_path, {**env, "ACCEPT": "v1", "WHY": "reviewed"})
     assert done.returncode == 0, done.stdout + done.stderr
