@@ -265,8 +265,9 @@ def test_a_directory_without_tokenizer_files_is_refused(tmp_path, monkeypatch):
     assert f"tokenizer.save_pretrained('{tmp_path}')" in message and "\n" not in message
 
 
-@pytest.mark.parametrize("fixture", ["bert_tokenizer", "roberta_tokenizer", "xlmr_tokenizer", "gpt2_tokenizer",
-                                     "llama_tokenizer"])
+@pytest.mark.parametrize(
+    "fixture", ["bert_tokenizer", "roberta_tokenizer", "xlmr_tokenizer", "gpt2_tokenizer", "llama_tokenizer"]
+)
 def test_real_tokenizers_pass_the_tokenizer_check(fixture, request):
     """The check refuses only what is not a tokenizer: the test tokenizers have 94 to 400 tokens, trained
     on a dozen sentences, and pass."""

@@ -96,8 +96,8 @@ def test_a_model_directory_without_its_tokenizer_fails_the_run_with_one_message(
 
     directory = tmp_path / "notok"
     transformers.BertForMaskedLM(tiny_bert_config(200)).save_pretrained(directory)
-    got = pytester.runpytest_subprocess("probes/test_pronoun_ratio.py", f"--model={directory}", "-k", "is",
-                                        "--bias-data", str(mirror), "--bias-report", "none", "-p", "no:cacheprovider")
+    args = ["-k", "is", "--bias-data", str(mirror), "--bias-report", "none", "-p", "no:cacheprovider"]
+    got = pytester.runpytest_subprocess("probes/test_pronoun_ratio.py", f"--model={directory}", *args)
     assert got.ret == 1
     text = got.stdout.str()
     reports = [line for line in text.splitlines() if line.startswith(f"--model '{directory}'")]
