@@ -24,9 +24,9 @@ from biascheck import model_args as model_args_module
 from biascheck.checkpoints import Checkpoint, read_model_list
 from biascheck.data import ReferenceData
 from biascheck.data.resolve import mirror_dir
-from biascheck.errors import BiascheckError, ConfigError, argparse_type
+from biascheck.errors import BiascheckError, ConfigError, UnknownModelError, argparse_type, did_you_mean
 from biascheck.languages import covers, model_languages, parse_languages
-from biascheck.registry import DEFAULT_MODEL, resolve_model_name
+from biascheck.registry import ALIASES, DEFAULT_MODEL, resolve_model_name
 from biascheck.results import PLOTS_STAGING, ProbeRecorder, Result
 from biascheck.settings import ProbeSettings, parse_assignment
 from biascheck.settings import resolve as resolve_settings
@@ -67,7 +67,27 @@ parse_dtype = argparse_type(devices.parse_dtype)
 parse_setting = argparse_type(parse_assignment)
 parse_language = argparse_type(parse_languages)
 parse_model_arg = argparse_type(model_args_module.parse_model_arg)
-parse_model_list = argparse_type(lambda value: tuple(read_model_list(value)))
+
+
+def _model_list(value: str) -> tuple[Checkpoint, ...]:
+    """--model-list FILE, each model checked as --model is: a listed directory that is not there is a usage
+    error naming the file and entry (it was an INTERNALERROR traceback when the probes were collected)."""
+    checkpoints = tuple(read_model_list(value))
+    for i, checkpoint in enumerate(checkpoints, start=1):
+        try:
+            resolve_model_name(checkpoint.model)
+        except UnknownModelError:
+            base = Path(value).expanduser().absolute().parent
+            raise ConfigError(
+                f"--model-list {value}: entry {i} names {checkpoint.model!r}, which is not a model directory, an "
+                f"alias or a hub id (owner/name); a relative path is looked up beside the list ({base}), then in "
+                f"the working directory ({Path.cwd()}).{did_you_mean(checkpoint.model, ALIASES)} Fix the entry, or "
+                "save the checkpoint there first."
+            ) from None
+    return checkpoints
+
+
+parse_model_list = argparse_type(_model_list)
 parse_tier = argparse_type(tiers.parse_tier)
 
 

@@ -96,3 +96,20 @@ def test_a_path_after_model_with_a_space_is_not_taken_for_the_rootdir(pytester, 
     joined.stdout.fnmatch_lines([f"rootdir: {pytester.path}*", "*1 test collected*"])
     named = pytester.runpytest_subprocess("test_x.py", "--model", str(checkpoint), "--collect-only")
     assert named.ret == pytest.ExitCode.OK
+
+
+def test_a_model_list_naming_a_missing_directory_is_a_usage_error(pytester):
+    """It was an INTERNALERROR traceback (exit 3) once the probes were collected; now the list's entry is
+    checked as --model is, and the message names the file, the entry and where it was looked for."""
+    probe = "import pytest\npytestmark = pytest.mark.biascheck(probe='pronoun_ratio')\n\ndef test_x(lm):\n    pass\n"
+    pytester.makepyfile(test_probe=probe)
+    (pytester.path / "list.csv").write_text("model,step,seed\n./gone,100,0\n")
+    result = pytester.runpytest_subprocess("--model-list", "list.csv", "-p", "no:cacheprovider")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(
+        [
+            "*--model-list list.csv: entry 1 names './gone', which is not a model directory*"
+            f"beside the list ({pytester.path})*Fix the entry*"
+        ]
+    )
+    assert "INTERNALERROR" not in result.stdout.str() + result.stderr.str()
