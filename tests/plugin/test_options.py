@@ -113,3 +113,17 @@ def test_a_model_list_naming_a_missing_directory_is_a_usage_error(pytester):
         ]
     )
     assert "INTERNALERROR" not in result.stdout.str() + result.stderr.str()
+
+
+def test_a_bad_threshold_profile_under_xdist_is_the_same_usage_error(pytester):
+    """Under -n N the controller collects nothing; the profile was checked on the workers only, whose usage
+    error crashed them (INTERNALERROR, exit 3) and never showed the profile's message."""
+    pytest.importorskip("xdist")
+    probe = "import pytest\npytestmark = pytest.mark.biascheck(probe='pronoun_ratio')\n\ndef test_x(lm):\n    pass\n"
+    pytester.makepyfile(test_probe=probe)
+    (pytester.path / "bad.toml").write_text("[pronoun_ratio.nope]\nmax = 1\n")
+    for workers in ([], ["-n", "2"]):
+        result = pytester.runpytest_subprocess("--bias-profile", "bad.toml", "-p", "no:cacheprovider", *workers)
+        assert result.ret == pytest.ExitCode.USAGE_ERROR, workers
+        result.stderr.fnmatch_lines(["*bad.toml: pronoun_ratio.nope: neither a metric nor a task of probe*"])
+        assert "INTERNALERROR" not in result.stdout.str() + result.stderr.str()
