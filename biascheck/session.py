@@ -44,16 +44,40 @@ def check_report_dir(path: Path | None) -> None:
         return
     if path.exists() and not path.is_dir():
         raise ConfigError(f"--bias-report {path}: that is a file; name a directory (made if missing), or none.")
+    problem = _unwritable(path)
+    if problem:
+        raise ConfigError(
+            f"--bias-report {path}: the report cannot be written there ({problem}). "
+            "Name a directory this run can write to, or none."
+        )
+
+
+def check_store_path(path: Path) -> None:
+    """--bias-store, when this run saves or compares, must be a file or one that can be made: found out
+    before any model loads (it was a FileExistsError traceback for /dev/null/x.sqlite). Creates nothing."""
+    if path.is_dir():
+        raise ConfigError(
+            f"--bias-store {path}: that is a directory; name the SQLite file, e.g. {path / 'results.sqlite'}."
+        )
+    problem = None if path.exists() else _unwritable(path.parent)
+    if problem:
+        raise ConfigError(
+            f"--bias-store {path}: the results store cannot be created there ({problem}). Name a file in a "
+            "directory this run can write to, e.g. .biascheck/results.sqlite (the default)."
+        )
+
+
+def _unwritable(path: Path) -> str:
+    """Why a directory cannot be made and written at `path` ('' when it can), judged at its nearest existing
+    parent by making and removing a temporary directory there (permission bits say nothing under root)."""
     existing = path.absolute()
     while not existing.exists():
         existing = existing.parent
     try:
         shutil.rmtree(tempfile.mkdtemp(prefix=".biascheck-write-test-", dir=existing))
     except OSError as exc:
-        raise ConfigError(
-            f"--bias-report {path}: the report cannot be written there ({existing}: {exc.strerror or exc}). "
-            "Name a directory this run can write to, or none."
-        ) from None
+        return f"{existing}: {'not a directory' if not existing.is_dir() else exc.strerror or exc}"
+    return ""
 
 
 def _known_model(value: str) -> str:
@@ -214,6 +238,8 @@ class BiasSession:
         self.settings_by_tier = {t: resolve_settings(PROBES, self.config.settings, tier=t) for t in candidates}
         self.model_args = model_args_module.model_args(self.config.model_args)  # a key twice: ConfigError
         check_report_dir(self.config.report_dir)
+        if self.config.save_name is not None or self.config.baseline is not None:
+            check_store_path(self.config.store_path)
 
     @property
     def tier(self) -> str:

@@ -107,7 +107,14 @@ class ResultStore:
                 f"no results store at {where}: nothing has been saved there. A run is saved with pytest "
                 "--bias-save NAME, which creates the store; --store PATH reads another one."
             )
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:  # a parent that is a file (/dev/null/x.sqlite), no permission, ...
+            why = "not a directory" if isinstance(exc, FileExistsError | NotADirectoryError) else exc.strerror or exc
+            raise StoreError(
+                f"cannot create the results store {self.path} ({exc.filename}: {why}). Name a file in a directory "
+                "that can be written (--bias-store PATH, --store PATH)."
+            ) from None
         with self._connect() as con:
             con.executescript(_SCHEMA)
             con.execute("INSERT OR IGNORE INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))

@@ -127,3 +127,20 @@ def test_a_bad_threshold_profile_under_xdist_is_the_same_usage_error(pytester):
         assert result.ret == pytest.ExitCode.USAGE_ERROR, workers
         result.stderr.fnmatch_lines(["*bad.toml: pronoun_ratio.nope: neither a metric nor a task of probe*"])
         assert "INTERNALERROR" not in result.stdout.str() + result.stderr.str()
+
+
+@pytest.mark.parametrize("use", [["--bias-save", "v1"], ["--bias-baseline", "v1"]])
+def test_a_store_that_cannot_be_created_stops_the_run_before_it_starts(pytester, use):
+    """--bias-store /dev/null/x.sqlite was a FileExistsError traceback: at the start with --bias-save (exit
+    3), after every probe had run with --bias-baseline. A store that is not used is not checked."""
+    pytester.makepyfile(test_x="def test_x():\n    pass\n")
+    (pytester.path / "afile").write_text("x")
+    for store in ("/dev/null/x.sqlite", "afile/x.sqlite"):
+        result = pytester.runpytest_subprocess("--bias-store", store, *use, "-p", "no:cacheprovider")
+        assert result.ret == pytest.ExitCode.USAGE_ERROR, store
+        result.stderr.fnmatch_lines([f"*--bias-store {store}: the results store cannot be created there (*"])
+        assert "Traceback" not in result.stdout.str() + result.stderr.str()
+    result = pytester.runpytest_subprocess("--bias-store", ".", *use, "-p", "no:cacheprovider")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*--bias-store .: that is a directory; name the SQLite file*"])
+    assert pytester.runpytest_subprocess("--bias-store", "/dev/null/x.sqlite", "-p", "no:cacheprovider").ret == 0
