@@ -93,6 +93,25 @@ def _bool(value: Any) -> int | None:
     return None if value is None else int(bool(value))
 
 
+_RESULT_KEYS = ("model", "probe", "task", "metric")
+
+
+def _payload_problem(payload: Any) -> str:
+    """What makes a stored payload unreadable for the commands and the gate ('' when nothing does)."""
+    if not isinstance(payload, dict):
+        return f"it is a JSON {type(payload).__name__}, not an object"
+    results = payload.get("results", [])
+    if not isinstance(results, list):
+        return "its 'results' is not a list"
+    for i, result in enumerate(results, start=1):
+        missing = [k for k in _RESULT_KEYS if k not in result] if isinstance(result, dict) else list(_RESULT_KEYS)
+        if missing:
+            return f"result {i} lacks {', '.join(missing)}"
+    if not isinstance(payload.get("models") or {}, dict) or not isinstance(payload.get("data") or [], list):
+        return "its 'models' is not an object or its 'data' is not a list"
+    return ""
+
+
 class ResultStore:
     """Open the store at `path`, creating it when `create` (saving a run); a store that is only read must
     exist (StoreError otherwise: a mistyped path or another directory, not an empty store left behind).
@@ -230,7 +249,9 @@ class ResultStore:
     def load_run(self, name: str) -> dict[str, Any]:
         """The payload saved under `name` (newest version). Raises StoreError naming the known runs."""
         with self._connect() as con:
-            row = con.execute("SELECT payload FROM runs WHERE name = ? ORDER BY id DESC LIMIT 1", (name,)).fetchone()
+            row = con.execute(
+                "SELECT payload, id FROM runs WHERE name = ? ORDER BY id DESC LIMIT 1", (name,)
+            ).fetchone()
         if row is None:
             known = [r.name for r in self.list_runs()]
             from biascheck.errors import did_you_mean
@@ -239,7 +260,20 @@ class ResultStore:
                 f"no run named {name!r} in {self.path}.{did_you_mean(name, known)}"
                 + (f" Saved runs: {', '.join(known)}." if known else " The store is empty.")
             )
-        return json.loads(row[0])
+        try:
+            payload = json.loads(row[0])
+        except (TypeError, ValueError) as exc:
+            problem = f"its JSON does not parse ({exc})"
+        else:
+            problem = _payload_problem(payload)
+        if problem:
+            raise StoreError(
+                f"run {name!r} in the results store {self.path} is corrupt (version id {row[1]}): {problem}, so it "
+                f"cannot be read. Save a good run under that name again, on purpose: pytest ... --bias-baseline {name} "
+                f"--bias-baseline-regen, or biascheck accept RUN --as {name} --why TEXT (the newest version is the one "
+                "read; the corrupt one is kept, superseded)."
+            )
+        return payload
 
     def metric_rows(self) -> list[dict[str, Any]]:
         """Every metric of every current run, in save order: run, model, probe, task, metric, value, ci, passed
