@@ -18,9 +18,9 @@ from biascheck.errors import (
     did_you_mean,
 )
 from biascheck.models import TemplateError, load_model, resolve_device, resolve_dtype
-from biascheck.models.loading import tokenizer_problems
 from biascheck.models.batching import ForwardEngine
 from biascheck.models.causal import CausalLM, default_context_prefix
+from biascheck.models.loading import tokenizer_problems
 from biascheck.models.masked import MaskedLM
 
 
