@@ -27,6 +27,11 @@ class TokenizationError(BiascheckError):
     """The tokenizer cannot represent a candidate the way a probe needs (e.g. merged with context)."""
 
 
+class MissingTokenizerError(BiascheckError):
+    """A model's tokenizer is missing or not a real one (a tiny vocabulary, ordinary words unknown): every
+    word would be the same token, he and she would score alike and the bias metrics would look perfect."""
+
+
 class DataError(BiascheckError):
     """Reference data is missing, corrupt or does not parse."""
 

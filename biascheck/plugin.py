@@ -110,6 +110,8 @@ def pytest_configure(config: pytest.Config) -> None:
     session = config.stash[SESSION_KEY] = BiasSession(RunConfig.from_pytest(config))
     try:
         session.check_settings()
+        if _distributes(config):  # xdist's controller collects nothing, and a worker's usage error only crashes it
+            session.thresholds  # noqa: B018 - validate the profile here, as collection does in a plain run
     except BiascheckError as exc:
         raise pytest.UsageError(str(exc)) from None
     from biascheck import report, tracking
@@ -117,6 +119,17 @@ def pytest_configure(config: pytest.Config) -> None:
     if not hasattr(config, "workerinput"):
         report.discard_plots(session.config.report_dir)  # figures a killed run left half-way
     tracking.register(config)  # results store, baseline gate, xdist result shipping
+
+
+def _distributes(config: pytest.Config) -> bool:
+    """This process is the controller of a pytest-xdist run (-n N): the workers collect and run the tests."""
+    option = config.option
+    return (
+        not hasattr(config, "workerinput")
+        and getattr(option, "dist", "no") != "no"
+        and bool(getattr(option, "tx", None))
+        and not getattr(option, "collectonly", False)
+    )
 
 
 def _probe_of(item: pytest.Item) -> Any:

@@ -24,9 +24,9 @@ from biascheck import model_args as model_args_module
 from biascheck.checkpoints import Checkpoint, read_model_list
 from biascheck.data import ReferenceData
 from biascheck.data.resolve import mirror_dir
-from biascheck.errors import BiascheckError, ConfigError, argparse_type
+from biascheck.errors import BiascheckError, ConfigError, UnknownModelError, argparse_type, did_you_mean
 from biascheck.languages import covers, model_languages, parse_languages
-from biascheck.registry import DEFAULT_MODEL, resolve_model_name
+from biascheck.registry import ALIASES, DEFAULT_MODEL, resolve_model_name
 from biascheck.results import PLOTS_STAGING, ProbeRecorder, Result
 from biascheck.settings import ProbeSettings, parse_assignment
 from biascheck.settings import resolve as resolve_settings
@@ -44,16 +44,40 @@ def check_report_dir(path: Path | None) -> None:
         return
     if path.exists() and not path.is_dir():
         raise ConfigError(f"--bias-report {path}: that is a file; name a directory (made if missing), or none.")
+    problem = _unwritable(path)
+    if problem:
+        raise ConfigError(
+            f"--bias-report {path}: the report cannot be written there ({problem}). "
+            "Name a directory this run can write to, or none."
+        )
+
+
+def check_store_path(path: Path) -> None:
+    """--bias-store, when this run saves or compares, must be a file or one that can be made: found out
+    before any model loads (it was a FileExistsError traceback for /dev/null/x.sqlite). Creates nothing."""
+    if path.is_dir():
+        raise ConfigError(
+            f"--bias-store {path}: that is a directory; name the SQLite file, e.g. {path / 'results.sqlite'}."
+        )
+    problem = None if path.exists() else _unwritable(path.parent)
+    if problem:
+        raise ConfigError(
+            f"--bias-store {path}: the results store cannot be created there ({problem}). Name a file in a "
+            "directory this run can write to, e.g. .biascheck/results.sqlite (the default)."
+        )
+
+
+def _unwritable(path: Path) -> str:
+    """Why a directory cannot be made and written at `path` ('' when it can), judged at its nearest existing
+    parent by making and removing a temporary directory there (permission bits say nothing under root)."""
     existing = path.absolute()
     while not existing.exists():
         existing = existing.parent
     try:
         shutil.rmtree(tempfile.mkdtemp(prefix=".biascheck-write-test-", dir=existing))
     except OSError as exc:
-        raise ConfigError(
-            f"--bias-report {path}: the report cannot be written there ({existing}: {exc.strerror or exc}). "
-            "Name a directory this run can write to, or none."
-        ) from None
+        return f"{existing}: {'not a directory' if not existing.is_dir() else exc.strerror or exc}"
+    return ""
 
 
 def _known_model(value: str) -> str:
@@ -67,7 +91,27 @@ parse_dtype = argparse_type(devices.parse_dtype)
 parse_setting = argparse_type(parse_assignment)
 parse_language = argparse_type(parse_languages)
 parse_model_arg = argparse_type(model_args_module.parse_model_arg)
-parse_model_list = argparse_type(lambda value: tuple(read_model_list(value)))
+
+
+def _model_list(value: str) -> tuple[Checkpoint, ...]:
+    """--model-list FILE, each model checked as --model is: a listed directory that is not there is a usage
+    error naming the file and entry (it was an INTERNALERROR traceback when the probes were collected)."""
+    checkpoints = tuple(read_model_list(value))
+    for i, checkpoint in enumerate(checkpoints, start=1):
+        try:
+            resolve_model_name(checkpoint.model)
+        except UnknownModelError:
+            base = Path(value).expanduser().absolute().parent
+            raise ConfigError(
+                f"--model-list {value}: entry {i} names {checkpoint.model!r}, which is not a model directory, an "
+                f"alias or a hub id (owner/name); a relative path is looked up beside the list ({base}), then in "
+                f"the working directory ({Path.cwd()}).{did_you_mean(checkpoint.model, ALIASES)} Fix the entry, or "
+                "save the checkpoint there first."
+            ) from None
+    return checkpoints
+
+
+parse_model_list = argparse_type(_model_list)
 parse_tier = argparse_type(tiers.parse_tier)
 
 
@@ -196,6 +240,8 @@ class BiasSession:
         self.settings_by_tier = {t: resolve_settings(PROBES, self.config.settings, tier=t) for t in candidates}
         self.model_args = model_args_module.model_args(self.config.model_args)  # a key twice: ConfigError
         check_report_dir(self.config.report_dir)
+        if self.config.save_name is not None or self.config.baseline is not None:
+            check_store_path(self.config.store_path)
 
     @property
     def tier(self) -> str:

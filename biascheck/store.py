@@ -93,6 +93,25 @@ def _bool(value: Any) -> int | None:
     return None if value is None else int(bool(value))
 
 
+_RESULT_KEYS = ("model", "probe", "task", "metric")
+
+
+def _payload_problem(payload: Any) -> str:
+    """What makes a stored payload unreadable for the commands and the gate ('' when nothing does)."""
+    if not isinstance(payload, dict):
+        return f"it is a JSON {type(payload).__name__}, not an object"
+    results = payload.get("results", [])
+    if not isinstance(results, list):
+        return "its 'results' is not a list"
+    for i, result in enumerate(results, start=1):
+        missing = [k for k in _RESULT_KEYS if k not in result] if isinstance(result, dict) else list(_RESULT_KEYS)
+        if missing:
+            return f"result {i} lacks {', '.join(missing)}"
+    if not isinstance(payload.get("models") or {}, dict) or not isinstance(payload.get("data") or [], list):
+        return "its 'models' is not an object or its 'data' is not a list"
+    return ""
+
+
 class ResultStore:
     """Open the store at `path`, creating it when `create` (saving a run); a store that is only read must
     exist (StoreError otherwise: a mistyped path or another directory, not an empty store left behind).
@@ -107,7 +126,14 @@ class ResultStore:
                 f"no results store at {where}: nothing has been saved there. A run is saved with pytest "
                 "--bias-save NAME, which creates the store; --store PATH reads another one."
             )
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:  # a parent that is a file (/dev/null/x.sqlite), no permission, ...
+            why = "not a directory" if isinstance(exc, FileExistsError | NotADirectoryError) else exc.strerror or exc
+            raise StoreError(
+                f"cannot create the results store {self.path} ({exc.filename}: {why}). Name a file in a directory "
+                "that can be written (--bias-store PATH, --store PATH)."
+            ) from None
         with self._connect() as con:
             con.executescript(_SCHEMA)
             con.execute("INSERT OR IGNORE INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
@@ -223,7 +249,9 @@ class ResultStore:
     def load_run(self, name: str) -> dict[str, Any]:
         """The payload saved under `name` (newest version). Raises StoreError naming the known runs."""
         with self._connect() as con:
-            row = con.execute("SELECT payload FROM runs WHERE name = ? ORDER BY id DESC LIMIT 1", (name,)).fetchone()
+            row = con.execute(
+                "SELECT payload, id FROM runs WHERE name = ? ORDER BY id DESC LIMIT 1", (name,)
+            ).fetchone()
         if row is None:
             known = [r.name for r in self.list_runs()]
             from biascheck.errors import did_you_mean
@@ -232,7 +260,20 @@ class ResultStore:
                 f"no run named {name!r} in {self.path}.{did_you_mean(name, known)}"
                 + (f" Saved runs: {', '.join(known)}." if known else " The store is empty.")
             )
-        return json.loads(row[0])
+        try:
+            payload = json.loads(row[0])
+        except (TypeError, ValueError) as exc:
+            problem = f"its JSON does not parse ({exc})"
+        else:
+            problem = _payload_problem(payload)
+        if problem:
+            raise StoreError(
+                f"run {name!r} in the results store {self.path} is corrupt (version id {row[1]}): {problem}, so it "
+                f"cannot be read. Save a good run under that name again, on purpose: pytest ... --bias-baseline {name} "
+                f"--bias-baseline-regen, or biascheck accept RUN --as {name} --why TEXT (the newest version is the one "
+                "read; the corrupt one is kept, superseded)."
+            )
+        return payload
 
     def metric_rows(self) -> list[dict[str, Any]]:
         """Every metric of every current run, in save order: run, model, probe, task, metric, value, ci, passed

@@ -8,7 +8,8 @@
 #    on GitHub Actions, appends the summary tables and the comparison to the job summary;
 # 3. exits with pytest's status: non-zero when a probe failed its threshold or a metric regressed
 #    beyond the noise.
-# Environment (all optional): PROFILE (default), PROBES (pytest arguments, default: every probe),
+# Environment (all optional): PROFILE (default), PROBES (pytest arguments, split as a shell splits
+# them, e.g. -k "winobias or pronoun_ratio"; default: every probe),
 # STORE (.biascheck/results.sqlite), REPORT (bias-report), NOISE (a saved sweep: its spread per
 # metric is the noise band), PYTEST (.venv/bin/pytest), BIASCHECK (.venv/bin/biascheck),
 # GITHUB_STEP_SUMMARY (set by GitHub Actions).
@@ -21,7 +22,12 @@ STORE="${STORE:-.biascheck/results.sqlite}"
 REPORT="${REPORT:-bias-report}"
 PYTEST="${PYTEST:-.venv/bin/pytest}"
 BIASCHECK="${BIASCHECK:-.venv/bin/biascheck}"
-read -ra probe_args <<< "${PROBES:-}"
+source "$(dirname "${BASH_SOURCE[0]}")/split_words.sh"
+probe_args=()
+if ! split_words probe_args "${PROBES:-}"; then
+  echo "gate: PROBES did not split into arguments (above); nothing was run" >&2
+  exit 4  # pytest's usage error
+fi
 
 args=(--model "$MODEL" --bias-profile "$PROFILE" --bias-report "$REPORT" --bias-store "$STORE")
 if [ -n "$NAME" ]; then

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from biascheck.devices import parse_device, parse_dtype
-from biascheck.errors import ConfigError, ModelTypeError, UnknownModelError, did_you_mean
+from biascheck.errors import ConfigError, MissingTokenizerError, ModelTypeError, UnknownModelError, did_you_mean
 from biascheck.models.base import LanguageModel, ModelInfo
 from biascheck.registry import ALIASES, ModelSpec, embedded_dir, resolve_model_name
 
@@ -25,6 +25,57 @@ TOKENIZER_FILES = (
     "*.model",
     "special_tokens_map.json",
 )
+
+
+# A real tokenizer has at least an alphabet and the special tokens, and spells these words with known
+# pieces (the test tokenizers, trained on a dozen sentences, have 94 tokens and more); the empty one
+# transformers builds from config.json alone (no tokenizer files) has 5 and makes every word [UNK].
+MIN_VOCAB = 30
+ORDINARY_WORDS = ("he", "she", "the")
+
+
+def tokenizer_problems(tokenizer: Any) -> list[str]:
+    """Why `tokenizer` is not a real one ([] when it is): a tiny vocabulary, an ordinary word that is the
+    unknown token (or no token at all), 'he' and 'she' the same tokens."""
+    problems = []
+    if len(tokenizer) < MIN_VOCAB:
+        problems.append(f"its vocabulary has {len(tokenizer)} tokens")
+    ids = {word: list(tokenizer(word, add_special_tokens=False)["input_ids"]) for word in ORDINARY_WORDS}
+    unk = tokenizer.unk_token_id
+    unknown = [w for w, i in ids.items() if not i or (unk is not None and unk in i)]
+    if unknown:
+        words = [repr(w) for w in unknown]
+        listed = ", ".join(words[:-1]) + " and " + words[-1] if len(words) > 1 else words[0]
+        problems.append(f"{listed} {'is' if len(words) == 1 else 'are'} the unknown token {tokenizer.unk_token!r}")
+    elif ids["he"] == ids["she"]:
+        problems.append("'he' and 'she' are the same tokens")
+    return problems
+
+
+def _tokenizer_error(name: str, spec: ModelSpec, directory: Path | None, problems: list[str]) -> MissingTokenizerError:
+    what = "; ".join(problems)
+    harm = (
+        "every word would be the same token, so he and she would score alike and every bias metric would come "
+        "out perfect; biascheck refuses such a model."
+    )
+    if directory is None:
+        return MissingTokenizerError(
+            f"--model {name!r}: the tokenizer of {spec.hub_id!r} is not a real one ({what}): {harm} Use a "
+            "revision or repository that has the model's tokenizer, or a local directory with the model and its "
+            "tokenizer saved beside it (tokenizer.save_pretrained(dir))."
+        )
+    present = [p.name for p in _files(directory, TOKENIZER_FILES)]
+    found = (
+        f"its tokenizer files ({', '.join(present)}) do not make a real tokenizer"
+        if present
+        else "it has no tokenizer files (no tokenizer.json, no vocabulary file such as vocab.txt, vocab.json + "
+        "merges.txt or *.model, no tokenizer_config.json), so transformers built an empty tokenizer"
+    )
+    return MissingTokenizerError(
+        f"--model {name!r}: the model directory {directory} holds a model but {found} ({what}): {harm} Save the "
+        f"model's tokenizer beside it (tokenizer.save_pretrained('{directory}')), or point --model at a "
+        "directory that has one."
+    )
 
 
 def _files(directory: Path, patterns: tuple[str, ...]) -> list[Path]:
@@ -183,7 +234,8 @@ def load_model(
     model_args: `biascheck.model_args` (revision, trust_remote_code, gguf_file, subfolder, adapter).
     data_dir: reference-data mirror, read when a planted model (`biascheck.planted`) has to be built.
     Errors: UnknownModelError (bad name / not loadable, with did-you-mean), ModelTypeError (no LM
-    head), ConfigError (bad device/dtype/batch size/model args), TokenizationError (no fast tokenizer).
+    head), ConfigError (bad device/dtype/batch size/model args), TokenizationError (no fast tokenizer),
+    MissingTokenizerError (no tokenizer files, or one that is not a real tokenizer: `tokenizer_problems`).
     """
     spec = resolve_model_name(name)
     planted: dict[str, str] = {}
@@ -234,6 +286,10 @@ def load_model(
             tokenizer = AutoTokenizer.from_pretrained(spec.hub_id, **load_kwargs)
         except Exception as exc:  # noqa: BLE001
             raise _unknown(name, spec, exc) from exc
+        problems = tokenizer_problems(tokenizer)
+        if problems:  # before the weights load: a model without its tokenizer measures nothing
+            directory = Path(spec.hub_id) / str(load_kwargs.get("subfolder", ""))
+            raise _tokenizer_error(name, spec, directory if directory.is_dir() else None, problems)
         try:
             model = auto.from_pretrained(spec.hub_id, dtype=torch_dtype, **load_kwargs)
         except ValueError as exc:

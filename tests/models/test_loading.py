@@ -9,10 +9,18 @@ import numpy as np
 import pytest
 import torch
 
-from biascheck.errors import ConfigError, ModelTypeError, TokenizationError, UnknownModelError, did_you_mean
+from biascheck.errors import (
+    ConfigError,
+    MissingTokenizerError,
+    ModelTypeError,
+    TokenizationError,
+    UnknownModelError,
+    did_you_mean,
+)
 from biascheck.models import TemplateError, load_model, resolve_device, resolve_dtype
 from biascheck.models.batching import ForwardEngine
 from biascheck.models.causal import CausalLM, default_context_prefix
+from biascheck.models.loading import tokenizer_problems
 from biascheck.models.masked import MaskedLM
 
 
@@ -237,3 +245,45 @@ def test_an_adapter_without_peft_is_a_clear_error(tmp_path, gpt2_tiny, monkeypat
     monkeypatch.setitem(sys.modules, "peft", None)  # as if not installed
     with pytest.raises(ConfigError, match="needs the peft package"):
         load_model(str(tmp_path), device="cpu", model_args={"adapter": str(tmp_path / "adapter")})
+
+
+def test_a_directory_without_tokenizer_files_is_refused(tmp_path, monkeypatch):
+    """Issue 36: config.json + weights and no tokenizer loaded with an empty tokenizer (5 tokens, every
+    word [UNK], he = she), and every bias metric came out perfect. The weights are not even read."""
+    from transformers import BertForMaskedLM
+
+    from biascheck.testing import tiny_bert_config
+
+    BertForMaskedLM(tiny_bert_config(200)).save_pretrained(tmp_path)
+    monkeypatch.setattr(BertForMaskedLM, "from_pretrained", lambda *a, **k: pytest.fail("the weights were loaded"))
+    with pytest.raises(MissingTokenizerError) as got:
+        load_model(str(tmp_path), device="cpu")
+    message = str(got.value)
+    assert f"--model '{tmp_path}'" in message and "no tokenizer files (no tokenizer.json" in message
+    assert "tokenizer_config.json" in message and "vocabulary has 5 tokens" in message
+    assert "'he', 'she' and 'the' are the unknown token '[UNK]'" in message
+    assert f"tokenizer.save_pretrained('{tmp_path}')" in message and "\n" not in message
+
+
+@pytest.mark.parametrize(
+    "fixture", ["bert_tokenizer", "roberta_tokenizer", "xlmr_tokenizer", "gpt2_tokenizer", "llama_tokenizer"]
+)
+def test_real_tokenizers_pass_the_tokenizer_check(fixture, request):
+    """The check refuses only what is not a tokenizer: the test tokenizers have 94 to 400 tokens, trained
+    on a dozen sentences, and pass."""
+    assert tokenizer_problems(request.getfixturevalue(fixture)) == []
+
+
+def test_a_hub_id_loads_as_before_and_its_empty_tokenizer_is_named_as_the_hubs(gpt2_tiny, tmp_path, monkeypatch):
+    import transformers
+
+    model, tok = gpt2_tiny
+    transformers.BertConfig().save_pretrained(tmp_path)
+    empty = transformers.AutoTokenizer.from_pretrained(tmp_path)  # what a config without tokenizer files gives
+    monkeypatch.setattr(transformers.AutoConfig, "from_pretrained", lambda *a, **k: model.config)
+    monkeypatch.setattr(transformers.AutoModelForCausalLM, "from_pretrained", lambda *a, **k: model)
+    monkeypatch.setattr(transformers.AutoTokenizer, "from_pretrained", lambda *a, **k: tok)
+    assert load_model("someone/tiny-gpt2", device="cpu").family == "causal"
+    monkeypatch.setattr(transformers.AutoTokenizer, "from_pretrained", lambda *a, **k: empty)
+    with pytest.raises(MissingTokenizerError, match="the tokenizer of 'someone/tiny-gpt2' is not a real one"):
+        load_model("someone/tiny-gpt2", device="cpu")

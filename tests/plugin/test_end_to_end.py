@@ -86,3 +86,21 @@ def test_a_model_that_does_not_load_is_reported_once_per_test(pytester, tmp_path
     assert len(reports) == 3  # one per test (is, works_as, sensitivity), the short summary's lines aside
     assert "During handling" not in text
     assert "holds a saved model: config.json" in reports[0] and "network" not in reports[0]  # a directory
+
+
+@pytest.mark.usefixtures("checkout")
+def test_a_model_directory_without_its_tokenizer_fails_the_run_with_one_message(pytester, tmp_path, mirror):
+    """Issue 36: such a directory loaded with an empty tokenizer and the probes passed with perfect
+    numbers; now the model is refused, the run fails, and the message is shown once, without a traceback."""
+    from biascheck.testing import tiny_bert_config
+
+    directory = tmp_path / "notok"
+    transformers.BertForMaskedLM(tiny_bert_config(200)).save_pretrained(directory)
+    args = ["-k", "is", "--bias-data", str(mirror), "--bias-report", "none", "-p", "no:cacheprovider"]
+    got = pytester.runpytest_subprocess("probes/test_pronoun_ratio.py", f"--model={directory}", *args)
+    assert got.ret == 1
+    text = got.stdout.str()
+    reports = [line for line in text.splitlines() if line.startswith(f"--model '{directory}'")]
+    assert len(reports) == 1 and "During handling" not in text and "Traceback" not in text
+    assert "no tokenizer files" in reports[0] and "tokenizer.save_pretrained(" in reports[0]
+    assert "1 error" in text or "1 failed" in text

@@ -96,3 +96,51 @@ def test_a_path_after_model_with_a_space_is_not_taken_for_the_rootdir(pytester, 
     joined.stdout.fnmatch_lines([f"rootdir: {pytester.path}*", "*1 test collected*"])
     named = pytester.runpytest_subprocess("test_x.py", "--model", str(checkpoint), "--collect-only")
     assert named.ret == pytest.ExitCode.OK
+
+
+def test_a_model_list_naming_a_missing_directory_is_a_usage_error(pytester):
+    """It was an INTERNALERROR traceback (exit 3) once the probes were collected; now the list's entry is
+    checked as --model is, and the message names the file, the entry and where it was looked for."""
+    probe = "import pytest\npytestmark = pytest.mark.biascheck(probe='pronoun_ratio')\n\ndef test_x(lm):\n    pass\n"
+    pytester.makepyfile(test_probe=probe)
+    (pytester.path / "list.csv").write_text("model,step,seed\n./gone,100,0\n")
+    result = pytester.runpytest_subprocess("--model-list", "list.csv", "-p", "no:cacheprovider")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(
+        [
+            "*--model-list list.csv: entry 1 names './gone', which is not a model directory*"
+            f"beside the list ({pytester.path})*Fix the entry*"
+        ]
+    )
+    assert "INTERNALERROR" not in result.stdout.str() + result.stderr.str()
+
+
+def test_a_bad_threshold_profile_under_xdist_is_the_same_usage_error(pytester):
+    """Under -n N the controller collects nothing; the profile was checked on the workers only, whose usage
+    error crashed them (INTERNALERROR, exit 3) and never showed the profile's message."""
+    pytest.importorskip("xdist")
+    probe = "import pytest\npytestmark = pytest.mark.biascheck(probe='pronoun_ratio')\n\ndef test_x(lm):\n    pass\n"
+    pytester.makepyfile(test_probe=probe)
+    (pytester.path / "bad.toml").write_text("[pronoun_ratio.nope]\nmax = 1\n")
+    for workers in ([], ["-n", "2"]):
+        result = pytester.runpytest_subprocess("--bias-profile", "bad.toml", "-p", "no:cacheprovider", *workers)
+        assert result.ret == pytest.ExitCode.USAGE_ERROR, workers
+        result.stderr.fnmatch_lines(["*bad.toml: pronoun_ratio.nope: neither a metric nor a task of probe*"])
+        assert "INTERNALERROR" not in result.stdout.str() + result.stderr.str()
+
+
+@pytest.mark.parametrize("use", [["--bias-save", "v1"], ["--bias-baseline", "v1"]])
+def test_a_store_that_cannot_be_created_stops_the_run_before_it_starts(pytester, use):
+    """--bias-store /dev/null/x.sqlite was a FileExistsError traceback: at the start with --bias-save (exit
+    3), after every probe had run with --bias-baseline. A store that is not used is not checked."""
+    pytester.makepyfile(test_x="def test_x():\n    pass\n")
+    (pytester.path / "afile").write_text("x")
+    for store in ("/dev/null/x.sqlite", "afile/x.sqlite"):
+        result = pytester.runpytest_subprocess("--bias-store", store, *use, "-p", "no:cacheprovider")
+        assert result.ret == pytest.ExitCode.USAGE_ERROR, store
+        result.stderr.fnmatch_lines([f"*--bias-store {store}: the results store cannot be created there (*"])
+        assert "Traceback" not in result.stdout.str() + result.stderr.str()
+    result = pytester.runpytest_subprocess("--bias-store", ".", *use, "-p", "no:cacheprovider")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*--bias-store .: that is a directory; name the SQLite file*"])
+    assert pytester.runpytest_subprocess("--bias-store", "/dev/null/x.sqlite", "-p", "no:cacheprovider").ret == 0

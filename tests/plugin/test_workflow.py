@@ -224,3 +224,62 @@ def test_the_actions_run_step_sets_the_verdict_and_writes_the_summary(pytester):
         assert f"verdict={verdict}" in outputs.read_text() and f"report-path=report-{verdict}" in outputs.read_text()
         assert (pytester.path / f"report-{verdict}" / "results.json").is_file()
         assert "## biascheck summary" in summary.read_text()
+
+
+def test_split_words_splits_as_a_shell_does_and_runs_nothing(tmp_path):
+    """The scripts' pytest arguments: quotes group (the README's -k "winobias or pronoun_ratio" is two
+    words; `read -a` made it four, and pytest stopped with a usage error), nothing is expanded or run."""
+    script = (
+        f'source {REPO / "scripts" / "split_words.sh"}; split_words words "$TEXT"; status=$?; '
+        'printf "[%s]" "${words[@]}"; exit $status'
+    )
+
+    def split(text):
+        return subprocess.run(
+            ["bash", "-c", script], env={**os.environ, "TEXT": text}, capture_output=True, text=True, cwd=tmp_path
+        )
+
+    done = split("-k \"winobias or pronoun_ratio\" a\\ b '$(touch ran)' $(touch ran) $HOME *")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "[-k][winobias or pronoun_ratio][a b][$(touch ran)][$(touch][ran)][$HOME][*]"
+    assert not (tmp_path / "ran").exists()
+    assert split("").stdout == "[]"
+    unclosed = split('-k "winobias')
+    assert unclosed.returncode == 2 and "No closing quotation" in unclosed.stderr
+
+
+def test_pytest_args_with_a_quoted_space_reach_pytest_whole(pytester):
+    """scripts/action_run.sh (pytest-args) and scripts/gate.sh (PROBES) pass -k "A or B" as one value."""
+    pytester.makeconftest(CONFTEST)
+    pytester.makepyfile(test_probe=PROBE)
+    (pytester.path / "thresholds").mkdir()
+    (pytester.path / "thresholds" / "default.toml").write_text("")
+    fake = pytester.path / "fake-biascheck"
+    fake.write_text(f'#!/bin/bash\nshift\nexec {sys.executable} -m pytest test_probe.py "$@"\n')
+    fake.chmod(0o755)
+    selection = '-k "test_probe or no_such_test"'
+    env = {
+        "BIASCHECK": str(fake),
+        "MODEL": "org/v-0.5",
+        "PROFILE": "default",
+        "STORE": "store.sqlite",
+        "GITHUB_OUTPUT": str(pytester.path / "out"),
+        "MODEL_ARGS": "",
+        "PYTEST_ARGS": selection,
+    }
+    done = run_step({"run": str(REPO / "scripts" / "action_run.sh")}, pytester.path, env)
+    assert done.returncode == 0 and "1 passed" in done.stdout, done.stdout + done.stderr
+    assert "verdict=pass" in (pytester.path / "out").read_text()
+    unclosed = run_step(
+        {"run": str(REPO / "scripts" / "action_run.sh")}, pytester.path, {**env, "PYTEST_ARGS": '-k "test_probe'}
+    )
+    assert unclosed.returncode == 0 and "No closing quotation" in unclosed.stderr
+    assert "verdict=fail" in (pytester.path / "out").read_text().splitlines()[-2]
+    gate = {
+        "PROBES": f"test_probe.py -p no:cacheprovider {selection}",
+        "REPORT": "gate-report",
+        "PYTEST": f"{sys.executable} -m pytest",
+        "BIASCHECK": f"{sys.executable} -m biascheck.cli",
+    }
+    done = run_step({"run": f"{REPO / 'scripts' / 'gate.sh'} org/v-0.5"}, pytester.path, gate)
+    assert done.returncode == 0 and "1 passed" in done.stdout, done.stdout + done.stderr

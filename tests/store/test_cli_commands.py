@@ -254,3 +254,28 @@ def test_accepting_a_partial_run_needs_partial_and_shows_its_coverage(tmp_path):
     assert "it covers 1 task(s) of probes pronoun_ratio on models m, tier full" in done.stdout
     assert "(PARTIAL: -k 'is')" in done.stdout
     assert ResultStore(store).load_run("baseline")["accepted"]["partial"] is True
+
+
+def test_a_corrupt_run_record_is_a_message_and_exit_2_for_compare_and_accept(tmp_path):
+    """A stored payload whose JSON does not parse, or whose results lack their keys, was a traceback with
+    exit 1, which compare uses for "regressed". Now: exit 2, naming the store, the run and the fix."""
+    import sqlite3
+
+    store = tmp_path / "s.sqlite"
+    rs = ResultStore(store)
+    for name in ("v1", "v2", "v3"):
+        rs.save_run(name, payload(result("mean_abs_log_n", 1.0)))
+    with sqlite3.connect(store) as con:
+        con.execute("UPDATE runs SET payload = '{\"results\": [' WHERE name = 'v2'")
+        con.execute("UPDATE runs SET payload = '{\"results\": [{\"model\": \"m\"}]}' WHERE name = 'v3'")
+    for args, run, problem in (
+        (["compare", "v1", "v2"], "v2", "its JSON does not parse"),
+        (["compare", "v3", "v1"], "v3", "result 1 lacks probe, task, metric"),
+        (["accept", "v2", "--why", "x"], "v2", "its JSON does not parse"),
+        (["accept", "v3", "--why", "x"], "v3", "result 1 lacks probe, task, metric"),
+    ):
+        done = biascheck(*args, "--store", str(store))
+        assert done.returncode == 2, (args, done.stderr)
+        assert done.stderr.startswith(f"biascheck: run {run!r} in the results store {store} is corrupt"), done.stderr
+        assert problem in done.stderr and f"--bias-baseline {run} --bias-baseline-regen" in done.stderr
+        assert "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) == 1

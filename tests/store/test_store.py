@@ -97,3 +97,10 @@ def test_concurrent_writers_all_land(tmp_path):
     store = ResultStore(path)
     assert sorted(r.name for r in store.list_runs()) == [f"run-{i}" for i in range(6)]
     assert json.loads(json.dumps(store.load_run("run-3")))["results"][0]["value"] == pytest.approx(0.3)
+
+
+def test_a_store_that_cannot_be_created_is_a_store_error(tmp_path):
+    """It was a FileExistsError traceback from mkdir (pytest --bias-store /dev/null/x.sqlite)."""
+    (tmp_path / "afile").write_text("x")
+    with pytest.raises(StoreError, match=r"cannot create the results store .*afile/x.sqlite \(.*afile: not a dir"):
+        ResultStore(tmp_path / "afile" / "x.sqlite")
