@@ -105,7 +105,10 @@ def _parse_bound(table: Any, where: str, better: str) -> Threshold | None:
         raise ConfigError(
             f"{where}: unknown field {bad!r}.{did_you_mean(bad, _FIELDS)} Allowed: {', '.join(sorted(_FIELDS))}."
         )
-    if table.get("off") is True:
+    off = table.get("off", False)
+    if not isinstance(off, bool):  # off = "yes" / 1: a typo for true or false, never read as either
+        raise ConfigError(f"{where}: 'off' must be true or false (a TOML boolean, no quotes), got {off!r}.")
+    if off:
         return None
     low = _number(table["min"], where, "min") if "min" in table else None
     high = _number(table["max"], where, "max") if "max" in table else None
