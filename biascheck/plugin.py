@@ -208,6 +208,15 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
                 item.add_marker(pytest.mark.skip(reason=reason))
 
 
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """After -k/-m deselection: a profile with no threshold for any selected probe is a usage error."""
+    probes = {p.name: p for p in map(_probe_of, session.items) if p is not None}
+    try:
+        session.config.stash[SESSION_KEY].check_gates(list(probes.values()))
+    except BiascheckError as exc:
+        raise pytest.UsageError(str(exc)) from None
+
+
 @pytest.fixture(scope="session")
 def lm(request: pytest.FixtureRequest) -> Any:
     session = request.config.stash[SESSION_KEY]

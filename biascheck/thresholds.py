@@ -68,6 +68,16 @@ class ThresholdSet:
                 return self.by_key[key]
         return None
 
+    def gated(self, probes: list[ProbeSpec]) -> list[str]:
+        """`probe.task.metric` of every metric of `probes` that this profile gives a threshold."""
+        return [
+            f"{p.name}.{task}.{m.name}"
+            for p in probes
+            for task in p.tasks
+            for m in p.metrics
+            if self.lookup(p.name, task, m.name) is not None
+        ]
+
 
 def profile_path(name_or_path: str, directories: list[Path]) -> Path:
     """A profile name (looked up as NAME.toml in `directories`) or a path to a .toml file."""

@@ -35,6 +35,12 @@ def test_failed_metric_is_counted_in_the_title():
     assert "1 FAIL" in table.title and table.rows[0][8] == "FAIL"
 
 
+def test_a_table_with_nothing_gated_does_not_say_all_within_thresholds():
+    table = report.build_tables([result("median_log_r", 2.0, None, threshold=None)])[0]
+    assert table.title.endswith("report only: no threshold")
+    assert report.build_tables([result()])[0].title.endswith("all within thresholds")
+
+
 def test_markdown_is_a_github_table():
     text = report.markdown_summary([result()], {"profile": {"name": "default"}, "models": {"m": {}}})
     assert "| task" in text and "|---" in text.replace(" ", "").replace(":", "")

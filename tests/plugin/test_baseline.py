@@ -26,7 +26,9 @@ def project(pytester):
     pytester.makeconftest(CONFTEST)
     pytester.makepyfile(test_probe=PROBE)
     (pytester.path / "thresholds").mkdir()
-    (pytester.path / "thresholds" / "default.toml").write_text("")
+    (pytester.path / "thresholds" / "default.toml").write_text(  # a profile must gate something (issue 36)
+        '[pronoun_ratio.mean_abs_log_n]\nmax = 10\nwhy = "above every value here: these tests judge by the baseline"\n'
+    )
     return pytester
 
 

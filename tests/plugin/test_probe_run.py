@@ -100,6 +100,27 @@ def test_malformed_profile_stops_the_run_before_any_model_loads(project):
     result.stderr.fnmatch_lines(["*default.toml: pronoun_ratio.mean_abs: neither a metric nor a task*"])
 
 
+def test_a_profile_that_gates_none_of_the_selected_probes_stops_the_run_before_any_model_loads(project):
+    """Green means judged: a profile that leaves no threshold for the probes a run selects (every one
+    switched off, or only other probes gated, -k deselection counted) would pass every result unjudged.
+    A baseline comparison is a gate of its own, so a regression-only profile runs with --bias-baseline."""
+    profile = project.path / "thresholds" / "default.toml"
+    profile.write_text(PROFILE + "off = true\n")  # the one threshold, switched off
+    off = project.runpytest("--model", "a/model", "--bias-report", "none")
+    assert off.ret == pytest.ExitCode.USAGE_ERROR
+    off.stderr.fnmatch_lines([f"*{profile}: profile 'default' gates nothing in this run: none of the metrics of the "
+                              "selected probes (pronoun_ratio) has a threshold*--bias-baseline NAME*"])
+    assert "passed" not in off.stdout.str()
+    regen = ["--bias-baseline", "b", "--bias-baseline-regen", "--bias-store", "s.sqlite", "--bias-report", "none"]
+    assert project.runpytest("--model", "a/model", *regen).ret == pytest.ExitCode.OK
+    profile.write_text(PROFILE)
+    project.makepyfile(test_wino="import pytest\npytestmark = pytest.mark.biascheck(probe='winobias')\n"
+                                 "def test_wino(lm, bias):\n    pass\n")
+    other = project.runpytest("--model", "a/model", "--bias-report", "none", "-k", "wino")
+    assert other.ret == pytest.ExitCode.USAGE_ERROR
+    other.stderr.fnmatch_lines(["*gates nothing in this run: none of the metrics of the selected probes (winobias)*"])
+
+
 def test_unknown_probe_in_marker_is_a_usage_error(project):
     project.makepyfile(test_probe=PROBE.replace('probe="pronoun_ratio"', 'probe="pronoun"'))
     result = project.runpytest("--model", "a/model")
