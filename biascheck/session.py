@@ -194,6 +194,11 @@ class BiasSession:
         self.settings_by_tier = {t: resolve_settings(PROBES, self.config.settings, tier=t) for t in candidates}
         self.model_args = model_args_module.model_args(self.config.model_args)  # a key twice: ConfigError
         check_report_dir(self.config.report_dir)
+        if self.config.noise_run is not None and self.config.baseline is None:
+            raise ConfigError(
+                f"--bias-noise {self.config.noise_run} needs --bias-baseline NAME: the noise band judges a "
+                "comparison with a baseline, and without one nothing would use it."
+            )
 
     @property
     def tier(self) -> str:

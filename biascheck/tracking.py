@@ -69,6 +69,8 @@ class Tracking:
     failures: list[tuple[str, str]] = field(default_factory=list)  # (name, message): one JUnit testcase each
     mismatches: list[str] = field(default_factory=list)  # compared anyway (--bias-allow-mismatch)
     outcomes: dict[str, dict[str, set[str]]] = field(default_factory=dict)  # model -> seen/ran/skip reasons
+    selected: set[str] = field(default_factory=set)  # every test that reported, probe or not
+    deselected: int = 0  # by -k / -m (seen here without xdist)
 
     @property
     def session(self) -> BiasSession:
@@ -128,6 +130,7 @@ class Tracking:
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         if is_worker(self.config):
             return
+        self.selected.add(report.nodeid)
         self._count(report)
         shipped = getattr(report, "biascheck", None)
         if not shipped:
@@ -193,11 +196,23 @@ class Tracking:
                     "apply to this model, or say what it covers (--bias-language, --bias-any-language).",
                 )
 
+    def pytest_deselected(self, items: list[pytest.Item]) -> None:
+        self.deselected += len(items)
+
     @pytest.hookimpl(tryfirst=True)  # before junitxml writes its file: gate failures become testcases
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
         if is_worker(self.config) or exitstatus == pytest.ExitCode.INTERRUPTED:
             return
         self._check_measured()
+        if not self.session.results and not self.config.option.collectonly:
+            from biascheck.selection import no_results
+
+            probes = {test for seen in self.outcomes.values() for test in seen["seen"]}
+            option = self.config.option
+            reason = no_results(self.session.config, self.selected, probes, option.keyword, option.markexpr,
+                                self.deselected)
+            if reason:
+                self._fail("no-results", reason)
         cfg = self.session.config
         if self.session.results and (cfg.save_name is not None or cfg.baseline is not None):
             self._track(cfg, exitstatus)

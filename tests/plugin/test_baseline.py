@@ -6,6 +6,8 @@ import sqlite3
 import pytest
 from fake_probe import CONFTEST
 
+from biascheck.store import ResultStore
+
 # The metric value is read from the model name ("org/v-1.5" records 1.5), so a "new release" is a new name.
 PROBE = """
 import pytest
@@ -128,6 +130,37 @@ def test_saving_over_an_existing_name_is_refused_before_the_run(project):
     alone = project.runpytest("--model", "org/v-1.0", "--bias-baseline-regen", "--bias-report", "none")
     assert alone.ret == pytest.ExitCode.USAGE_ERROR
     alone.stderr.fnmatch_lines(["*--bias-baseline-regen needs --bias-baseline NAME*"])
+
+
+def test_a_gate_option_in_a_run_where_no_probe_recorded_a_result_fails_it(project):
+    """-k that matches only a user's own tests kept beside the probes: each gate option was ignored (exit 0,
+    nothing compared, nothing saved). Now the run fails with which option, what the selection matched and
+    how to fix it; a noise band without a baseline to judge is a usage error at the start."""
+    project.makepyfile(test_mine="def test_mine():\n    pass\n")
+    store = ["--bias-store", "store.sqlite", "--bias-report", "none"]
+    assert project.runpytest("--model", "org/v-1.0", "--bias-save", "v1", *store, "-k", "probe").ret == 0
+    for options in (
+        ["--bias-baseline", "v1"],
+        ["--bias-save", "v2"],
+        ["--bias-baseline", "v1", "--bias-noise", "v1"],
+        ["--bias-baseline", "v1", "--bias-baseline-regen"],
+    ):
+        got = project.runpytest("--model", "org/v-1.0", *options, *store, "-k", "mine", "--junitxml", "j.xml")
+        assert got.ret == pytest.ExitCode.TESTS_FAILED, options
+        got.assert_outcomes(passed=1, failed=1)
+        assert 'name="no-results"' in (project.path / "j.xml").read_text()
+    got.stdout.fnmatch_lines(
+        [
+            "--bias-baseline v1 --bias-baseline-regen: no probe test recorded a result, so nothing was compared with"
+            " a baseline or saved, and the gate cannot pass. The selection matched 1 test(s), none of them a probe"
+            " test (-k 'mine'; 2 deselected). Select at least one probe test *or leave out --bias-baseline,"
+            " --bias-baseline-regen in a run that measures nothing."
+        ]
+    )
+    assert not ResultStore(project.path / "store.sqlite").has_run("v2")
+    noise = project.runpytest("--model", "org/v-1.0", "--bias-noise", "v1", *store)
+    assert noise.ret == pytest.ExitCode.USAGE_ERROR
+    noise.stderr.fnmatch_lines(["*--bias-noise v1 needs --bias-baseline NAME*"])
 
 
 def test_model_list_sweep_is_saved_with_steps_and_seeds_and_gives_a_noise_band(project):
