@@ -153,17 +153,18 @@ class Tracking:
         meta["data"] = [v for _, v in sorted({**self.remote_data, **data}.items())]
         if session.config.checkpoints:
             meta["checkpoints"] = [c.to_json() for c in session.config.checkpoints]
-        if self.regressed and not session.config.baseline_regen:
+        if self.failures:  # any gate failure, --bias-baseline-regen included (a regression there is not one)
             meta["exit_status"] = max(int(meta["exit_status"]), int(pytest.ExitCode.TESTS_FAILED))
         if self.comparison is not None or self.failures:
             from dataclasses import asdict
 
             meta["baseline"] = {
                 "name": session.config.baseline,
-                "failed": self.regressed and not session.config.baseline_regen,
+                "failed": bool(self.failures),
                 "failures": [message for _, message in self.failures],
                 "mismatches_allowed": self.mismatches,
                 "comparisons": [asdict(c) for c in self.comparison or []],
+                "regen_command": session.config.baseline and regen_command(self.config, session.config.baseline),
             }
         return meta
 
@@ -351,16 +352,9 @@ class Tracking:
         for message in self.messages:
             terminalreporter.write_line(message, red=self.regressed, bold=self.regressed)
         from biascheck.files import atomic_write
-        from biascheck.report import append_step_summary
 
-        if not self.markdown:
-            if self.failures:  # no comparison table to carry them (no baseline, not comparable, nothing measured)
-                append_step_summary("## biascheck gate: failed\n\n" + "".join(
-                    f"- **{name}**: {message}\n" for name, message in self.failures))
-            return
-        append_step_summary(self.markdown + "\n")
-        report_dir = self.session.config.report_dir
-        if report_dir is not None:
+        report_dir = self.session.config.report_dir  # summary.md and the job summary carry the verdict (report.py)
+        if self.markdown and report_dir is not None:
             atomic_write(report_dir / "baseline.md", self.markdown)
 
 

@@ -73,7 +73,7 @@ def test_a_model_on_which_every_test_was_skipped_fails_the_gate(project, monkeyp
                                 "skipped, so the gate cannot pass on it. Skipped because: *'en' probe and norbert*"])
     assert 'name="nothing-measured"' in (project.path / "j.xml").read_text()
     step = (project.path / "step.md").read_text()  # a GitHub job summary says why too
-    assert "## biascheck gate: failed" in step and "**norbert::nothing-measured**: nothing was measured" in step
+    assert "### biascheck gate: failed (exit status 1)" in step and "\n- nothing was measured on norbert" in step
     # A skip inside the test body (after setup) measured nothing either; an expected failure did run.
     project.makepyfile(test_probe=PROBE + "\ndef test_late(lm, bias):\n    pytest.skip('decided late')\n")
     late = project.runpytest("--model", "a/model", "--bias-report", "none", "-k", "late")
