@@ -21,12 +21,16 @@ def gate_options(cfg: Any) -> list[str]:
     return given + (["--bias-baseline-regen"] if cfg.baseline_regen else [])
 
 
-def no_results(cfg: Any, tests: set[str], probe_tests: set[str], keyword: str, markexpr: str, deselected: int) -> str:
-    """The one-paragraph reason for a run with gate options and no probe result ('' without gate options).
-    `tests`: every test that reported; `probe_tests`: those parametrized over --model."""
-    given = gate_options(cfg)
+def no_results(tracking: Any) -> str:
+    """The one-paragraph reason for a run with gate options and no probe result ('' without gate options),
+    from a `biascheck.tracking.Tracking`: its run config, the tests that reported (`selected`), those
+    parametrized over --model (`outcomes`), -k / -m and the deselected count."""
+    given = gate_options(tracking.session.config)
     if not given:
         return ""
+    tests: set[str] = tracking.selected
+    probe_tests = {test for seen in tracking.outcomes.values() for test in seen["seen"]}
+    keyword, markexpr, deselected = tracking.config.option.keyword, tracking.config.option.markexpr, tracking.deselected
     total = len(tests | probe_tests)
     if probe_tests:
         matched = f"{total} test(s), {len(probe_tests)} of them probe tests, none of which recorded a result (each "

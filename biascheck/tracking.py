@@ -208,11 +208,7 @@ class Tracking:
         if not self.session.results and not self.config.option.collectonly:
             from biascheck.selection import no_results
 
-            probes = {test for seen in self.outcomes.values() for test in seen["seen"]}
-            option = self.config.option
-            reason = no_results(self.session.config, self.selected, probes, option.keyword, option.markexpr,
-                                self.deselected)
-            if reason:
+            if reason := no_results(self):
                 self._fail("no-results", reason)
         cfg = self.session.config
         if self.session.results and (cfg.save_name is not None or cfg.baseline is not None):
