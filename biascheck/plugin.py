@@ -223,6 +223,15 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
                 item.add_marker(pytest.mark.skip(reason=reason))
 
 
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """After -k/-m deselection: a profile with no threshold for any selected probe is a usage error."""
+    probes = {p.name: p for p in map(_probe_of, session.items) if p is not None}
+    try:
+        session.config.stash[SESSION_KEY].check_gates(list(probes.values()))
+    except BiascheckError as exc:
+        raise pytest.UsageError(str(exc)) from None
+
+
 @pytest.fixture(scope="session")
 def lm(request: pytest.FixtureRequest) -> Any:
     session = request.config.stash[SESSION_KEY]
@@ -267,14 +276,20 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
     if hasattr(config, "workerinput"):
         return  # under pytest-xdist the controller writes the summary and the report, from every worker's results
     from biascheck import report, report_html
+    from biascheck.selection import gate_options
 
-    if not session.results:
+    tracking = config.pluginmanager.get_plugin("biascheck-tracking")
+    # A run that recorded nothing still writes its report (the verdict and why) when it meant to measure or
+    # ended red beside an older report: a reader must never find an earlier green report beside it.
+    red = exitstatus != pytest.ExitCode.OK or tracking.failures
+    meant = tracking.outcomes or gate_options(session.config) or (red and report.has_report(session.config.report_dir))
+    if not session.results and (not meant or exitstatus == pytest.ExitCode.INTERRUPTED):
         report.discard_plots(session.config.report_dir)
         return
 
-    meta = config.pluginmanager.get_plugin("biascheck-tracking").metadata(exitstatus)
+    meta = tracking.metadata(exitstatus)
     history = None  # report.html's history panels: read the store only when a report is written
-    if session.config.report_dir:
+    if session.config.report_dir and session.results:
         stored = report_html.stored_rows(session.config.store_path)
         history = report_html.history_rows(stored, session.results, session.config.save_name)
     report.terminal_summary(

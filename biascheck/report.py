@@ -36,12 +36,22 @@ def results_payload(results: list[Result], meta: dict[str, Any]) -> dict[str, An
     return {**meta, "results": rows}
 
 
+REPORT_FILES = ("results.json", "summary.md", "report.html")
+
+
+def has_report(directory: Path | None) -> bool:
+    """Whether `directory` holds report files of an earlier run."""
+    return directory is not None and any((directory / name).exists() for name in REPORT_FILES)
+
+
 def write_report(
     directory: Path, results: list[Result], meta: dict[str, Any], history_rows: list[dict[str, Any]] | None = None
 ) -> list[Path]:
     """results.json (everything, per-item scores included), summary.md and report.html (tables, the plots
-    of `directory`/plots embedded, the history of the gated metrics from `history_rows`) in `directory`."""
+    of `directory`/plots embedded, the history of the gated metrics from `history_rows`) in `directory`.
+    An earlier run's baseline.md goes: the tracking plugin writes this run's after this, when it compared."""
     payload = results_payload(results, meta)
+    (directory / "baseline.md").unlink(missing_ok=True)
     json_path, md_path, html_path = directory / "results.json", directory / "summary.md", directory / "report.html"
     atomic_write(json_path, json.dumps(payload, indent=1, ensure_ascii=False, allow_nan=False) + "\n")
     atomic_write(md_path, markdown_summary(results, meta))
@@ -50,7 +60,34 @@ def write_report(
     return [json_path, md_path, html_path]
 
 
+def verdict_markdown(results: list[Result], meta: dict[str, Any]) -> str:
+    """The gate's verdict and why: the exit status, the results outside their thresholds, every gate
+    failure, and the comparison with the baseline (the terminal's table, regressions first)."""
+    status = int(meta.get("exit_status", 0) or 0)
+    gate = meta.get("baseline") or {}
+    outside = [r for r in results if r.passed is False]
+    gated = sum(r.passed is not None for r in results)
+    lines = [f"### biascheck gate: {'passed' if status == 0 else 'failed'} (exit status {status})", ""]
+    if outside:
+        lines.append(f"- {len(outside)} result(s) outside their thresholds: " + ", ".join(
+            f"`{r.key}` ({r.model}) = {r.value:.4g}, needs {r.threshold.describe() if r.threshold else '?'}"
+            for r in outside))
+    lines += [f"- {message}" for message in gate.get("failures") or []]
+    if status and not outside and not gate.get("failures"):
+        lines.append("- a test failed or errored (its report is in the job log)")
+    if status == 0:
+        compared = f"; no regression against baseline `{gate['name']}`" if gate.get("comparisons") else ""
+        lines.append(f"{gated} of {len(results)} results gated by thresholds, all within them{compared}.")
+    if gate.get("comparisons"):
+        from biascheck import baseline as bl
+
+        comparisons = [bl.Comparison(**c) for c in gate["comparisons"]]
+        lines += ["", bl.markdown(comparisons, gate.get("name") or "?", gate.get("regen_command") if status else None)]
+    return "\n".join(lines) + "\n\n"
+
+
 def markdown_summary(results: list[Result], meta: dict[str, Any]) -> str:
+    """summary.md and the job summary: the verdict (`verdict_markdown`), then the tables."""
     head = [
         "## biascheck summary",
         "",
@@ -59,7 +96,11 @@ def markdown_summary(results: list[Result], meta: dict[str, Any]) -> str:
         f"models: {', '.join(f'`{m}`' for m in meta.get('models', {}))}",
         "",
     ]
-    return "\n".join(head) + render(build_tables(results), "github") + "\n"
+    tables = render(build_tables(results), "github") if results else NOTHING_RECORDED + "\n"
+    return "\n".join(head) + "\n" + verdict_markdown(results, meta) + tables + "\n"
+
+
+NOTHING_RECORDED = "This run recorded no result: no probe test recorded one (the reasons are in the gate's verdict)."
 
 
 def terminal_summary(
@@ -73,7 +114,7 @@ def terminal_summary(
 ) -> None:
     """The end of a run: the tables in the terminal, then (unless interrupted) the job summary and the files."""
     terminalreporter.section("biascheck summary")
-    terminalreporter.write_line(render(build_tables(results), "simple"))
+    terminalreporter.write_line(render(build_tables(results), "simple") if results else NOTHING_RECORDED)
     if interrupted:
         discard_plots(report_dir)
         terminalreporter.write_line("run interrupted: no report files written (the previous ones are untouched)")

@@ -265,9 +265,12 @@ def _header(meta: Mapping[str, Any], results: Sequence[Result]) -> str:
     baseline = meta.get("baseline")
     if baseline:
         state = "FAILED" if baseline.get("failed") else "passed"
-        lines.append(f"<p>Baseline <code>{_e(baseline.get('name'))}</code>: the regression gate {state}.</p>")
+        what = f"Baseline <code>{_e(baseline['name'])}</code>: the regression" if baseline.get("name") else "The"
+        lines.append(f"<p>{what} gate {state}.</p>")
         if baseline.get("failures"):
             lines.append("<ul>" + "".join(f"<li>{_e(m)}</li>" for m in baseline["failures"]) + "</ul>")
+    if not results:
+        lines.append("<p>This run recorded no result: no probe test recorded one.</p>")
     return "".join(lines)
 
 

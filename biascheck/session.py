@@ -242,6 +242,11 @@ class BiasSession:
         check_report_dir(self.config.report_dir)
         if self.config.save_name is not None or self.config.baseline is not None:
             check_store_path(self.config.store_path)
+        if self.config.noise_run is not None and self.config.baseline is None:
+            raise ConfigError(
+                f"--bias-noise {self.config.noise_run} needs --bias-baseline NAME: the noise band judges a "
+                "comparison with a baseline, and without one nothing would use it."
+            )
 
     @property
     def tier(self) -> str:
@@ -264,6 +269,23 @@ class BiasSession:
 
             self._thresholds = load_profile(self.config.profile, self.config.threshold_dirs(), PROBES)
         return self._thresholds
+
+    def check_gates(self, probes: list[ProbeSpec]) -> None:
+        """The selected probes must have a threshold somewhere in the profile, or the run judges nothing
+        and its green means unmeasured; ConfigError, before any model loads. With --bias-baseline the
+        comparison is the gate (a regression-only profile is a choice, not a mistake)."""
+        if not probes or self.config.baseline is not None or self.thresholds.gated(probes):
+            return
+        files = self.thresholds.files
+        extends = f" (and {', '.join(files[:-1])}, which it extends)" if len(files) > 1 else ""
+        raise ConfigError(
+            f"{files[-1] if files else self.config.profile}{extends}: profile {self.thresholds.profile!r} gates "
+            f"nothing in this run: none of the metrics of the selected probes ({', '.join(p.name for p in probes)}) "
+            "has a threshold (each is switched off with off = true, or none is set), so every result would pass "
+            'unjudged. Give at least one of their metrics a min or max with a why (extends = "default" starts '
+            "from the shipped thresholds), select probes the profile gates, or make a baseline the gate: "
+            "--bias-baseline NAME (the first run of a regression-only gate: add --bias-baseline-regen)."
+        )
 
     @property
     def refdata(self) -> ReferenceData:

@@ -90,7 +90,8 @@ def build_tables(results: Iterable[Result]) -> list[Table]:
         notes.extend(n for n in map(power_note, members) if n)
         estimators = sorted({r.estimator for r in members if r.estimator})
         failed = sum(r.passed is False for r in members)
-        status = f"{failed} FAIL" if failed else "all within thresholds"
+        gated = sum(r.passed is not None for r in members)
+        status = f"{failed} FAIL" if failed else "all within thresholds" if gated else "report only: no threshold"
         tiers = sorted({r.tier for r in members if r.tier})
         tier = f" · tier {', '.join(tiers)}" if tiers else ""
         title = f"{probe} · {model}{tier} · estimator {', '.join(estimators) or '—'} · {status}"

@@ -79,6 +79,16 @@ class ThresholdSet:
                 return self.by_key[key]
         return None
 
+    def gated(self, probes: list[ProbeSpec]) -> list[str]:
+        """`probe.task.metric` of every metric of `probes` that this profile gives a threshold."""
+        return [
+            f"{p.name}.{task}.{m.name}"
+            for p in probes
+            for task in p.tasks
+            for m in p.metrics
+            if self.lookup(p.name, task, m.name) is not None
+        ]
+
 
 def profile_path(name_or_path: str, directories: list[Path]) -> Path:
     """A profile name (looked up as NAME.toml in `directories`) or a path to a .toml file."""
@@ -116,7 +126,10 @@ def _parse_bound(table: Any, where: str, better: str) -> Threshold | None:
         raise ConfigError(
             f"{where}: unknown field {bad!r}.{did_you_mean(bad, _FIELDS)} Allowed: {', '.join(sorted(_FIELDS))}."
         )
-    if table.get("off") is True:
+    off = table.get("off", False)
+    if not isinstance(off, bool):  # off = "yes" / 1: a typo for true or false, never read as either
+        raise ConfigError(f"{where}: 'off' must be true or false (a TOML boolean, no quotes), got {off!r}.")
+    if off:
         return None
     low = _number(table["min"], where, "min") if "min" in table else None
     high = _number(table["max"], where, "max") if "max" in table else None

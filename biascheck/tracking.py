@@ -70,6 +70,8 @@ class Tracking:
     failures: list[tuple[str, str]] = field(default_factory=list)  # (name, message): one JUnit testcase each
     mismatches: list[str] = field(default_factory=list)  # compared anyway (--bias-allow-mismatch)
     outcomes: dict[str, dict[str, set[str]]] = field(default_factory=dict)  # model -> seen/ran/skip reasons
+    selected: set[str] = field(default_factory=set)  # every test that reported, probe or not
+    deselected: int = 0  # by -k / -m (seen here without xdist)
 
     @property
     def session(self) -> BiasSession:
@@ -129,6 +131,7 @@ class Tracking:
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         if is_worker(self.config):
             return
+        self.selected.add(report.nodeid)
         self._count(report)
         shipped = getattr(report, "biascheck", None)
         if not shipped:
@@ -152,17 +155,18 @@ class Tracking:
         if session.config.checkpoints:
             meta["checkpoints"] = [c.to_json() for c in session.config.checkpoints]
         meta["coverage"] = admit.coverage(self.config, session.results, meta["tier"]["name"])
-        if self.regressed and not session.config.baseline_regen:
+        if self.failures:  # any gate failure, --bias-baseline-regen included (a regression there is not one)
             meta["exit_status"] = max(int(meta["exit_status"]), int(pytest.ExitCode.TESTS_FAILED))
         if self.comparison is not None or self.failures:
             from dataclasses import asdict
 
             meta["baseline"] = {
                 "name": session.config.baseline,
-                "failed": self.regressed and not session.config.baseline_regen,
+                "failed": bool(self.failures),
                 "failures": [message for _, message in self.failures],
                 "mismatches_allowed": self.mismatches,
                 "comparisons": [asdict(c) for c in self.comparison or []],
+                "regen_command": session.config.baseline and regen_command(self.config, session.config.baseline),
             }
         return meta
 
@@ -195,11 +199,19 @@ class Tracking:
                     "apply to this model, or say what it covers (--bias-language, --bias-any-language).",
                 )
 
+    def pytest_deselected(self, items: list[pytest.Item]) -> None:
+        self.deselected += len(items)
+
     @pytest.hookimpl(tryfirst=True)  # before junitxml writes its file: gate failures become testcases
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
         if is_worker(self.config) or exitstatus == pytest.ExitCode.INTERRUPTED:
             return
         self._check_measured()
+        if not self.session.results and not self.config.option.collectonly:
+            from biascheck.selection import no_results
+
+            if reason := no_results(self):
+                self._fail("no-results", reason)
         cfg = self.session.config
         if self.session.results and (cfg.save_name is not None or cfg.baseline is not None):
             self._track(cfg, exitstatus)
@@ -347,16 +359,9 @@ class Tracking:
         for message in self.messages:
             terminalreporter.write_line(message, red=self.regressed, bold=self.regressed)
         from biascheck.files import atomic_write
-        from biascheck.report import append_step_summary
 
-        if not self.markdown:
-            if self.failures:  # no comparison table to carry them (no baseline, not comparable, nothing measured)
-                append_step_summary("## biascheck gate: failed\n\n" + "".join(
-                    f"- **{name}**: {message}\n" for name, message in self.failures))
-            return
-        append_step_summary(self.markdown + "\n")
-        report_dir = self.session.config.report_dir
-        if report_dir is not None:
+        report_dir = self.session.config.report_dir  # summary.md and the job summary carry the verdict (report.py)
+        if self.markdown and report_dir is not None:
             atomic_write(report_dir / "baseline.md", self.markdown)
 
 

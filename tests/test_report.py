@@ -35,9 +35,35 @@ def test_failed_metric_is_counted_in_the_title():
     assert "1 FAIL" in table.title and table.rows[0][8] == "FAIL"
 
 
+def test_a_table_with_nothing_gated_does_not_say_all_within_thresholds():
+    table = report.build_tables([result("median_log_r", 2.0, None, threshold=None)])[0]
+    assert table.title.endswith("report only: no threshold")
+    assert report.build_tables([result()])[0].title.endswith("all within thresholds")
+
+
 def test_markdown_is_a_github_table():
     text = report.markdown_summary([result()], {"profile": {"name": "default"}, "models": {"m": {}}})
     assert "| task" in text and "|---" in text.replace(" ", "").replace(":", "")
+
+
+def test_summary_md_carries_the_verdict_and_the_regressions():
+    """summary.md is what the action comments on a pull request: the verdict with its reasons and the
+    baseline comparison, not the threshold tables alone."""
+    comparison = dict(model="m", key="pronoun_ratio.is.mean_abs_log_n", base=0.2, new=0.5, change=0.3, noise=0.1,
+                      noise_source="intervals", better="lower", status="regressed", profile_verdict="pass")
+    failed = {"exit_status": 1, "baseline": {"name": "v1", "failed": True, "regen_command": "pytest --regen",
+              "failures": ["pronoun_ratio.is.mean_abs_log_n (m) regressed beyond the noise"],
+              "comparisons": [comparison]}}
+    text = report.markdown_summary([result()], failed)
+    assert "### biascheck gate: failed (exit status 1)" in text
+    assert "- pronoun_ratio.is.mean_abs_log_n (m) regressed beyond the noise" in text
+    assert "| m       | pronoun_ratio.is.mean_abs_log_n | lower    | 0.200      | 0.500 | +0.300   |" in text
+    assert "regenerate the baseline: `pytest --regen`" in text
+    unjudged = result("median_log_r", passed=None, threshold=None)
+    passed = report.markdown_summary([result(), unjudged], {"exit_status": 0})
+    assert "### biascheck gate: passed (exit status 0)" in passed and "1 of 2 results gated by thresholds" in passed
+    outside = report.markdown_summary([result(value=2.0, passed=False)], {"exit_status": 1})
+    assert "- 1 result(s) outside their thresholds: `pronoun_ratio.is.mean_abs_log_n` (m) = 2, needs ≤ 1" in outside
 
 
 def test_report_files_are_complete_json_with_no_nan(tmp_path):

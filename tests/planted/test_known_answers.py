@@ -180,8 +180,9 @@ def test_a_stronger_plant_than_the_baseline_is_red_at_the_release_gate(pytester,
     (pytester.path / "report.toml").write_text("")
     common = ["probes/test_pronoun_ratio.py", "--bias-data", str(mirror), "--bias-profile",
               str(pytester.path / "report.toml"), "--bias-store", "store.sqlite", "-p", "no:cacheprovider"]
-    base = pytester.runpytest_subprocess(*common, "--model", "planted-bert@0", "--bias-save", "v1",
-                                         "--bias-report", "r1")
+    # a profile with no thresholds needs a baseline to be the gate: the first run creates it (issue 36)
+    base = pytester.runpytest_subprocess(*common, "--model", "planted-bert@0", "--bias-baseline", "v1",
+                                         "--bias-baseline-regen", "--bias-report", "r1")
     assert base.ret == 0
     candidate = pytester.runpytest_subprocess(*common, "--model", "planted-bert@1", "--bias-baseline", "v1",
                                               "--bias-report", "r2")

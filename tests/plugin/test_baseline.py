@@ -1,10 +1,13 @@
 """Regression tracking through the plugin with a fake model: save, compare, regen, model lists, xdist."""
 
 import json
+import re
 import sqlite3
 
 import pytest
 from fake_probe import CONFTEST
+
+from biascheck.store import ResultStore
 
 # The metric value is read from the model name ("org/v-1.5" records 1.5), so a "new release" is a new name.
 PROBE = """
@@ -26,7 +29,9 @@ def project(pytester):
     pytester.makeconftest(CONFTEST)
     pytester.makepyfile(test_probe=PROBE)
     (pytester.path / "thresholds").mkdir()
-    (pytester.path / "thresholds" / "default.toml").write_text("")
+    (pytester.path / "thresholds" / "default.toml").write_text(  # a profile must gate something (issue 36)
+        '[pronoun_ratio.mean_abs_log_n]\nmax = 10\nwhy = "above every value here: these tests judge by the baseline"\n'
+    )
     return pytester
 
 
@@ -67,6 +72,14 @@ def test_save_compare_flag_regression_and_regenerate(project, monkeypatch):
     )
     md = summary.read_text()
     assert "## biascheck regression check against `v1`" in md and "2 metric(s) regressed" in md
+    assert md.count("## biascheck regression check") == 1  # the job summary is summary.md: one verdict, one table
+    # summary.md (what the action comments on a pull request) carries the verdict and every regression too
+    comment = (project.path / "out" / "summary.md").read_text()
+    assert "### biascheck gate: failed (exit status 1)" in comment
+    assert "- pronoun_ratio.is.mean_abs_log_n (org/v-2.0) regressed beyond the noise against baseline 'v1'" in comment
+    assert re.search(r"\| org/v-2.0 \| pronoun_ratio.is.mean_abs_log_n +\| lower +\| 1.000 +\| 2.000 +\| \+1.000 .*"
+                     r"\| REGRESSED", comment)
+    assert "--bias-baseline v1 --bias-baseline-regen`" in comment
     # the verdict is visible to tools that read only the files
     results = json.loads((project.path / "out" / "results.json").read_text())
     assert results["exit_status"] == 1 and results["schema_version"] == 3 and results["baseline"]["failed"]
@@ -128,6 +141,70 @@ def test_saving_over_an_existing_name_is_refused_before_the_run(project):
     alone.stderr.fnmatch_lines(["*--bias-baseline-regen needs --bias-baseline NAME*"])
 
 
+def test_a_gate_option_in_a_run_where_no_probe_recorded_a_result_fails_it(project):
+    """-k that matches only a user's own tests kept beside the probes: each gate option was ignored (exit 0,
+    nothing compared, nothing saved). Now the run fails with which option, what the selection matched and
+    how to fix it; a noise band without a baseline to judge is a usage error at the start."""
+    project.makepyfile(test_mine="def test_mine():\n    pass\n")
+    store = ["--bias-store", "store.sqlite", "--bias-report", "none"]
+    assert project.runpytest("--model", "org/v-1.0", "--bias-save", "v1", *store, "-k", "probe").ret == 0
+    for options in (
+        ["--bias-baseline", "v1"],
+        ["--bias-save", "v2"],
+        ["--bias-baseline", "v1", "--bias-noise", "v1"],
+        ["--bias-baseline", "v1", "--bias-baseline-regen"],
+    ):
+        got = project.runpytest("--model", "org/v-1.0", *options, *store, "-k", "mine", "--junitxml", "j.xml")
+        assert got.ret == pytest.ExitCode.TESTS_FAILED, options
+        got.assert_outcomes(passed=1, failed=1)
+        assert 'name="no-results"' in (project.path / "j.xml").read_text()
+    got.stdout.fnmatch_lines(
+        [
+            "--bias-baseline v1 --bias-baseline-regen: no probe test recorded a result, so nothing was compared with"
+            " a baseline or saved, and the gate cannot pass. The selection matched 1 test(s), none of them a probe"
+            " test (-k 'mine'; 2 deselected). Select at least one probe test *or leave out --bias-baseline,"
+            " --bias-baseline-regen in a run that measures nothing."
+        ]
+    )
+    assert not ResultStore(project.path / "store.sqlite").has_run("v2")
+    noise = project.runpytest("--model", "org/v-1.0", "--bias-noise", "v1", *store)
+    assert noise.ret == pytest.ExitCode.USAGE_ERROR
+    noise.stderr.fnmatch_lines(["*--bias-noise v1 needs --bias-baseline NAME*"])
+
+
+def test_a_run_that_records_nothing_replaces_the_previous_report(project):
+    """A red run that recorded no result used to leave the previous run's green results.json (exit_status 0),
+    summary.md, report.html and baseline.md in the report directory. Now it writes its own report (no
+    results, the verdict and why); a green run of other tests alone, with no gate option, is no biascheck
+    run and leaves the report alone, and a red one replaces it (never an older green report beside it)."""
+    project.makepyfile(test_mine="def test_mine():\n    pass\n")
+    store = ["--bias-store", "store.sqlite", "--bias-report", "out"]
+    out = project.path / "out"
+
+    def report():
+        return json.loads((out / "results.json").read_text())
+
+    assert project.runpytest("--model", "org/v-1.0", "--bias-save", "v1", *store, "-k", "probe").ret == 0
+    green = ["--model", "org/v-1.0", "--bias-baseline", "v1", *store, "-k", "probe"]
+    assert project.runpytest(*green).ret == 0 and (out / "baseline.md").is_file()
+    assert project.runpytest("--model", "org/v-1.0", *store, "-k", "mine").ret == 0
+    assert report()["exit_status"] == 0 and report()["results"]  # untouched
+    red = project.runpytest("--model", "org/v-1.0", "--bias-baseline", "v1", *store, "-k", "mine")
+    assert red.ret == pytest.ExitCode.TESTS_FAILED
+    assert report()["exit_status"] == 1 and report()["results"] == []
+    assert "no probe test recorded a result" in report()["baseline"]["failures"][0]
+    summary = (out / "summary.md").read_text()
+    assert "### biascheck gate: failed (exit status 1)" in summary and "This run recorded no result" in summary
+    assert "--bias-baseline v1: no probe test recorded a result" in summary
+    assert '<span class="badge fail">' in (out / "report.html").read_text()
+    assert not (out / "baseline.md").exists() and not (out / "plots").exists()
+    assert project.runpytest(*green).ret == 0 and report()["exit_status"] == 0
+    project.makepyfile(test_mine="def test_mine():\n    assert False\n")
+    assert project.runpytest("--model", "org/v-1.0", *store, "-k", "mine").ret == pytest.ExitCode.TESTS_FAILED
+    assert report()["exit_status"] == 1 and report()["results"] == []
+    assert "a test failed or errored" in (out / "summary.md").read_text()
+
+
 def test_model_list_sweep_is_saved_with_steps_and_seeds_and_gives_a_noise_band(project):
     (project.path / "sweep.csv").write_text("model,step,seed\norg/a-1.0,100,0\norg/b-1.4,200,0\norg/c-1.2,100,1\n")
     store = ["--bias-store", "store.sqlite", "--bias-report", "none"]
@@ -175,8 +252,6 @@ def test_xdist_workers_results_reach_the_controller_and_the_store(project):
         "out",
     )
     assert result.ret == 0
-    import re
-
     workers = {}  # model -> the workers that ran its tests: one each (xdist_group per model)
     for worker, model in re.findall(r"\[(gw\d)\] .*PASSED.*test_probe\[(org/.-[0-9.]+)-", result.stdout.str()):
         workers.setdefault(model, set()).add(worker)

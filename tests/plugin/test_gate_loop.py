@@ -54,7 +54,10 @@ def test_a_planted_shift_is_red_everywhere_a_ci_looks_and_cannot_be_accepted(pyt
         "-p",
         "no:cacheprovider",
     ]
-    first = pytester.runpytest_subprocess(*common, "--model", str(a), "--bias-save", "v1", "--bias-report", "r1")
+    # regression-only (a profile without thresholds) needs a baseline: the first run creates it
+    first = pytester.runpytest_subprocess(
+        *common, "--model", str(a), "--bias-baseline", "v1", "--bias-baseline-regen", "--bias-report", "r1"
+    )
     assert first.ret == 0
     second = pytester.runpytest_subprocess(
         *common,

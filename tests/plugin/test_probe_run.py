@@ -73,7 +73,7 @@ def test_a_model_on_which_every_test_was_skipped_fails_the_gate(project, monkeyp
                                 "skipped, so the gate cannot pass on it. Skipped because: *'en' probe and norbert*"])
     assert 'name="nothing-measured"' in (project.path / "j.xml").read_text()
     step = (project.path / "step.md").read_text()  # a GitHub job summary says why too
-    assert "## biascheck gate: failed" in step and "**norbert::nothing-measured**: nothing was measured" in step
+    assert "### biascheck gate: failed (exit status 1)" in step and "\n- nothing was measured on norbert" in step
     # A skip inside the test body (after setup) measured nothing either; an expected failure did run.
     project.makepyfile(test_probe=PROBE + "\ndef test_late(lm, bias):\n    pytest.skip('decided late')\n")
     late = project.runpytest("--model", "a/model", "--bias-report", "none", "-k", "late")
@@ -98,6 +98,27 @@ def test_malformed_profile_stops_the_run_before_any_model_loads(project):
     result = project.runpytest("--model", "a/model")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(["*default.toml: pronoun_ratio.mean_abs: neither a metric nor a task*"])
+
+
+def test_a_profile_that_gates_none_of_the_selected_probes_stops_the_run_before_any_model_loads(project):
+    """Green means judged: a profile that leaves no threshold for the probes a run selects (every one
+    switched off, or only other probes gated, -k deselection counted) would pass every result unjudged.
+    A baseline comparison is a gate of its own, so a regression-only profile runs with --bias-baseline."""
+    profile = project.path / "thresholds" / "default.toml"
+    profile.write_text(PROFILE + "off = true\n")  # the one threshold, switched off
+    off = project.runpytest("--model", "a/model", "--bias-report", "none")
+    assert off.ret == pytest.ExitCode.USAGE_ERROR
+    off.stderr.fnmatch_lines([f"*{profile}: profile 'default' gates nothing in this run: none of the metrics of the "
+                              "selected probes (pronoun_ratio) has a threshold*--bias-baseline NAME*"])
+    assert "passed" not in off.stdout.str()
+    regen = ["--bias-baseline", "b", "--bias-baseline-regen", "--bias-store", "s.sqlite", "--bias-report", "none"]
+    assert project.runpytest("--model", "a/model", *regen).ret == pytest.ExitCode.OK
+    profile.write_text(PROFILE)
+    project.makepyfile(test_wino="import pytest\npytestmark = pytest.mark.biascheck(probe='winobias')\n"
+                                 "def test_wino(lm, bias):\n    pass\n")
+    other = project.runpytest("--model", "a/model", "--bias-report", "none", "-k", "wino")
+    assert other.ret == pytest.ExitCode.USAGE_ERROR
+    other.stderr.fnmatch_lines(["*gates nothing in this run: none of the metrics of the selected probes (winobias)*"])
 
 
 def test_unknown_probe_in_marker_is_a_usage_error(project):
