@@ -255,7 +255,9 @@ def test_pytest_args_with_a_quoted_space_reach_pytest_whole(pytester):
     pytester.makeconftest(CONFTEST)
     pytester.makepyfile(test_probe=PROBE)
     (pytester.path / "thresholds").mkdir()
-    (pytester.path / "thresholds" / "default.toml").write_text("")
+    (pytester.path / "thresholds" / "default.toml").write_text(  # a profile must gate something (issue 36)
+        '[pronoun_ratio.mean_abs_log_n]\nmax = 10\nwhy = "above every value here: this test checks the arguments"\n'
+    )
     fake = pytester.path / "fake-biascheck"
     fake.write_text(f'#!/bin/bash\nshift\nexec {sys.executable} -m pytest test_probe.py "$@"\n')
     fake.chmod(0o755)
