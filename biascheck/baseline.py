@@ -39,7 +39,7 @@ from typing import Any
 import numpy as np
 from tabulate import tabulate
 
-from biascheck.spec import BETTER_SHORT, distance_from_ideal
+from biascheck.spec import BETTER_SHORT, COMPETENCE, distance_from_ideal
 
 Z95 = 1.96
 
@@ -168,13 +168,16 @@ def _reference(
 
 
 def compare(base: dict[str, Any], new: dict[str, Any], bands: dict[str, float] | None = None) -> list[Comparison]:
-    """One `Comparison` per new result, then one per (baseline model, metric) the new run lacks."""
+    """One `Comparison` per new result, then one per (baseline model, metric) the new run lacks. The
+    competence guard's results are not compared: their own line judges them in every run."""
     bands = bands or {}
-    base_results = base.get("results", [])
+    base_results = [r for r in base.get("results", []) if r.get("metric") != COMPETENCE]
     base_models = models_of(base)
     out: list[Comparison] = []
     seen: set[tuple[str, str]] = set()  # (baseline model, key) that a new result stands for
     for r in new.get("results", []):
+        if r.get("metric") == COMPETENCE:
+            continue
         key = key_of(r)
         seen.update((m, key) for m in partners(r["model"], base_models))
         ref, own_band = _reference(base_results, r["model"], key, base_models)

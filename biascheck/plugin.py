@@ -163,12 +163,39 @@ def _record_timings(item: pytest.Item) -> None:
         )
 
 
+def _guard_early(item: pytest.Item) -> None:
+    """The competence guard before the test's fixtures, so that a model that cannot read the probe is red
+    before the probe's module scores it (the `bias` fixture runs the guard too, for tests this leaves)."""
+    probe, callspec = _probe_of(item), getattr(item, "callspec", None)
+    if probe is None or callspec is None or "lm" not in callspec.params or "bias" not in item.fixturenames:
+        return
+    if item.get_closest_marker("skip") or item.get_closest_marker("skipif"):
+        return
+    definitions = getattr(getattr(item, "_fixtureinfo", None), "name2fixturedefs", {}).get("lm")
+    if not definitions or getattr(definitions[-1].func, "__module__", "") != __name__:
+        return  # a conftest's own lm fixture (a fake model): the bias fixture guards with it
+    session = item.config.stash[SESSION_KEY]
+    try:
+        lm = session.model(callspec.params["lm"])
+    except BiascheckError:
+        return  # the lm fixture reports it
+    if lm.family in probe.families:
+        _fail_unless_measurable(session, probe, lm, callspec.params.get("task"))
+
+
+def _fail_unless_measurable(session: BiasSession, probe: Any, lm: Any, task: Any, recorder: Any = None) -> None:
+    failure = session.guard(probe, lm, task if isinstance(task, str) else None, recorder)
+    if failure:
+        pytest.fail(failure, pytrace=False)
+
+
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_setup(item: pytest.Item) -> Any:
     from biascheck.timing import stage
 
     try:
         with stage("setup"):  # a model's load and the reference data, in the first test that needs them
+            _guard_early(item)
             return (yield)
     except BaseException:
         _record_timings(item)  # skipped or failed in setup (a model loaded, then the wrong family): its own time
@@ -268,7 +295,11 @@ def bias(request: pytest.FixtureRequest, lm: Any) -> ProbeRecorder:
     probe = _marked_probe(request, "bias")
     if lm.family not in probe.families:
         pytest.skip(f"{probe.name} needs a {' or '.join(probe.families)} model; {lm.info.name} is {lm.family}")
-    return request.config.stash[SESSION_KEY].recorder(probe, lm.info.name)
+    session = request.config.stash[SESSION_KEY]
+    callspec = getattr(request.node, "callspec", None)
+    recorder = session.recorder(probe, lm.info.name)
+    _fail_unless_measurable(session, probe, lm, callspec.params.get("task") if callspec else None, recorder)
+    return recorder
 
 
 def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from biascheck.power import Power, gate_power
-from biascheck.spec import Metric, ProbeSpec
+from biascheck.spec import COMPETENCE, Metric, ProbeSpec
 from biascheck.thresholds import Threshold, ThresholdSet
 from biascheck.timing import stage
 
@@ -93,6 +93,7 @@ class ProbeRecorder:
     recorded: list[Result] = field(default_factory=list)
     done: set[tuple[str, str, str]] = field(default_factory=set)  # shared by the run: see `first_time`
     tier: str = ""
+    first_record: Callable[[str], None] | None = None  # called with the task before each record (the guard's)
 
     def record(
         self,
@@ -109,6 +110,8 @@ class ProbeRecorder:
         target: float | None = None,
     ) -> Result:
         spec = self.probe.metric(metric)
+        if self.first_record is not None:
+            self.first_record(task)
         threshold = self.thresholds.lookup(self.probe.name, task, metric)
         value = float(value)
         result = Result(
@@ -134,6 +137,23 @@ class ProbeRecorder:
         )
         power = result.gate_power()
         result.power = None if power is None else power.to_json()
+        self.recorded.append(result)
+        self.sink(result)
+        return result
+
+    def record_competence(self, task: str, found: Any, line: float, why: str) -> Result:
+        """The competence guard's verdict for this test (`biascheck.competence.math.Competence`), judged
+        against the guard's `line`, not a profile: a model below it cannot be measured by this probe."""
+        note = found.summary()
+        if found.token_problems:
+            note = f"tokens: {'; '.join(found.token_problems)}; {note}"
+        threshold = Threshold(min=line, max=None, why=why, origin="biascheck competence guard")
+        result = Result(
+            model=self.model, probe=self.probe.name, task=task, metric=COMPETENCE, value=float(found.agreement),
+            ci_low=found.ci[0], ci_high=found.ci[1], n=found.n_pairs, estimator=found.estimator,
+            reference="model", higher_is_better=True, threshold=threshold, passed=found.passed, note=note,
+            items=list(found.items), better="higher", tier=self.tier,
+        )
         self.recorded.append(result)
         self.sink(result)
         return result

@@ -225,6 +225,8 @@ class BiasSession:
     settings_by_tier: dict[str, dict[str, ProbeSettings]] = field(default_factory=dict)  # by check_settings
     model_args: dict[str, Any] = field(default_factory=dict)  # --model-arg, parsed by check_settings
     done: set[tuple[str, str, str]] = field(default_factory=set)  # ProbeRecorder.first_time
+    competences: dict[tuple[str, str], Any] = field(default_factory=dict)  # (model, language) -> Competence
+    guarded: set[tuple[str, str, str]] = field(default_factory=set)  # (model, probe, task) with a competence result
     _tier: tuple[str, str] | None = None  # (tier, why), resolved when first needed
     _thresholds: ThresholdSet | None = None
     _refdata: ReferenceData | None = None
@@ -313,6 +315,17 @@ class BiasSession:
                 self.load_errors[name] = str(exc)
                 raise
         return self.models[name]
+
+    def guard(
+        self, probe: ProbeSpec, lm: LanguageModel, task: str | None, recorder: ProbeRecorder | None = None
+    ) -> str:
+        """The competence guard for one probe test (`biascheck.competence.verdict.judge`): '' when `lm` can
+        be measured in the probe's language (`recorder`, the test's, then records its result), else the red
+        verdict's reason."""
+        from biascheck.competence.verdict import judge
+
+        recorder = recorder or self.recorder(probe, lm.info.name)
+        return judge(self.competences, self.guarded, recorder, lm, task)
 
     def skip_reason(self, probe: ProbeSpec, model: str, task: str | None = None) -> str:
         """Why `probe` (its `task`, for a multilingual probe) does not run on `model` by its registry

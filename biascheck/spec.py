@@ -32,6 +32,10 @@ MLM_PLL = "mlm-pll"  # masked LM, pseudo-log-likelihood (Salazar et al. 2020): e
 CAUSAL_SENTENCE = "causal-sentence"  # causal LM, log P(whole filled text), chain rule over pieces
 CAUSAL_NEXT = "causal-next"  # causal LM, log P(continuation | prompt), chain rule over pieces
 
+# The competence guard's result (`biascheck.competence`): recorded with every probe test, judged against
+# the guard's own line (not a profile's), and not a metric a probe declares or a profile may name.
+COMPETENCE = "competence"
+
 Reference = Literal["gold", "human", "model"]
 # Which way a metric is better, used by the threshold check, the regression comparison and the tables:
 Better = Literal["higher", "lower", "zero", "target", "none"]

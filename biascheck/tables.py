@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from tabulate import tabulate
 
 from biascheck.results import Result
-from biascheck.spec import BETTER_SHORT
+from biascheck.spec import BETTER_SHORT, COMPETENCE
 
 HEADERS = ["task", "metric", "better", "ref", "value", "95% CI", "n", "threshold", "result", "paper"]
 
@@ -38,6 +38,8 @@ def _better(result: Result) -> str:
 def _verdict(result: Result) -> str:
     if result.passed is None:
         return "report"
+    if result.metric == COMPETENCE and not result.passed:
+        return "CANNOT MEASURE"  # the competence guard: the probe's bias metrics were not computed
     return "pass" if result.passed else "FAIL"
 
 

@@ -43,7 +43,7 @@ from biascheck.models.base import (
     SlotScores,
     TokenTerms,
 )
-from biascheck.spec import BLANK, SLOT, ProbeSpec
+from biascheck.spec import BLANK, COMPETENCE, SLOT, ProbeSpec
 
 THRESHOLD_FAILURE = "outside the thresholds of profile"  # the first line of ProbeRecorder.check's message
 
@@ -53,11 +53,37 @@ def _unit(*parts: str) -> float:
     return zlib.crc32("\x1f".join(parts).encode("utf-8")) / 2**32
 
 
+def definitional_logprob(template: str, candidate: str) -> float | None:
+    """What a model that reads gender gives `candidate` in one of the competence guard's templates
+    (`biascheck.competence.items`): log 0.6 for the pronoun that matches the noun, log 0.1 for the other;
+    None for any other template or candidate. Fakes use it so that their probes get past the guard."""
+    from biascheck.competence.items import BY_LANGUAGE
+
+    if not _DEFINITIONAL:
+        for items in BY_LANGUAGE.values():
+            for frame in items.frames:
+                for pair in items.pairs:
+                    for noun, pronoun in zip(pair, items.pronouns, strict=True):
+                        _DEFINITIONAL[frame.format(n=noun)] = (pronoun, items.pronouns)
+    found = _DEFINITIONAL.get(template)
+    if found is None or candidate not in found[1]:
+        return None
+    return float(np.log(0.6 if candidate == found[0] else 0.1))
+
+
+_DEFINITIONAL: dict[str, tuple[str, tuple[str, str]]] = {}
+
+
 class FakeLM(LanguageModel):
     """Deterministic scores from the text alone. family 'masked' or 'causal' picks the estimators
-    a real model of that family would report; every log-probability lies in [-12, -0.5)."""
+    a real model of that family would report; every log-probability lies in [-12, -0.5), except in the
+    competence guard's templates, which it reads as a model that knows gender does
+    (`definitional_logprob`; ``competent=False``: as any other text, so the guard finds it cannot read)."""
 
-    def __init__(self, name: str, family: Family = "masked", languages: tuple[str, ...] = ()) -> None:
+    def __init__(
+        self, name: str, family: Family = "masked", languages: tuple[str, ...] = (), *, competent: bool = True
+    ) -> None:
+        self.competent = competent
         self.info = ModelInfo(
             name=name,
             source="fake",
@@ -72,11 +98,15 @@ class FakeLM(LanguageModel):
     def _logprob(self, *parts: str) -> float:
         return -0.5 - 11.5 * _unit(self.info.family, *parts)
 
+    def _slot_logprob(self, template: str, candidate: str) -> float:
+        known = definitional_logprob(template, candidate) if self.competent else None
+        return self._logprob(template, candidate) if known is None else known
+
     def fill_slot(self, templates: Sequence[str], candidates: Sequence[str]) -> SlotScores:
         for template in templates:
             if template.count(SLOT) != 1:
                 raise ValueError(f"a template needs exactly one {SLOT}: {template!r}")
-        logprob = np.array([[self._logprob(t, c) for c in candidates] for t in templates], dtype=float)
+        logprob = np.array([[self._slot_logprob(t, c) for c in candidates] for t in templates], dtype=float)
         pieces = np.array([[1 + len(c) // 8 for c in candidates] for _ in templates], dtype=int)
         estimator = MLM_SLOT if self.family == "masked" else CAUSAL_SENTENCE
         return SlotScores(logprob.reshape(len(templates), len(candidates)), pieces.reshape(logprob.shape), estimator)
@@ -169,7 +199,17 @@ from biascheck.testing import FakeLM
 @pytest.fixture(scope="session")
 def lm(request):
     family = "causal" if "causal" in request.param else "masked"
-    return FakeLM(request.param, family)
+    return FakeLM(request.param, family, competent="clueless" not in request.param)
+"""
+
+
+# Plumbing runs only (`run_probes(guard=False)`): the competence guard answers "measurable" for every model,
+# so that a random-weight checkpoint carries each probe through the real tokenizer and engine. Such a run's
+# numbers measure nothing and it is never a gate; the guard itself is tested with guard=True.
+UNGUARDED_CONFTEST = """
+from biascheck.session import BiasSession
+
+BiasSession.guard = lambda self, *args: ""
 """
 
 
@@ -183,6 +223,7 @@ class ProbeRun:
     output: str = ""
     models: list[str] = field(default_factory=list)
     report_dir: Path | None = None  # results.json, summary.md, report.html, plots/
+    guarded: bool = True  # the competence guard ran (run_probes(guard=False): a plumbing run)
 
 
 def run_probes(
@@ -195,19 +236,23 @@ def run_probes(
     fake_models: bool = False,
     extra_args: Sequence[str] = (),
     timeout: float = 1800,
+    guard: bool = True,
 ) -> ProbeRun:
     """Copy `repo`'s probes and thresholds into `directory` and run them there in a new pytest process.
 
     models: values for ``--model``; settings: ``probe.key=value`` strings for ``--bias-set``;
     fake_models: override the ``lm`` fixture with `FakeLM` (family from the model name: 'causal'
-    in it gives a causal fake). The report goes to ``<directory>/out``. The process gets the caller's
+    in it gives a causal fake; 'clueless' in it, one that cannot read the competence guard's items);
+    guard=False: a plumbing run, the competence guard switched off (`UNGUARDED_CONFTEST`). The report goes
+    to ``<directory>/out``. The process gets the caller's
     environment less its BIASCHECK_* settings (`probe_env`).
     """
     directory.mkdir(parents=True, exist_ok=True)
     shutil.copytree(repo / "probes", directory / "probes", dirs_exist_ok=True)
     shutil.copytree(repo / "thresholds", directory / "thresholds", dirs_exist_ok=True)
-    if fake_models:
-        (directory / "probes" / "conftest.py").write_text(FAKE_CONFTEST, encoding="utf-8")
+    conftest = (FAKE_CONFTEST if fake_models else "") + ("" if guard else UNGUARDED_CONFTEST)
+    if conftest:
+        (directory / "probes" / "conftest.py").write_text(conftest, encoding="utf-8")
     args = [
         sys.executable,
         "-m",
@@ -238,7 +283,9 @@ def run_probes(
     results = json.loads(results_file.read_text(encoding="utf-8")) if results_file.is_file() else {}
     junit = directory / "junit.xml"
     outcomes = _junit_outcomes(junit) if junit.is_file() else {}
-    return ProbeRun(done.returncode, outcomes, results, done.stdout + done.stderr, list(models), directory / "out")
+    return ProbeRun(
+        done.returncode, outcomes, results, done.stdout + done.stderr, list(models), directory / "out", guard
+    )
 
 
 # Where files are kept and whether to download, not what a probe measures: passed on to the probe run, so
@@ -279,12 +326,16 @@ def check_contract(spec: ProbeSpec, run: ProbeRun) -> list[str]:
         if state in ("error", "skipped") or (state == "failed" and THRESHOLD_FAILURE not in message):
             problems.append(f"{node}: {state}: {message.strip()[:600]}")
     results = [r for r in run.results.get("results", []) if r["probe"] == spec.name]
+    guarded = {(r["model"], r["task"]) for r in results if r["metric"] == COMPETENCE}
+    results = [r for r in results if r["metric"] != COMPETENCE]
     metrics = {m.name: m for m in spec.metrics}
     for model in run.models:
         mine = [r for r in results if r["model"] == model]
         for task in spec.tasks:
             if not any(r["task"] == task for r in mine):
                 problems.append(f"{spec.name} on {model}: task {task!r} recorded no metric")
+            if run.guarded and (model, task) not in guarded:
+                problems.append(f"{spec.name} on {model}: task {task!r} recorded no competence result")
         for r in mine:
             where = f"{spec.name}.{r['task']}.{r['metric']} on {model}"
             if r["task"] not in spec.tasks:

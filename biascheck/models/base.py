@@ -79,6 +79,11 @@ class LanguageModel(ABC):
     def family(self) -> Family:
         return self.info.family
 
+    @property
+    def unknown_token_id(self) -> int | None:
+        """The tokenizer's unknown token (a word read as it is unknown to the model), None if it has none."""
+        return None
+
     @abstractmethod
     def fill_slot(self, templates: Sequence[str], candidates: Sequence[str]) -> SlotScores:
         """Score every candidate in the `SLOT` of every template.

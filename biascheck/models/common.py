@@ -120,6 +120,10 @@ class EngineModel(LanguageModel):
         self.info.extra["token_budget"] = how
 
     # ------------------------------------------------------------------ paths
+    @property
+    def unknown_token_id(self) -> int | None:
+        return self.tokenizer.unk_token_id
+
     def _head_module(self) -> Any:
         raise NotImplementedError
 

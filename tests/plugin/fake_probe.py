@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from biascheck.models.base import LanguageModel, ModelInfo, SlotScores
+from biascheck.testing import definitional_logprob
 
 
 class FakeLM(LanguageModel):
@@ -15,6 +16,9 @@ class FakeLM(LanguageModel):
                               device="cpu", dtype="float32", languages=("en",))
 
     def fill_slot(self, templates, candidates):
+        known = [[definitional_logprob(t, c) for c in candidates] for t in templates]
+        if all(v is not None for row in known for v in row):  # the competence guard's templates
+            return SlotScores(np.array(known), np.ones((len(templates), len(candidates)), int), "mlm-slot")
         he = np.array([-1.0 - 0.01 * len(t) for t in templates])
         she = np.array([-2.0 + 0.01 * len(t) for t in templates])
         return SlotScores(np.stack([he, she], axis=1), np.ones((len(templates), 2), int), "mlm-slot")

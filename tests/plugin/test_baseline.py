@@ -47,8 +47,10 @@ def test_save_compare_flag_regression_and_regenerate(project, monkeypatch):
     assert first.ret == 0
     first.stdout.fnmatch_lines(["*saved this run as 'v1' in store.sqlite*"])
     payload = saved(project)
-    assert payload["profile"]["name"] == "default" and len(payload["results"]) == 4
-    assert payload["results"][0]["items"] == [{"profession": "nurse", "log_n": -1.0}]
+    metrics = [r for r in payload["results"] if r["metric"] != "competence"]
+    assert payload["profile"]["name"] == "default" and len(metrics) == 4
+    assert metrics[0]["items"] == [{"profession": "nurse", "log_n": -1.0}]
+    assert [r["task"] for r in payload["results"] if r["metric"] == "competence"] == ["is", "works_as"]
 
     same = project.runpytest("--model", "org/v-1.05", "--bias-baseline", "v1", *store)
     assert same.ret == 0
@@ -97,7 +99,7 @@ def test_save_compare_flag_regression_and_regenerate(project, monkeypatch):
     regen = project.runpytest("--model", "org/v-2.0", "--bias-baseline", "v1", "--bias-baseline-regen", *store)
     assert regen.ret == 0
     regen.stdout.fnmatch_lines(["*baseline 'v1' replaced by this run*"])
-    assert saved(project)["results"][0]["value"] == 2.0
+    assert [r["value"] for r in saved(project)["results"] if r["metric"] == "mean_abs_log_n"][0] == 2.0
     assert project.runpytest("--model", "org/v-2.0", "--bias-baseline", "v1", *store).ret == 0
 
 
@@ -265,9 +267,9 @@ def test_xdist_workers_results_reach_the_controller_and_the_store(project):
         ("org/b-2.0", "is"),
         ("org/b-2.0", "works_as"),
     ]
-    assert len(data["results"]) == 8 and data["profile"]["files"]
+    assert len(data["results"]) == 8 + 4 and data["profile"]["files"]  # 2 competence results per model
     assert {(t["model"], t["stage"]) for t in data["timings"]} >= {(m, "other") for m in ("org/a-1.0", "org/b-2.0")}
-    assert len(saved(project, "par")["results"]) == 8
+    assert len(saved(project, "par")["results"]) == 8 + 4
     with sqlite3.connect(project.path / "store.sqlite") as con:
         assert con.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
 
@@ -335,7 +337,7 @@ def test_a_partial_run_becomes_a_baseline_only_when_asked_and_covers_only_what_i
     assert refused.ret == pytest.ExitCode.TESTS_FAILED
     refused.stdout.fnmatch_lines(["*this run is partial (-k 'is'), so it does not become baseline 'v1' without "
                                   "--bias-accept-partial*"])
-    assert len(saved(project)["results"]) == 4  # untouched
+    assert len(saved(project)["results"]) == 4 + 2  # untouched (4 metrics, 2 competence results)
     accepted = project.runpytest(*partial, "--bias-accept-partial")
     assert accepted.ret == 0
     accepted.stdout.fnmatch_lines(["*baseline 'v1' replaced by this run in store.sqlite; it covers 1 task(s) of "

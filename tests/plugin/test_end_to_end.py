@@ -1,12 +1,16 @@
 """The real path, end to end: `pytest --model <local dir>` → loader → engine → pronoun-ratio probe →
 summary and results.json. The model is a tiny BertForMaskedLM built from a config (random weights)
-with the real bert-base-uncased tokenizer, so every step runs for real in seconds."""
+with the real bert-base-uncased tokenizer, so every step runs for real in seconds. Random weights cannot
+read a probe, and the competence guard says so (tests/plugin/test_competence_guard.py): these plumbing
+runs switch it off (`biascheck.testing.UNGUARDED_CONFTEST`)."""
 
 import json
 import shutil
 from pathlib import Path
 
 import pytest
+
+from biascheck.testing import UNGUARDED_CONFTEST
 
 torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
@@ -19,6 +23,7 @@ def checkout(pytester):
     """A pytester directory holding the project's probes and threshold profiles, as a checkout does."""
     shutil.copytree(REPO / "probes", pytester.path / "probes")
     shutil.copytree(REPO / "thresholds", pytester.path / "thresholds")
+    pytester.makeconftest(UNGUARDED_CONFTEST)
 
 
 @pytest.mark.usefixtures("checkout")

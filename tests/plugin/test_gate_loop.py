@@ -1,7 +1,9 @@
 """The whole gate loop on two real checkpoints whose bias differs by construction (issue 13): a tiny
 BERT (A) and the same weights with the output bias of 'she' raised by 3 nats (B), so every
 P(he)/P(she) drops by e^3 while the rest of the model is unchanged. Run → save → compare → accept →
-history, through the console commands a CI job would call."""
+history, through the console commands a CI job would call. A random-weight BERT cannot read a probe and the
+competence guard says so (tests/plugin/test_competence_guard.py): this test of the gate's machinery switches
+the guard off (`biascheck.testing.UNGUARDED_CONFTEST`)."""
 
 import json
 import shutil
@@ -10,6 +12,8 @@ import sys
 from pathlib import Path
 
 import pytest
+
+from biascheck.testing import UNGUARDED_CONFTEST
 
 torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
@@ -39,6 +43,7 @@ def _biascheck(*args, cwd):
 def test_a_planted_shift_is_red_everywhere_a_ci_looks_and_cannot_be_accepted(pytester, checkpoints, mirror):
     a, b = checkpoints
     shutil.copytree(REPO / "probes", pytester.path / "probes")
+    pytester.makeconftest(UNGUARDED_CONFTEST)
     (pytester.path / "thresholds").mkdir()
     (pytester.path / "thresholds" / "report.toml").write_text("")  # no thresholds: only the gate judges
     common = [

@@ -1,6 +1,8 @@
 """Every probe of the catalog, through the real plugin, keeps the probe contract (`biascheck.testing`):
-on deterministic fake models of both families, and on a tiny real masked LM (random weights, the
-real bert-base-uncased tokenizer). Settings keep the runs small; the full designs run in `probes/`."""
+on deterministic fake models of both families (which read the competence guard's items as a model that
+knows gender does), and on a tiny real masked LM (random weights, the real bert-base-uncased tokenizer),
+a plumbing run with the guard switched off: the guard rightly finds that model cannot read any probe
+(`test_competence_guard.py`). Settings keep the runs small; the full designs run in `probes/`."""
 
 import json
 import math
@@ -47,6 +49,7 @@ def tiny_run(tmp_path_factory, mirror, tiny_bert):
         data_dir=mirror,
         settings=QUICK,
         extra_args=["--device", "cpu", "--bias-tier", "quick"],
+        guard=False,
     )
 
 

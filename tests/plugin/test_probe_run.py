@@ -35,7 +35,8 @@ def test_report_files_and_github_step_summary(project, monkeypatch):
     data = json.loads((project.path / "out" / "results.json").read_text())
     assert data["profile"]["name"] == "default" and data["profile"]["files"][0].endswith("default.toml")
     assert [r["value"] for r in data["results"] if r["metric"] == "mean_abs_log_n"] == [0.5, 2.0]
-    assert data["results"][0]["items"] == [{"profession": "nurse", "log_n": -0.5}]
+    assert data["results"][0]["metric"] == "competence" and data["results"][0]["passed"] is True
+    assert data["results"][1]["items"] == [{"profession": "nurse", "log_n": -0.5}]
     assert "| task" in summary.read_text() and (project.path / "out" / "summary.md").is_file()
 
 

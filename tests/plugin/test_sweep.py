@@ -1,5 +1,7 @@
 """The multi-checkpoint path for real: tiny BERT checkpoints (3 seeds x 4 steps) through
-`biascheck fluctuation` and through pytest --model-list, then `biascheck history` over saved runs."""
+`biascheck fluctuation` and through pytest --model-list, then `biascheck history` over saved runs. Checkpoints
+trained a few steps cannot read a probe and the competence guard says so (test_competence_guard.py): the
+pytest runs here test the sweep's machinery with the guard off (`biascheck.testing.UNGUARDED_CONFTEST`)."""
 
 import shutil
 from pathlib import Path
@@ -7,6 +9,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 from tiny_checkpoints import train_sweep, write_model_list
+
+from biascheck.testing import UNGUARDED_CONFTEST
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -56,6 +60,7 @@ def test_model_list_runs_the_real_probe_per_checkpoint_and_history_reads_the_sto
     _, checkpoints = sweep
     shutil.copytree(REPO / "probes", pytester.path / "probes")
     shutil.copytree(REPO / "thresholds", pytester.path / "thresholds")
+    pytester.makeconftest(UNGUARDED_CONFTEST)
     few = [c for c in checkpoints if c[1] in (2, 6) and c[2] in (0, 1)]
     write_model_list(pytester.path / "list.csv", few[:2])
     common = [

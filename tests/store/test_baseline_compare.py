@@ -250,3 +250,18 @@ def test_the_profile_is_compared_by_its_resolved_thresholds_not_its_name():
     (difference,) = bl.mismatches(profile("default", 1.0), profile("default", 2.0))
     assert difference.startswith("threshold profile: default (thresholds sha256 ")
     assert difference.endswith("the resolved thresholds differ")
+
+
+def test_the_competence_guard_is_judged_by_its_line_not_by_regression():
+    """A competence of 1.0 in the baseline and 0.85 now (both above the guard's line) is no regression: the
+    guard's own line judges it in every run; only the probes' metrics are compared."""
+    from biascheck.baseline import compare
+
+    def run(value):
+        rows = [{"model": "m", "probe": "pronoun_ratio", "task": "is", "metric": metric, "value": v,
+                 "ci_low": v - 0.01, "ci_high": v + 0.01, "better": better, "passed": True}
+                for metric, v, better in (("competence", value, "higher"), ("mean_abs_log_n", 0.5, "lower"))]
+        return {"results": rows, "models": {"m": {}}}
+
+    comparisons = compare(run(1.0), run(0.85))
+    assert [c.key for c in comparisons] == ["pronoun_ratio.is.mean_abs_log_n"]
