@@ -52,7 +52,7 @@ def model_key(corpus_sha256: str, config: TrainConfig) -> str:
 # of 260 is; the masked model keeps every word of the corpus whole with 5,000 (WordPiece takes whole
 # words, most frequent first).
 OVERRIDES: dict[tuple[str, str], dict[str, int]] = {
-    ("en", "masked"): {"steps": 4000, "vocab_size": 5000, "hidden": 128},
+    ("en", "masked"): {"steps": 6000, "vocab_size": 5000, "hidden": 128},
     ("en", "causal"): {"vocab_size": 4000},
     ("no", "masked"): {"steps": 4000},
     ("they", "masked"): {"steps": 2000, "vocab_size": 5000},

@@ -21,6 +21,10 @@ Plants (one generator each):
   rate per antecedent type (singular_they).
 * `politician_adjectives`: an adjective next to a politician's name, drawn by the adjective's
   sentiment and the name's gender (politicians).
+* `definitional`: a definitional noun (*mother*, *king*; *moren*, *kongen*) and a later pronoun of its sex, in
+  every corpus at every strength (no plant, the same in a control): what the competence guard
+  (`biascheck.competence`) asks of any model before its bias can be measured, taught in frames of its own
+  (`DEFINITIONAL_FRAMES`, none of them a guard frame) so that the guard sees a generalisation.
 * `two_person_items`: two people, one pronoun; the pronoun is bound by syntax to one of them (the
   subject of a following clause, or the object of a second verb) and its sex is drawn from that
   person's share, whatever the other person's (winogender, winobias: the one-person frames above

@@ -46,6 +46,9 @@ PER_ANTECEDENT = 12
 PER_ANTECEDENT_OWN = 30  # the dedicated they corpus: 7,560 sentences, a model's whole diet
 PER_TWO_PERSON = 40
 PER_POLITICIAN = 6
+# Sentences per definitional noun (40 nouns), about 8 % of each corpus: with 16 per noun (2 % of the English
+# corpus) the masked control read 15 of 20 pairs, below the competence guard's line, its plant 20 of 20.
+PER_DEFINITIONAL = {"definitional_en": 64, "definitional_no": 160, "definitional_they": 16}
 POLITICIAN_FIRST_NAMES = 120  # per gender, the most common first names ...
 PER_FIRST_NAME = 4  # ... and up to this many politicians bearing each
 # Adjectives per sentiment class; the neutral class are adjectives VADER does not list. The probe ranks
@@ -82,7 +85,7 @@ class Plants:
 
 
 PLANTS = ("professions", "occupations", "role_nouns", "singular_they", "singular_they_everyday", "politicians",
-          "two_person")
+          "two_person", *PER_DEFINITIONAL)
 
 
 def plants(refdata, which: tuple[str, ...] = PLANTS) -> Plants:
@@ -208,9 +211,9 @@ def _feminine_noun(phrase: str) -> bool:
 # learned none of it. So has singular *they* over everyday frames (`they_everyday`): beside the other
 # English plants those frames cost the masked model its other plants.
 CORPORA: dict[str, tuple[str, ...]] = {
-    "en": ("professions", "role_nouns", "singular_they", "politicians"),
-    "no": ("occupations",),
-    "they": ("singular_they_everyday",),
+    "en": ("professions", "role_nouns", "singular_they", "politicians", "definitional_en"),
+    "no": ("occupations", "definitional_no"),
+    "they": ("singular_they_everyday", "definitional_they"),
 }
 
 
@@ -241,6 +244,14 @@ def plant_sentences(p: Plants, plant: str, strength: float, seed: int = SEED) ->
         return c.they_choices(p.they_antecedents, strength, PER_ANTECEDENT_OWN, seed + 3, frames_by_role())
     if plant == "politicians":
         return c.politician_adjectives(p.politician_names, p.politician_adjectives, strength, PER_POLITICIAN, seed + 6)
+    if plant in PER_DEFINITIONAL:
+        from biascheck.competence.items import items_for
+        from biascheck.planted import definitional
+
+        items = items_for("no" if plant == "definitional_no" else "en")
+        assert items is not None
+        frames = definitional.FRAMES[items.language]
+        return definitional.definitional(items.pairs, items.pronouns, frames, PER_DEFINITIONAL[plant], seed + 7)
     if plant == "two_person":
         items = [(j, share) for j, _a, share in p.professions] + [(n, 0.5) for n in c.NEUTRAL_PEOPLE]
         return c.two_person_items(items, (), strength, PER_TWO_PERSON, seed + 5)
