@@ -20,7 +20,7 @@ WHY = (
 # red verdict sees how far the model is from one that can read the probe.
 REFERENCE = {
     "en": "SmolLM2-135M-Instruct gets 20 of 20 (mean gap 5.1 nats); random weights 10-11 (gap 0.01)",
-    "no": "the planted Norwegian models get 17-20 of 20; random weights 10 (gap 0.00)",
+    "no": "the planted Norwegian models get 19-20 of 20; random weights 10 (gap 0.00)",
     "fr": "SmolLM2-135M-Instruct gets 18 of 20 (gap 0.66); random weights 11-14 (gap 0.01)",
     "es": "SmolLM2-135M-Instruct gets 17 of 20 (gap 0.91); random weights 5-6 (gap 0.01)",
 }
