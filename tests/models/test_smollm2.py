@@ -84,3 +84,13 @@ def test_the_tokenizer_backend_path_equals_the_tokenizer_call(smol):
     for special in (True, False):
         backend = smol._encode_backend(unique, special)
         assert backend is not None and backend == smol._encode_wrapper(unique, special)
+
+
+def test_the_default_model_passes_the_competence_guard_in_english_and_fails_it_in_norwegian(smol):
+    """The guard's known answer on the real default model (README "The competence guard"): 20 of 20
+    definitional pairs in English (mean gap 5.1 nats); in Norwegian, which it does not cover, 10 of 20."""
+    from biascheck.competence.read import read
+
+    english, norwegian = read(smol, "en"), read(smol, "no")
+    assert english.passed and english.k_agree == 20 and english.mean_gap > 3, english.summary()
+    assert not norwegian.passed and norwegian.k_agree <= 12, norwegian.summary()
