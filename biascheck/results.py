@@ -154,6 +154,8 @@ class ProbeRecorder:
             reference="model", higher_is_better=True, threshold=threshold, passed=found.passed, note=note,
             items=list(found.items), better="higher", tier=self.tier,
         )
+        power = result.gate_power()
+        result.power = None if power is None else power.to_json()
         self.recorded.append(result)
         self.sink(result)
         return result

@@ -2,22 +2,13 @@
 read the probes is red 'cannot measure' on every probe and never passes one; a model that reads gender gets
 past the guard on every probe, with a competence result beside each task's metrics."""
 
-from pathlib import Path
-
 import pytest
+from test_probe_contract import QUICK, REPO  # the contract runs' small designs
 
 from biascheck.catalog import PROBES
 from biascheck.competence.math import LINE
 from biascheck.testing import run_probes
 
-REPO = Path(__file__).resolve().parents[2]
-QUICK = (
-    "natural_prompts.limit=20",
-    "role_nouns.states=1",
-    "norwegian_occupations.names=1",
-    "politicians.limit=40",
-    "politicians.grid=quick",
-)
 CLUELESS = ("fake/clueless-masked", "fake/clueless-causal")
 
 
