@@ -28,7 +28,6 @@ of CPU time).
 from __future__ import annotations
 
 import argparse
-import glob
 import random
 import resource
 import statistics
@@ -44,15 +43,21 @@ BUILTIN = [
     "an electrician", "a housekeeper", "a programmer", "a teacher", "a lawyer", "a farmer", "a cashier",
     "a janitor", "a chef", "a baker", "a pharmacist", "a dentist", "an accountant", "a designer",
 ]
-GLOB = "/work/shared/data/github/kt2k01/checkpoint-bias/*/data/923-professions.txt"
 
 
 def professions() -> tuple[list[str], str]:
-    for path in sorted(glob.glob(GLOB)):
-        rows = [line.strip() for line in Path(path).read_text().splitlines() if line.strip()]
-        if rows:
-            return rows, path
-    return BUILTIN, "built-in list"
+    """Paper 001's 923 professions ('a nurse'), resolved as every probe resolves its data (--bias-data's
+    rule: $BIASCHECK_DATA_DIR, a shared/data mirror beside the checkout, the cache, a download); the
+    built-in list when they cannot be had."""
+    from biascheck.data import ReferenceData, professions_en
+    from biascheck.data.resolve import mirror_dir
+    from biascheck.errors import BiascheckError
+
+    try:
+        table = professions_en.professions_923(ReferenceData(mirror=mirror_dir(None, [Path(__file__).parents[1]])))
+    except BiascheckError:
+        return BUILTIN, "built-in list"
+    return [f"{a} {p}" for p, a in zip(table["profession"], table["article"], strict=True)], "professions_923"
 
 
 def matmul_gflops(torch, n: int = 1024, seconds: float = 2.0) -> float:
