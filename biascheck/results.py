@@ -93,7 +93,7 @@ class ProbeRecorder:
     recorded: list[Result] = field(default_factory=list)
     done: set[tuple[str, str, str]] = field(default_factory=set)  # shared by the run: see `first_time`
     tier: str = ""
-    first_record: Callable[[str], None] | None = None  # called with the task before each record (the guard's)
+    before_record: Callable[[str], None] | None = None  # called with the task before each record (the guard's)
 
     def record(
         self,
@@ -110,8 +110,8 @@ class ProbeRecorder:
         target: float | None = None,
     ) -> Result:
         spec = self.probe.metric(metric)
-        if self.first_record is not None:
-            self.first_record(task)
+        if self.before_record is not None:
+            self.before_record(task)
         threshold = self.thresholds.lookup(self.probe.name, task, metric)
         value = float(value)
         result = Result(
@@ -135,11 +135,7 @@ class ProbeRecorder:
             target=spec.target if target is None else float(target),
             tier=self.tier,
         )
-        power = result.gate_power()
-        result.power = None if power is None else power.to_json()
-        self.recorded.append(result)
-        self.sink(result)
-        return result
+        return self._keep(result)
 
     def record_competence(self, task: str, found: Any, line: float, why: str) -> Result:
         """The competence guard's verdict for this test (`biascheck.competence.math.Competence`), judged
@@ -154,6 +150,10 @@ class ProbeRecorder:
             reference="model", higher_is_better=True, threshold=threshold, passed=found.passed, note=note,
             items=list(found.items), better="higher", tier=self.tier,
         )
+        return self._keep(result)
+
+    def _keep(self, result: Result) -> Result:
+        """A finished result, with its gate's power, into this test's list and the run's sink."""
         power = result.gate_power()
         result.power = None if power is None else power.to_json()
         self.recorded.append(result)

@@ -79,5 +79,5 @@ def judge(
         for each in [task] if task else list(probe.tasks):
             record_once(each)
     else:
-        recorder.first_record = record_once
+        recorder.before_record = record_once
     return failure
