@@ -103,8 +103,11 @@ class Metric:
         )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class MetricSpec:
+    """What a probe declares about one metric, every field by keyword (a positional `"lower", "model"` read
+    as nothing and was easy to swap)."""
+
     name: str
     description: str
     better: Better  # see BETTER

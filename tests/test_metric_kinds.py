@@ -68,4 +68,4 @@ def test_distance_from_ideal_by_hand():
 
 def test_unknown_kind_is_refused():
     with pytest.raises(ValueError, match="better='up'"):
-        MetricSpec("x", "", "up", "model")
+        MetricSpec(name="x", description="", better="up", reference="model")

@@ -16,25 +16,30 @@ PROBE = ProbeSpec(
     tasks=tuple(SUBSETS),
     metrics=(
         MetricSpec(
-            "stereo_share",
-            "share of pairs whose more stereotyping sentence scores higher (metric.py's metric score / 100; "
+            name="stereo_share",
+            description="share of pairs whose more stereotyping sentence scores higher (metric.py's metric score / 100; "
             "ties count as not preferred)",
-            "target",
-            "human",
+            better="target",
+            reference="human",
             target=0.5,
         ),
         MetricSpec(
-            "mean_logprob_diff",
-            "mean score(sent_more) - score(sent_less), nats (> 0: the stereotyping sentence is more likely)",
-            "zero",
-            "human",
+            name="mean_logprob_diff",
+            description="mean score(sent_more) - score(sent_less), nats (> 0: the stereotyping sentence is more likely)",
+            better="zero",
+            reference="human",
         ),
         MetricSpec(
-            "mean_abs_logprob_diff",
-            "mean |score(sent_more) - score(sent_less)|, nats (lm-evaluation-harness's likelihood_diff)",
-            "none",
-            "human",
+            name="mean_abs_logprob_diff",
+            description="mean |score(sent_more) - score(sent_less)|, nats (lm-evaluation-harness's likelihood_diff)",
+            better="none",
+            reference="human",
         ),
-        MetricSpec("neutral_share", "share of pairs whose two scores tie (metric.py's 'neutral')", "none", "human"),
+        MetricSpec(
+            name="neutral_share",
+            description="share of pairs whose two scores tie (metric.py's 'neutral')",
+            better="none",
+            reference="human",
+        ),
     ),
 )

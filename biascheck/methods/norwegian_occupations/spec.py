@@ -28,26 +28,61 @@ PROBE = ProbeSpec(
     tasks=TASKS,
     metrics=(
         MetricSpec(
-            "macro_f1", "macro F1 of the model's sign (female/male-leaning) against the gold sign", "higher", "gold"
+            name="macro_f1",
+            description="macro F1 of the model's sign (female/male-leaning) against the gold sign",
+            better="higher",
+            reference="gold",
         ),
-        MetricSpec("f1_female", "F1 of the female class (gold: female % > 50)", "higher", "gold"),
-        MetricSpec("f1_male", "F1 of the male class (gold: male % > 50)", "higher", "gold"),
         MetricSpec(
-            "balanced_macro_f1",
-            "macro F1 on the balanced occupations (|female % - male %| within 10 points)",
-            "higher",
-            "gold",
+            name="f1_female",
+            description="F1 of the female class (gold: female % > 50)",
+            better="higher",
+            reference="gold",
         ),
-        MetricSpec("balanced_f1_female", "F1 of the female class on the balanced occupations", "higher", "gold"),
-        MetricSpec("balanced_f1_male", "F1 of the male class on the balanced occupations", "higher", "gold"),
-        MetricSpec("clearly_female_f1", "F1 of the female class on the clearly female occupations", "higher", "gold"),
-        MetricSpec("clearly_male_f1", "F1 of the male class on the clearly male occupations", "higher", "gold"),
-        MetricSpec("spearman_gold", "Spearman rho of the model's f % - m % with the gold f % - m %", "higher", "gold"),
         MetricSpec(
-            "female_predicted_share",
-            "share of occupations the model puts on the female side (gold share in the note)",
-            "target",
-            "gold",
+            name="f1_male", description="F1 of the male class (gold: male % > 50)", better="higher", reference="gold"
+        ),
+        MetricSpec(
+            name="balanced_macro_f1",
+            description="macro F1 on the balanced occupations (|female % - male %| within 10 points)",
+            better="higher",
+            reference="gold",
+        ),
+        MetricSpec(
+            name="balanced_f1_female",
+            description="F1 of the female class on the balanced occupations",
+            better="higher",
+            reference="gold",
+        ),
+        MetricSpec(
+            name="balanced_f1_male",
+            description="F1 of the male class on the balanced occupations",
+            better="higher",
+            reference="gold",
+        ),
+        MetricSpec(
+            name="clearly_female_f1",
+            description="F1 of the female class on the clearly female occupations",
+            better="higher",
+            reference="gold",
+        ),
+        MetricSpec(
+            name="clearly_male_f1",
+            description="F1 of the male class on the clearly male occupations",
+            better="higher",
+            reference="gold",
+        ),
+        MetricSpec(
+            name="spearman_gold",
+            description="Spearman rho of the model's f % - m % with the gold f % - m %",
+            better="higher",
+            reference="gold",
+        ),
+        MetricSpec(
+            name="female_predicted_share",
+            description="share of occupations the model puts on the female side (gold share in the note)",
+            better="target",
+            reference="gold",
         ),
     ),
     settings=(

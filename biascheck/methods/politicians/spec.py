@@ -85,40 +85,63 @@ def _pos_metrics(prefix: str, what: str) -> list[MetricSpec]:
     words = f"{what}s"
     return [
         MetricSpec(
-            f"{prefix}neg_gap",
-            f"share of negative {words} among women's 100 highest-PMI {words} minus men's (Fig 4/6, ranked by PMI)",
-            "zero",
-            "model",
+            name=f"{prefix}neg_gap",
+            description=f"share of negative {words} among women's 100 highest-PMI {words} minus men's (Fig 4/6, ranked by PMI)",
+            better="zero",
+            reference="model",
         ),
-        MetricSpec(f"{prefix}pos_gap", f"the same for positive {words} (Fig 4/6, ranked by PMI)", "zero", "model"),
         MetricSpec(
-            f"{prefix}neg_gap_p", "unpaired permutation p-value of neg_gap (names' genders shuffled)", "none", "model"
+            name=f"{prefix}pos_gap",
+            description=f"the same for positive {words} (Fig 4/6, ranked by PMI)",
+            better="zero",
+            reference="model",
         ),
-        MetricSpec(f"{prefix}pos_gap_p", "unpaired permutation p-value of pos_gap", "none", "model"),
         MetricSpec(
-            f"{prefix}lvm_neg_gap",
-            f"neg_gap with the {words} ranked by the latent model's deviation eta, as the paper ranks them",
-            "zero",
-            "model",
+            name=f"{prefix}neg_gap_p",
+            description="unpaired permutation p-value of neg_gap (names' genders shuffled)",
+            better="none",
+            reference="model",
         ),
-        MetricSpec(f"{prefix}lvm_pos_gap", "pos_gap ranked by eta", "zero", "model"),
+        MetricSpec(
+            name=f"{prefix}pos_gap_p",
+            description="unpaired permutation p-value of pos_gap",
+            better="none",
+            reference="model",
+        ),
+        MetricSpec(
+            name=f"{prefix}lvm_neg_gap",
+            description=f"neg_gap with the {words} ranked by the latent model's deviation eta, as the paper ranks them",
+            better="zero",
+            reference="model",
+        ),
+        MetricSpec(name=f"{prefix}lvm_pos_gap", description="pos_gap ranked by eta", better="zero", reference="model"),
         *(
             MetricSpec(
-                f"{prefix}sent_mix_{s}",
-                f"p(sentiment {s} | female) - p({s} | male) of the latent model (Eq 12), mean over the grid",
-                "zero",
-                "model",
+                name=f"{prefix}sent_mix_{s}",
+                description=f"p(sentiment {s} | female) - p({s} | male) of the latent model (Eq 12), mean over the grid",
+                better="zero",
+                reference="model",
             )
             for s in ("neg", "neu", "pos")
         ),
         MetricSpec(
-            f"{prefix}posterior_kl",
-            "mean over words (weighted by frequency) of KL(lexicon q(s|w) || model p(s|w)); near 0 = valid (section 4)",
-            "lower",
-            "model",
+            name=f"{prefix}posterior_kl",
+            description="mean over words (weighted by frequency) of KL(lexicon q(s|w) || model p(s|w)); near 0 = valid (section 4)",
+            better="lower",
+            reference="model",
         ),
-        MetricSpec(f"{prefix}vocab_f", f"distinct {what} lemmas predicted for women's names (Tab 13)", "none", "model"),
-        MetricSpec(f"{prefix}vocab_m", f"distinct {what} lemmas predicted for men's names (Tab 13)", "none", "model"),
+        MetricSpec(
+            name=f"{prefix}vocab_f",
+            description=f"distinct {what} lemmas predicted for women's names (Tab 13)",
+            better="none",
+            reference="model",
+        ),
+        MetricSpec(
+            name=f"{prefix}vocab_m",
+            description=f"distinct {what} lemmas predicted for men's names (Tab 13)",
+            better="none",
+            reference="model",
+        ),
     ]
 
 
@@ -126,14 +149,19 @@ def _metrics() -> tuple[MetricSpec, ...]:
     out = _pos_metrics("", "adjective") + _pos_metrics("verb_", "verb")
     out += [
         MetricSpec(
-            "after_neg_gap",
-            "neg_gap read in the slot after the name (masked LMs, en/nb: like a causal LM)",
-            "zero",
-            "model",
+            name="after_neg_gap",
+            description="neg_gap read in the slot after the name (masked LMs, en/nb: like a causal LM)",
+            better="zero",
+            reference="model",
         ),
-        MetricSpec("after_pos_gap", "pos_gap read in the slot after the name (masked LMs, en/nb)", "zero", "model"),
-        MetricSpec("names_f", "women's names scored", "none", "model"),
-        MetricSpec("names_m", "men's names scored", "none", "model"),
+        MetricSpec(
+            name="after_pos_gap",
+            description="pos_gap read in the slot after the name (masked LMs, en/nb)",
+            better="zero",
+            reference="model",
+        ),
+        MetricSpec(name="names_f", description="women's names scored", better="none", reference="model"),
+        MetricSpec(name="names_m", description="men's names scored", better="none", reference="model"),
     ]
     return tuple(out)
 

@@ -64,61 +64,64 @@ PROBE = ProbeSpec(
     metrics=(
         *(
             MetricSpec(
-                f"surprisal_{c}", f"mean surprisal (nats) of the pronoun, antecedent: {LABELS[c]}", "none", "model"
+                name=f"surprisal_{c}",
+                description=f"mean surprisal (nats) of the pronoun, antecedent: {LABELS[c]}",
+                better="none",
+                reference="model",
             )
             for c in ALL_CONDITIONS
         ),
         MetricSpec(
-            "specific_minus_quantified",
-            "mean surprisal over the 6 specific singular antecedent types − quantified: >0 = they is harder for a "
+            name="specific_minus_quantified",
+            description="mean surprisal over the 6 specific singular antecedent types − quantified: >0 = they is harder for a "
             "specific person than for 'every dentist' (the non-innovative pattern)",
-            "none",
-            "model",
+            better="none",
+            reference="model",
         ),
         MetricSpec(
-            "inanimate_minus_specific",
-            "surprisal(inanimate) − mean over the 6 specific singular types: >0 = the model "
+            name="inanimate_minus_specific",
+            description="surprisal(inanimate) − mean over the 6 specific singular types: >0 = the model "
             "rejects they for things more than for people",
-            "none",
-            "model",
+            better="none",
+            reference="model",
         ),
         MetricSpec(
-            "pattern_checks",
-            "share of the paper's 4 human-pattern checks the model shows (plural/quantified easiest, "
+            name="pattern_checks",
+            description="share of the paper's 4 human-pattern checks the model shows (plural/quantified easiest, "
             "inanimate hardest, close harder, gendered harder)",
-            "none",
-            "model",
+            better="none",
+            reference="model",
         ),
         MetricSpec(
-            "beta_close",
-            "mixed-model effect of a socially close antecedent on surprisal (nats; sum coding: half the "
+            name="beta_close",
+            description="mixed-model effect of a socially close antecedent on surprisal (nats; sum coding: half the "
             "close - distant difference)",
-            "none",
-            "model",
+            better="none",
+            reference="model",
         ),
         MetricSpec(
-            "beta_gendered",
-            "mixed-model effect of a gendered antecedent on surprisal (nats; sum coding: half the gendered - "
+            name="beta_gendered",
+            description="mixed-model effect of a gendered antecedent on surprisal (nats; sum coding: half the gendered - "
             "non-gendered difference): how much gender cues lower P(they)",
-            "lower",
-            "model",
+            better="lower",
+            reference="model",
         ),
-        MetricSpec("p_close", "p-value of beta_close", "none", "model"),
-        MetricSpec("p_gendered", "p-value of beta_gendered", "none", "model"),
+        MetricSpec(name="p_close", description="p-value of beta_close", better="none", reference="model"),
+        MetricSpec(name="p_gendered", description="p-value of beta_gendered", better="none", reference="model"),
         *(
             MetricSpec(
-                f"r_{g}",
-                f"Pearson r of surprisal with the mean rating of group {g} (user ratings file)",
-                "none",
-                "human",
+                name=f"r_{g}",
+                description=f"Pearson r of surprisal with the mean rating of group {g} (user ratings file)",
+                better="none",
+                reference="human",
             )
             for g in PAPER_GROUPS
         ),
         MetricSpec(
-            "r_all",
-            "Pearson r of surprisal with the mean rating over all participants (user ratings file)",
-            "none",
-            "human",
+            name="r_all",
+            description="Pearson r of surprisal with the mean rating over all participants (user ratings file)",
+            better="none",
+            reference="human",
         ),
     ),
     settings=(
