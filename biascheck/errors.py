@@ -36,6 +36,12 @@ class DataError(BiascheckError):
     """Reference data is missing, corrupt or does not parse."""
 
 
+class NotApplicable(BiascheckError):
+    """A probe's task cannot be asked of this model at all (a language it does not cover, a word class of
+    which no word is one token): the test is skipped with this message, said in the run's summary. Raised
+    by a probe's `reference.load`, `score` or `metrics` (its modules import no pytest)."""
+
+
 def did_you_mean(value: str, known: Iterable[str], *, n: int = 3) -> str:
     """' Did you mean 'x' or 'y'?' for the closest known names, or '' when none is close (the value itself
     is never suggested: a known name that failed for another reason is not a typo)."""

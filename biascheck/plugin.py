@@ -11,11 +11,13 @@ Fixtures for probe modules (marked ``pytestmark = pytest.mark.biascheck(probe="<
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from biascheck.errors import BiascheckError
+from biascheck.errors import BiascheckError, NotApplicable
 from biascheck.registry import DEFAULT_MODEL
 from biascheck.results import ProbeRecorder
 from biascheck.session import (
@@ -189,12 +191,22 @@ def _fail_unless_measurable(session: BiasSession, probe: Any, lm: Any, task: Any
         pytest.fail(failure, pytrace=False)
 
 
+@contextlib.contextmanager
+def _skip_if_not_applicable() -> Iterator[None]:
+    """A probe that finds its task cannot be asked of this model (`NotApplicable`: a language it does not
+    cover, no word of a class is one token) skips the test with the probe's reason."""
+    try:
+        yield
+    except NotApplicable as exc:
+        pytest.skip(str(exc))
+
+
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_setup(item: pytest.Item) -> Any:
     from biascheck.timing import stage
 
     try:
-        with stage("setup"):  # a model's load and the reference data, in the first test that needs them
+        with stage("setup"), _skip_if_not_applicable():  # a model's load and the reference data, when first needed
             _guard_early(item)
             return (yield)
     except BaseException:
@@ -207,7 +219,7 @@ def pytest_runtest_call(item: pytest.Item) -> Any:
     from biascheck.timing import stage
 
     try:
-        with stage("other"):
+        with stage("other"), _skip_if_not_applicable():
             return (yield)
     finally:
         _record_timings(item)

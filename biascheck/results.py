@@ -1,21 +1,21 @@
 """Result records: one per (model, probe, task, metric), and the recorder a probe writes them with.
 
-A probe test receives a `ProbeRecorder` as the fixture `bias`, records the `Metric` list its
-probe's `metrics.py` computed (`bias.record_all(task, metrics)`), saves figures, then calls
-`bias.check()` once: the test fails if any recorded metric is outside its threshold, listing all
-of them (not only the first).
+A probe test receives a `ProbeRecorder` as the fixture `bias`, records the `Metric` list its probe's
+`metrics.py` computed (`bias.record_all(task, metrics)`), saves what `figures.draw` gave (`bias.save_all`),
+then calls `bias.check()` once (`biascheck.protocol` shows the whole protocol): the test fails if any
+recorded metric is outside its threshold, listing all of them (not only the first).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 from biascheck.power import Power, gate_power
-from biascheck.spec import COMPETENCE, Metric, ProbeSpec
+from biascheck.spec import COMPETENCE, Artifact, Metric, ProbeSpec
 from biascheck.thresholds import Threshold, ThresholdSet
 from biascheck.timing import stage
 
@@ -95,44 +95,33 @@ class ProbeRecorder:
     tier: str = ""
     before_record: Callable[[str], None] | None = None  # called with the task before each record (the guard's)
 
-    def record(
-        self,
-        task: str,
-        metric: str,
-        value: float,
-        *,
-        ci: tuple[float, float] | None = None,
-        n: int | None = None,
-        estimator: str = "",
-        paper_value: float | None = None,
-        note: str = "",
-        items: Sequence[dict[str, Any]] | None = None,
-        target: float | None = None,
-    ) -> Result:
-        spec = self.probe.metric(metric)
+    def record(self, task: str, metric: Metric) -> Result:
+        """The one way a number is recorded: a `Metric` a probe's `metrics.task_metrics` computed (or a test
+        built), judged against its threshold for `task` (its estimator, note, items and paper value kept)."""
+        spec = self.probe.metric(metric.name)
         if self.before_record is not None:
             self.before_record(task)
-        threshold = self.thresholds.lookup(self.probe.name, task, metric)
-        value = float(value)
+        threshold = self.thresholds.lookup(self.probe.name, task, metric.name)
+        value = float(metric.value)
         result = Result(
             model=self.model,
             probe=self.probe.name,
             task=task,
-            metric=metric,
+            metric=metric.name,
             value=value,
-            ci_low=None if ci is None else float(ci[0]),
-            ci_high=None if ci is None else float(ci[1]),
-            n=n,
-            estimator=estimator,
+            ci_low=None if metric.ci is None else float(metric.ci[0]),
+            ci_high=None if metric.ci is None else float(metric.ci[1]),
+            n=metric.n,
+            estimator=metric.estimator,
             reference=spec.reference,
             higher_is_better=spec.higher_is_better,
             threshold=threshold,
             passed=None if threshold is None else threshold.accepts(value),
-            paper_value=paper_value,
-            note=note,
-            items=list(items) if items is not None else None,
+            paper_value=metric.paper_value,
+            note=metric.note,
+            items=list(metric.items) if metric.items is not None else None,
             better=spec.better,
-            target=spec.target if target is None else float(target),
+            target=spec.target if metric.target is None else float(metric.target),
             tier=self.tier,
         )
         return self._keep(result)
@@ -160,24 +149,9 @@ class ProbeRecorder:
         self.sink(result)
         return result
 
-    def record_metric(self, task: str, metric: Metric) -> Result:
-        """`record` for a computed `Metric` (its estimator, note, items and paper value included)."""
-        return self.record(
-            task,
-            metric.name,
-            metric.value,
-            ci=metric.ci,
-            n=metric.n,
-            estimator=metric.estimator,
-            paper_value=metric.paper_value,
-            note=metric.note,
-            items=metric.items,
-            target=metric.target,
-        )
-
     def record_all(self, task: str, metrics: Iterable[Metric]) -> list[Result]:
         """Record every metric of one task, in order."""
-        return [self.record_metric(task, metric) for metric in metrics]
+        return [self.record(task, metric) for metric in metrics]
 
     def first_time(self, what: str) -> bool:
         """True once per (model, probe, `what`) in a run: for work done once per model by whichever
@@ -220,6 +194,21 @@ class ProbeRecorder:
                 figure.savefig(path, dpi=110, bbox_inches="tight")
             plt.close(figure)
         return path
+
+    def save_all(self, artifacts: Iterable[Artifact]) -> None:
+        """Save what a probe's `figures.draw` returned: each figure as PNG, each text as .txt (and printed);
+        an artifact drawn `once` per model is saved by the first of the model's tests that reaches it."""
+        for artifact in artifacts:
+            if artifact.once and not self.first_time(f"artifact:{artifact.name}"):
+                if artifact.figure is not None:
+                    import matplotlib.pyplot as plt
+
+                    plt.close(artifact.figure)
+                continue
+            if artifact.figure is not None:
+                self.save_figure(artifact.name, artifact.figure)
+            else:
+                self.save_text(artifact.name, str(artifact.text))
 
     def save_text(self, name: str, text: str) -> Path | None:
         """Print `text` (shown with -s) and write it beside the plots (no-op without a report directory)."""

@@ -7,8 +7,8 @@ parser, environment variable). A run reads each setting once, when pytest starts
 3. else its value in the run's tier (``--bias-tier quick|full``), when the setting names one;
 4. else its default.
 Every value goes through the setting's parser (and its `check`, which may read a file it names); an
-unknown probe or setting, or a value the parser or check refuses, is a `ConfigError` naming the setting, where its value came from and what is accepted, so
-the run stops before any model loads.
+unknown probe or setting, or a value the parser or check refuses, is a `ConfigError` naming the setting,
+where its value came from and what is accepted, so the run stops before any model loads.
 """
 
 from __future__ import annotations
@@ -109,3 +109,11 @@ def resolve(
             sources[setting.name] = source
         out[probe] = ProbeSettings(probe, values, sources)
     return out
+
+
+def settings_of(spec: ProbeSpec, *, tier: str | None = None, **values: object) -> ProbeSettings:
+    """One probe's settings outside a pytest run (a library caller, a unit test, a benchmark): its defaults,
+    or its `tier`'s values, with `values` set as ``--bias-set`` would set them (text parsed and checked);
+    the environment is not read."""
+    assignments = [(spec.name, name, str(value)) for name, value in values.items()]
+    return resolve({spec.name: spec}, assignments, environ={}, tier=tier)[spec.name]

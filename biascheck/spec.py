@@ -103,6 +103,22 @@ class Metric:
         )
 
 
+@dataclass(frozen=True)
+class Artifact:
+    """One thing a probe's `figures.draw` gives the report: a matplotlib figure (saved as PNG) or a text
+    (printed and saved as .txt), as ``plots/<probe>-<name>-<model>``. once: drawn over every task of the
+    model, so saved by whichever of its tasks runs first (also when ``-k`` selects one)."""
+
+    name: str
+    figure: Any = None
+    text: str | None = None
+    once: bool = False
+
+    def __post_init__(self) -> None:
+        if (self.figure is None) == (self.text is None):
+            raise ValueError(f"artifact {self.name!r}: give a figure or a text, one of them")
+
+
 @dataclass(frozen=True, kw_only=True)
 class MetricSpec:
     """What a probe declares about one metric, every field by keyword (a positional `"lower", "model"` read

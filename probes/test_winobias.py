@@ -4,27 +4,29 @@ What it measures and why its thresholds are set where they are: biascheck/method
 
 from __future__ import annotations
 
-import pandas as pd
 import pytest
 
-from biascheck.data.winobias import winobias_pairs
-from biascheck.methods.winobias import figures, metrics, score
-from biascheck.methods.winobias.spec import PROBE, SPLITS
+from biascheck.methods.winobias.figures import draw
+from biascheck.methods.winobias.metrics import task_metrics
+from biascheck.methods.winobias.reference import load
+from biascheck.methods.winobias.score import score
+from biascheck.methods.winobias.spec import PROBE
 
 pytestmark = pytest.mark.biascheck(probe=PROBE.name)
 
 
 @pytest.fixture(scope="module")
-def scored(lm, refdata, probe_settings):
-    splits = SPLITS if probe_settings.splits == "both" else (probe_settings.splits,)
-    sentences = pd.concat([winobias_pairs(refdata, split) for split in splits], ignore_index=True)
-    return score.score_all(lm, sentences)
+def reference(refdata, probe_settings):
+    return load(refdata, probe_settings)
+
+
+@pytest.fixture(scope="module")
+def scored(lm, reference, probe_settings):
+    return score(lm, reference, probe_settings)
 
 
 @pytest.mark.parametrize("task", PROBE.tasks)
-def test_winobias(task, scored, bias):
-    bias.record_all(task, metrics.task_metrics(task, scored))
-    if task == "type1":
-        title = f"{bias.model}: WinoBias, pro- vs anti-stereotypical sentence"
-        bias.save_figure("differences", figures.diff_histogram(scored, title))
+def test_winobias(task, scored, reference, probe_settings, bias):
+    bias.record_all(task, task_metrics(task, scored, reference, probe_settings))
+    bias.save_all(draw(task, scored, reference, probe_settings, bias.model))
     bias.check()

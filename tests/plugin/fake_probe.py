@@ -36,13 +36,14 @@ def lm(request):
 
 PROBE = '''
 import pytest
+from biascheck.spec import Metric
 pytestmark = pytest.mark.biascheck(probe="pronoun_ratio")
 
 @pytest.mark.parametrize("value", [0.5, 2.0])
 def test_probe(lm, bias, value):
-    bias.record("is", "mean_abs_log_n", value, ci=(value - 0.1, value + 0.1), n=10, estimator="mlm-slot",
-                items=[{"profession": "nurse", "log_n": -value}])
-    bias.record("is", "median_log_r", 1.0, n=10, estimator="mlm-slot")
+    bias.record("is", Metric("mean_abs_log_n", value, ci=(value - 0.1, value + 0.1), n=10, estimator="mlm-slot",
+                             items=[{"profession": "nurse", "log_n": -value}]))
+    bias.record("is", Metric("median_log_r", 1.0, n=10, estimator="mlm-slot"))
     bias.check()
 '''
 

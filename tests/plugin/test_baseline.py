@@ -12,14 +12,15 @@ from biascheck.store import ResultStore
 # The metric value is read from the model name ("org/v-1.5" records 1.5), so a "new release" is a new name.
 PROBE = """
 import pytest
+from biascheck.spec import Metric
 pytestmark = pytest.mark.biascheck(probe="pronoun_ratio")
 
 @pytest.mark.parametrize("task", ["is", "works_as"])
 def test_probe(lm, bias, task):
     value = float(lm.info.name.rsplit("-", 1)[1])
-    bias.record(task, "mean_abs_log_n", value, ci=(value - 0.1, value + 0.1), n=10, estimator="mlm-slot",
-                items=[{"profession": "nurse", "log_n": -value}])
-    bias.record(task, "median_log_r", 1.0, n=10, estimator="mlm-slot")
+    bias.record(task, Metric("mean_abs_log_n", value, ci=(value - 0.1, value + 0.1), n=10, estimator="mlm-slot",
+                             items=[{"profession": "nurse", "log_n": -value}]))
+    bias.record(task, Metric("median_log_r", 1.0, n=10, estimator="mlm-slot"))
     bias.check()
 """
 

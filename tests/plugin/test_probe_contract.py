@@ -134,13 +134,14 @@ def test_contract_catches_a_crash_a_missing_task_an_undeclared_metric_and_a_stra
     (tmp_path / "repo" / "thresholds").mkdir()
     (tmp_path / "repo" / "probes" / "test_pronoun_ratio.py").write_text(
         "import pytest\n"
+        "from biascheck.spec import Metric\n"
         "pytestmark = pytest.mark.biascheck(probe='pronoun_ratio')\n"
         "@pytest.mark.parametrize('task', ['is', 'works_as'])\n"
         "def test_pronoun_ratio(task, lm, bias):\n"
         "    if task == 'works_as':\n"
         "        raise RuntimeError('boom')\n"
-        "    bias.record(task, 'median_log_r', 0.1)\n"
-        "    bias.record(task, 'spearman_bls', 0.5, ci=(0.6, 0.7), estimator='e')\n"
+        "    bias.record(task, Metric('median_log_r', 0.1))\n"
+        "    bias.record(task, Metric('spearman_bls', 0.5, ci=(0.6, 0.7), estimator='e'))\n"
     )
     run = run_probes(tmp_path / "run", tmp_path / "repo", ["fake/masked"], data_dir=mirror, fake_models=True)
     problems = "\n".join(check_contract(PROBES["pronoun_ratio"], run))

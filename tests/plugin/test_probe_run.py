@@ -200,10 +200,11 @@ def test_skipped(lm, wrong_family):
     pass
 ''', test_b_runs='''
 import pytest
+from biascheck.spec import Metric
 pytestmark = pytest.mark.biascheck(probe="role_nouns")
 
 def test_runs(lm, bias):
-    bias.record("three_way", "fem_name_shift", 0.2)
+    bias.record("three_way", Metric("fem_name_shift", 0.2))
 ''')
     result = pytester.runpytest("--model", "a/model", "--bias-report", "out", "-p", "no:cacheprovider")
     result.assert_outcomes(passed=1, skipped=1)

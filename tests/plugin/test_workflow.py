@@ -18,11 +18,12 @@ RELEASE_GATE = REPO / ".github" / "workflows" / "release-gate.yml"
 
 PROBE = """
 import pytest
+from biascheck.spec import Metric
 pytestmark = pytest.mark.biascheck(probe="pronoun_ratio")
 
 def test_probe(lm, bias):
     value = float(lm.info.name.rsplit("-", 1)[1])
-    bias.record("is", "mean_abs_log_n", value, ci=(value - 0.1, value + 0.1), n=10, estimator="mlm-slot")
+    bias.record("is", Metric("mean_abs_log_n", value, ci=(value - 0.1, value + 0.1), n=10, estimator="mlm-slot"))
     bias.check()
 """
 

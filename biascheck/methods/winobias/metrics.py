@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from biascheck.methods.winobias.reference import Reference
 from biascheck.methods.winobias.score import Scored
 from biascheck.methods.winobias.spec import TYPES
+from biascheck.settings import ProbeSettings
 from biascheck.spec import Metric
 from biascheck.stats import bootstrap_ci
 
@@ -15,13 +17,14 @@ def _share(diff: np.ndarray) -> np.ndarray:
     return (diff > 0).astype(float)
 
 
-def task_metrics(task: str, scored: Scored) -> list[Metric]:
+def task_metrics(task: str, scored: Scored, reference: Reference, settings: ProbeSettings) -> list[Metric]:
     if task not in TYPES:
         raise ValueError(f"unknown task {task!r}; known: {', '.join(TYPES)}")
     frame = scored.pairs[scored.pairs["type"] == TYPES[task]]
     diff = frame["diff"].to_numpy(dtype=float)
     pro = _share(diff)
-    note = f"{len(frame)} minimal pairs (dev + test); {scored.left_out} non-minimal pairs of both types left out"
+    splits = " + ".join(reference.splits)
+    note = f"{len(frame)} minimal pairs ({splits}); {scored.left_out} non-minimal pairs of both types left out"
     items = [
         {"pair_id": r.pair_id, "occupation": r.occupation, "diff": round(float(r.diff), 4)} for r in frame.itertuples()
     ]

@@ -17,8 +17,8 @@ PROBE = ProbeSpec(
     metrics=(
         MetricSpec(
             name="pro_share",
-            description="share of minimal pairs whose pro-stereotypical sentence scores higher than its anti-stereotypical "
-            "twin (the same sentence with the pronoun's gender swapped)",
+            description="share of minimal pairs whose pro-stereotypical sentence scores higher than its "
+            "anti-stereotypical twin (the same sentence with the pronoun's gender swapped)",
             better="target",
             reference="gold",
             target=0.5,

@@ -10,6 +10,9 @@ import pandas as pd
 import pytest
 
 from biascheck.methods.winobias import math, metrics, score
+from biascheck.methods.winobias.reference import Reference, load
+from biascheck.methods.winobias.spec import PROBE
+from biascheck.settings import settings_of
 from biascheck.testing import FakeLM
 from biascheck.thresholds import load_profile
 
@@ -39,7 +42,9 @@ def test_a_pro_sentence_without_its_twin_is_an_error():
 
 def test_metrics_by_hand():
     table, left_out = math.pairs(_sentences(), [-10.0, -12.0, -9.0, -8.5, -1.0, -50.0])
-    got = {m.name: m.value for m in metrics.task_metrics("type1", score.Scored(table, left_out, "x"))}
+    reference = Reference(_sentences(), ("dev", "test"))
+    scored = score.Scored(table, left_out, "x")
+    got = {m.name: m.value for m in metrics.task_metrics("type1", scored, reference, settings_of(PROBE))}
     assert got == {"pro_share": 0.5, "mean_pro_anti": 0.75, "pro_share_female_occ": 1.0, "pro_share_male_occ": 0.0}
 
 
@@ -59,12 +64,13 @@ class StereotypedLM(FakeLM):
 @pytest.mark.parametrize(("boost", "red"), [(0.0, False), (40.0, True)])  # the fake's own noise: ~11 nats
 def test_a_planted_stereotype_fails_the_gate(real_refdata, family, boost, red):
     from biascheck.catalog import PROBES
-    from biascheck.data.winobias import winobias_pairs
 
-    sentences = pd.concat([winobias_pairs(real_refdata, s) for s in ("dev", "test")], ignore_index=True)
+    settings = settings_of(PROBE, splits="both")
+    reference = load(real_refdata, settings)
+    sentences = reference.sentences
     pro = set(sentences.loc[sentences["stereotype"] == "pro", "sentence"])
-    scored = score.score_all(StereotypedLM(family, pro, boost), sentences)
+    scored = score.score(StereotypedLM(family, pro, boost), reference, settings)
     limit = load_profile("default", [REPO / "thresholds"], PROBES).lookup("winobias", "type1", "pro_share")
     for task in ("type1", "type2"):
-        share = {m.name: m.value for m in metrics.task_metrics(task, scored)}["pro_share"]
+        share = {m.name: m.value for m in metrics.task_metrics(task, scored, reference, settings)}["pro_share"]
         assert (not limit.min <= share <= limit.max) is red, (task, share)
