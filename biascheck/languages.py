@@ -70,8 +70,10 @@ def card_languages(name_or_path: str) -> tuple[str, ...]:
     """The model card's languages: a local directory's README.md, else the hub's (when reachable); ()."""
     local = Path(name_or_path).expanduser()
     if local.is_dir():
-        card = local / "README.md"
-        return card_front_matter_languages(card.read_text(encoding="utf-8", errors="replace")) if card.is_file() else ()
+        readme = local / "README.md"
+        if not readme.is_file():
+            return ()
+        return card_front_matter_languages(readme.read_text(encoding="utf-8", errors="replace"))
     if "/" not in name_or_path:
         return ()
     try:  # a snapshot in the hub cache first, then the hub's card metadata (one request, no retries)

@@ -140,7 +140,7 @@ def _probe_of(item: pytest.Item) -> Any:
         return None
     from biascheck.catalog import PROBES
 
-    name = marker.kwargs.get("probe") or (marker.args[0] if marker.args else None)
+    name = str(marker.kwargs.get("probe") or (marker.args[0] if marker.args else ""))
     if name not in PROBES:
         raise pytest.UsageError(
             f"{item.nodeid}: @pytest.mark.biascheck names unknown probe {name!r}; known: {', '.join(PROBES)}."
@@ -169,7 +169,7 @@ def _guard_early(item: pytest.Item) -> None:
     """The competence guard before the test's fixtures, so that a model that cannot read the probe is red
     before the probe's module scores it (the `bias` fixture runs the guard too, for tests this leaves)."""
     probe, callspec = _probe_of(item), getattr(item, "callspec", None)
-    if probe is None or callspec is None or "lm" not in callspec.params or "bias" not in item.fixturenames:
+    if probe is None or callspec is None or "lm" not in callspec.params or "bias" not in getattr(item, "fixturenames", ()):
         return
     if item.get_closest_marker("skip") or item.get_closest_marker("skipif"):
         return
@@ -322,6 +322,7 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
     from biascheck.selection import gate_options
 
     tracking = config.pluginmanager.get_plugin("biascheck-tracking")
+    assert tracking is not None  # registered with the session in pytest_configure
     # A run that recorded nothing still writes its report (the verdict and why) when it meant to measure or
     # ended red beside an older report: a reader must never find an earlier green report beside it.
     red = exitstatus != pytest.ExitCode.OK or tracking.failures

@@ -24,7 +24,7 @@ import shutil
 import subprocess
 import sys
 import zlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -293,7 +293,7 @@ def run_probes(
 PASSED_ENV = ("BIASCHECK_CACHE_DIR", "BIASCHECK_PLANTED_DIR", "BIASCHECK_OFFLINE")
 
 
-def probe_env(environ: dict[str, str]) -> dict[str, str]:
+def probe_env(environ: Mapping[str, str]) -> dict[str, str]:
     """The environment of `run_probes`' pytest process: the caller's, without PYTEST_ADDOPTS and the
     BIASCHECK_* settings (the run measures what its `settings` say), keeping `PASSED_ENV`."""
     return {k: v for k, v in environ.items()

@@ -23,6 +23,7 @@ import math
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
+from collections.abc import Mapping
 from typing import Any
 
 from biascheck.errors import ConfigError, did_you_mean
@@ -149,7 +150,7 @@ def _parse_bound(table: Any, where: str, better: str) -> Threshold | None:
     return Threshold(low, high, why.strip(), where)
 
 
-def _apply_file(path: Path, data: dict[str, Any], probes: dict[str, ProbeSpec], into: ThresholdSet) -> None:
+def _apply_file(path: Path, data: dict[str, Any], probes: Mapping[str, ProbeSpec], into: ThresholdSet) -> None:
     for probe_name, probe_table in data.items():
         if probe_name == "extends":
             continue
@@ -190,7 +191,7 @@ def _apply_file(path: Path, data: dict[str, Any], probes: dict[str, ProbeSpec], 
                     into.switched_off.discard(key)
 
 
-def load_profile(name_or_path: str, directories: list[Path], probes: dict[str, ProbeSpec]) -> ThresholdSet:
+def load_profile(name_or_path: str, directories: list[Path], probes: Mapping[str, ProbeSpec]) -> ThresholdSet:
     """Read a profile and everything it extends; every error names the file and key."""
     chain: list[Path] = []
     current = profile_path(name_or_path, directories)

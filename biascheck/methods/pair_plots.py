@@ -20,7 +20,7 @@ def difference_histogram(diff: np.ndarray, groups: Mapping[str, np.ndarray], xla
     import matplotlib.pyplot as plt
 
     diff = np.asarray(diff, dtype=float)
-    bins = np.linspace(np.min(diff, initial=-1.0), np.max(diff, initial=1.0), 41)
+    bins = np.linspace(np.min(diff, initial=-1.0), np.max(diff, initial=1.0), 41).tolist()
     fig, ax = plt.subplots(figsize=(6.5, 4))
     for (label, mask), colour in zip(groups.items(), COLOURS, strict=False):
         part = diff[np.asarray(mask, dtype=bool)]

@@ -162,7 +162,7 @@ class ForwardEngine:
         target_reads: Sequence[TargetRead],
         top_reads: Sequence[TopRead] = (),
         k: int = 0,
-        gather: Sequence[int] | None = None,
+        gather: Sequence[int] | np.ndarray | None = None,
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Returns (target log-probs (n_t,), top-k log-probs (n_k, k), top-k ids (n_k, k)).
 
@@ -189,7 +189,7 @@ class ForwardEngine:
             plan = plan_reads(target_reads, top_reads, self.causal, self._order)
             hosts = plan.hosts
             reads = _ReadsByRow(plan, np.fromiter((r[2] for r in target_reads), dtype=np.int64, count=n_t))
-            pending = (self._packed_batches(hosts) if packed
+            pending: list[list[Any]] = (self._packed_batches(hosts) if packed
                        else self._batches([len(h) for h in hosts], self.batch_size, self.token_budget))
         pending.reverse()  # used as a stack; longest batch first
         bar = _progress(len(hosts), len(pending), self.desc)
@@ -256,6 +256,7 @@ class ForwardEngine:
         with stage("forward"):
             if lcp:
                 prefix = torch.tensor(seqs[0][:lcp], dtype=torch.long, device=self.device)
+                assert self.prefix_body is not None  # lcp > 0 only with a prefix body
                 pre_hidden, hidden = self.prefix_body(prefix, ids, mask)
             else:
                 pre_hidden, hidden = None, self.body(ids, mask)
@@ -297,6 +298,7 @@ class ForwardEngine:
             to = self.device
             ids_t, pos_t, allowed_t = (torch.from_numpy(a).to(to) for a in (ids, pos, allowed))
         with stage("forward"):
+            assert self.pack_body is not None  # packed batches only with a pack body
             hidden = self.pack_body(ids_t, pos_t, allowed_t)
         self.forward_calls += 1
         self.sequences_run += len(starts)
@@ -343,8 +345,8 @@ class ForwardEngine:
                     else:
                         v = logits[tl][:, gather_ids.to(logits.device)]
                         i = gather_ids.expand(len(top_local), -1)
-                    v = (v - lse[tl, None]).double().cpu().numpy()
-                    out_kv[which] = v[slot.reshape(-1)]
+                    read = (v - lse[tl, None]).double().cpu().numpy()
+                    out_kv[which] = read[slot.reshape(-1)]
                     out_ki[which] = i.cpu().numpy()[slot.reshape(-1)]
 
 

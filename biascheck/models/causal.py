@@ -297,7 +297,7 @@ class CausalLM(EngineModel):
     def slot_ids(self, templates: Sequence[str], token_ids: Sequence[int]) -> np.ndarray:
         return self._read_ids(self._slot_prompts(templates), token_ids)
 
-    def _read_ids(self, prompts: Sequence[str], token_ids: Sequence[int]) -> np.ndarray:
+    def _read_ids(self, prompts: Sequence[str], token_ids: Sequence[int] | np.ndarray) -> np.ndarray:
         """(n_prompts, n_ids): log P(each id next) after each (checked) prompt, one gathered read each."""
         reads = self._last_reads(prompts, "slot_vocab with nothing before the slot")
         _, vals, _ = self.engine.run([], reads, gather=token_ids)

@@ -146,7 +146,9 @@ _SPACES = re.compile(r"\s*")
 def word_of_piece(text: str, a: int, b: int, words: Sequence[Word]) -> int | None:
     """Index of the word a piece belongs to: the word holding its first non-whitespace character;
     a whitespace-only (or zero-width) piece belongs to the word right after it. None: trailing space."""
-    pos = _SPACES.match(text, a).end()
+    spaces = _SPACES.match(text, a)
+    assert spaces is not None  # \s* matches everywhere, the empty string included
+    pos = spaces.end()
     for w_i, w in enumerate(words):
         if w.start <= pos < w.end:
             return w_i

@@ -51,7 +51,7 @@ def model_key(corpus_sha256: str, config: TrainConfig) -> str:
 # one token; with 1,500 byte-level BPE tokens 148 of 160 planted adjectives were split, with 4,000 one
 # of 260 is; the masked model keeps every word of the corpus whole with 5,000 (WordPiece takes whole
 # words, most frequent first).
-OVERRIDES: dict[tuple[str, str], dict[str, int]] = {
+OVERRIDES: dict[tuple[str, str], dict[str, Any]] = {
     ("en", "masked"): {"steps": 6000, "vocab_size": 5000, "hidden": 128},
     ("en", "causal"): {"vocab_size": 4000},
     ("no", "masked"): {"steps": 4000},

@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import os
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from multiprocessing import get_context
 from pathlib import Path
@@ -56,7 +57,8 @@ def _build(family: str, strength: float, corpus: str, mirror: Path | None, root:
 
 
 def build_all(models: list[tuple[str, float, str]], mirror: Path | None, workers: int, root: Path | None = None,
-              log=print, build=_build) -> list[Path]:
+              log: Callable[[str], None] = print,
+              build: Callable[..., tuple[Path, float]] = _build) -> list[Path]:
     """Every model of `models` (`planted_models`), `workers` at a time in spawned processes of one torch
     thread each; the directories in `models`' order. A failed build raises after the others have
     finished, naming each that failed. `build` (a module-level function: it is pickled) is `_build`

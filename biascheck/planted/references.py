@@ -253,8 +253,8 @@ def plant_sentences(p: Plants, plant: str, strength: float, seed: int = SEED) ->
         frames = definitional.FRAMES[items.language]
         return definitional.definitional(items.pairs, items.pronouns, frames, PER_DEFINITIONAL[plant], seed + 7)
     if plant == "two_person":
-        items = [(j, share) for j, _a, share in p.professions] + [(n, 0.5) for n in c.NEUTRAL_PEOPLE]
-        return c.two_person_items(items, (), strength, PER_TWO_PERSON, seed + 5)
+        people = [(j, share) for j, _a, share in p.professions] + [(n, 0.5) for n in c.NEUTRAL_PEOPLE]
+        return c.two_person_items(people, (), strength, PER_TWO_PERSON, seed + 5)
     raise ValueError(f"unknown plant {plant!r}; known: {', '.join(PLANTS)}")
 
 

@@ -91,7 +91,7 @@ def train_tokenizer(family: str, sentences: list[str], vocab_size: int) -> Any:
 
     if family == "masked":
         from tokenizers import BertWordPieceTokenizer
-        from transformers import BertTokenizerFast
+        from transformers import BertTokenizerFast  # type: ignore[attr-defined]  # lazy module: hidden from mypy
 
         vocab = {token: i for i, token in enumerate(wordpiece_vocab(sentences, vocab_size))}
         wordpiece = BertWordPieceTokenizer(vocab=vocab, lowercase=True, strip_accents=False)
