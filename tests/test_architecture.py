@@ -53,6 +53,32 @@ def test_probe_specs_import_only_the_spec(probe):
     assert _edges(f"biascheck.methods.{probe}.spec") <= {"biascheck.spec", "biascheck.errors"}
 
 
+def _package(prefix: str) -> list[str]:
+    return sorted(m for m in MODULES if m == prefix or m.startswith(prefix + "."))
+
+
+# Layers that must never reach up or sideways: reference data is read and checked without knowing any probe
+# or model; a model is loaded and scored without reference data, known-answer builds or probes (building a
+# planted model is `biascheck.planted.resolve`'s, above the loader); a probe's code is handed a model, it
+# never imports the model layer.
+NEVER = {
+    "biascheck.data": ("biascheck.methods", "biascheck.models", "biascheck.planted"),
+    "biascheck.models": ("biascheck.data", "biascheck.planted", "biascheck.methods"),
+    "biascheck.methods": ("biascheck.models",),
+}
+
+
+@pytest.mark.parametrize(("layer", "forbidden"), NEVER.items(), ids=list(NEVER))
+def test_layers_never_import_what_sits_above_or_beside_them(layer, forbidden):
+    broken = [
+        f"{module} imports {target}"
+        for module in _package(layer)
+        for target in sorted(_edges(module))
+        if any(target == f or target.startswith(f + ".") for f in forbidden)
+    ]
+    assert not broken, "\n".join(broken)
+
+
 def test_plugin_and_tracking_do_not_import_each_other():
     assert "biascheck.plugin" not in _edges("biascheck.tracking")  # the plugin registers tracking, not back
     assert not {"biascheck.plugin", "biascheck.tracking"} & _edges("biascheck.session")
