@@ -9,13 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from biascheck.catalog import ENTRIES, PROBES
+from biascheck.catalog import PROBES
 
 PACKAGE = Path(__file__).resolve().parents[1] / "biascheck"
 PROBE_FILES = {"__init__.py", "spec.py", "math.py", "score.py", "metrics.py", "figures.py", "README.md"}
 # Data tables may be long: the text of our own stimuli is not code to read.
 DATA_TABLES = {"methods/singular_they/stimuli.py"}
 MAX_LINES = 400
+SHIPPED = [name for name in PROBES if PROBES.is_shipped(name)]
 
 
 def _module(path: Path) -> str:
@@ -48,7 +49,7 @@ def test_spec_and_errors_are_the_bottom():
     assert _edges("biascheck.spec") == {"biascheck.errors"}
 
 
-@pytest.mark.parametrize("probe", list(ENTRIES))
+@pytest.mark.parametrize("probe", SHIPPED)
 def test_probe_specs_import_only_the_spec(probe):
     assert _edges(f"biascheck.methods.{probe}.spec") <= {"biascheck.spec", "biascheck.errors"}
 
@@ -85,7 +86,7 @@ def test_plugin_and_tracking_do_not_import_each_other():
 
 
 def test_math_metrics_and_figures_never_call_the_model_layer():
-    for probe in ENTRIES:
+    for probe in SHIPPED:
         for part in ("math", "metrics", "figures", "spec"):
             module = f"biascheck.methods.{probe}.{part}"
             assert not any(m.startswith("biascheck.models") for m in _edges(module)), module
@@ -112,7 +113,7 @@ def test_no_import_cycles():
             visit(module)
 
 
-@pytest.mark.parametrize("probe", list(ENTRIES))
+@pytest.mark.parametrize("probe", SHIPPED)
 def test_every_probe_package_has_the_same_files(probe):
     names = {p.name for p in (PACKAGE / "methods" / probe).iterdir() if not p.name.startswith((".", "__pycache__"))}
     assert PROBE_FILES <= names, f"missing: {sorted(PROBE_FILES - names)}"
@@ -138,4 +139,10 @@ def test_catalog_is_cheap():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
-    assert [PROBES[n].name for n in PROBES] == list(ENTRIES)
+    assert [PROBES[n].name for n in PROBES] == list(PROBES.entries)
+
+
+def test_every_folder_of_methods_is_a_probe_in_the_catalog():
+    """The catalog finds a probe by its spec.py: a folder without one would be silently left out."""
+    folders = {p.name for p in (PACKAGE / "methods").iterdir() if p.is_dir() and p.name != "__pycache__"}
+    assert folders == set(SHIPPED), f"folders without a spec.py: {sorted(folders - set(SHIPPED))}"
