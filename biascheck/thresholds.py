@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import math
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -157,7 +158,7 @@ def _parse_bound(table: Any, where: str, better: str) -> Threshold | None:
     return Threshold(low, high, why.strip(), where)
 
 
-def _apply_file(path: Path, data: dict[str, Any], probes: dict[str, ProbeSpec], into: ThresholdSet) -> None:
+def _apply_file(path: Path, data: dict[str, Any], probes: Mapping[str, ProbeSpec], into: ThresholdSet) -> None:
     for probe_name, probe_table in data.items():
         if probe_name == "extends":
             continue
@@ -225,7 +226,7 @@ def _mark_report_only(probe: str, table: dict[str, Any], where: str, into: Thres
     into.report_only[probe] = why.strip()
 
 
-def load_profile(name_or_path: str, directories: list[Path], probes: dict[str, ProbeSpec]) -> ThresholdSet:
+def load_profile(name_or_path: str, directories: list[Path], probes: Mapping[str, ProbeSpec]) -> ThresholdSet:
     """Read a profile and everything it extends; every error names the file and key."""
     chain: list[Path] = []
     current = profile_path(name_or_path, directories)

@@ -12,14 +12,14 @@ from biascheck import catalog
 from biascheck.catalog import ENTRY_POINT_GROUP, Catalog
 from biascheck.errors import ConfigError
 
-USER_SPEC = '''
+USER_SPEC = """
 from biascheck.spec import MetricSpec, ProbeSpec
 
 PROBE = ProbeSpec(
     name="{name}", title="A user's probe", paper="beyond the seeds: someone 2026", language="en", tasks=("all",),
     metrics=(MetricSpec("lean", "he minus she", "zero", "model"),),
 )
-'''
+"""
 
 
 def _installed(monkeypatch, tmp_path, points, spec_name="my_probe"):

@@ -19,7 +19,7 @@ DEFAULT = load_profile("default", [REPO / "thresholds"], PROBES)
 def test_the_default_profile_judges_the_probe_or_says_it_reports_only(probe):
     assert DEFAULT.gated([PROBES[probe]]) or probe in DEFAULT.report_only, (
         f"thresholds/default.toml has no threshold for {probe!r}: give its metrics [{probe}.<metric>] tables with "
-        f"min/max and a why, or say it is reported without a verdict: [{probe}] report_only = true, why = \"...\""
+        f'min/max and a why, or say it is reported without a verdict: [{probe}] report_only = true, why = "..."'
     )
 
 

@@ -20,7 +20,9 @@ def _profile(tmp_path, text):
 
 
 def test_judged_lists_probe_wide_then_task_bounds_and_what_a_task_switches_off(tmp_path):
-    profile = _profile(tmp_path, """
+    profile = _profile(
+        tmp_path,
+        """
 [pronoun_ratio.mean_abs_log_n]
 max = 1.386
 why = "x"
@@ -30,7 +32,8 @@ max = 0.9
 why = "x"
 [pronoun_ratio.works_as.mean_abs_log_n]
 off = true
-""")
+""",
+    )
     assert judged(PROBES["pronoun_ratio"], profile) == (
         "`mean_abs_log_n` ≤ 1.386; is: 0.4 ≤ `template_spearman` ≤ 0.9; works_as: `mean_abs_log_n` not judged"
     )
