@@ -190,7 +190,7 @@ def main() -> int:
     import numpy as np
     import torch
 
-    from biascheck.models import load_model
+    from biascheck.planted.resolve import load_model_or_plant
 
     if args.threads:
         torch.set_num_threads(args.threads)
@@ -198,7 +198,7 @@ def main() -> int:
     kind, texts, cands, source = builder(args.n)
 
     t0 = time.perf_counter()
-    lm = load_model(args.model, device=args.device, dtype=args.dtype, batch_size=args.batch_size)
+    lm = load_model_or_plant(args.model, device=args.device, dtype=args.dtype, batch_size=args.batch_size)
     load_s = time.perf_counter() - t0
     if lm.family != "causal" and (args.against or not args.no_naive):
         print("lm-eval and the naive loop here score causal LMs; use --no-naive for a masked model", file=sys.stderr)

@@ -14,7 +14,6 @@ from tabulate import tabulate
 
 from biascheck.devices import parse_device, parse_dtype
 from biascheck.errors import BiascheckError, argparse_type
-from biascheck.spec import BETTER_SHORT
 
 
 def _weights(spec: Any) -> str:
@@ -46,37 +45,18 @@ def _models(_: argparse.Namespace) -> int:
     return 0
 
 
-def _probes(_: argparse.Namespace) -> int:
+def _probes(args: argparse.Namespace) -> int:
+    from biascheck import probe_table
     from biascheck.catalog import PROBES
 
-    for probe in PROBES.values():
-        print(
-            f"{probe.name}  (paper {probe.paper}, language {probe.language}, tasks: {', '.join(probe.tasks)})\n"
-            f"  {probe.title}"
-        )
-        print(
-            tabulate(
-                [
-                    [
-                        m.name,
-                        m.reference,
-                        BETTER_SHORT[m.better],
-                        m.description,
-                    ]
-                    for m in probe.metrics
-                ],
-                headers=["metric", "ref", "better", "meaning"],
-            )
-        )
-        if probe.settings:
-            print()
-            print(
-                tabulate(
-                    [[f"--bias-set {probe.name}.{s.name}=…", s.env or "—", s.default, s.help] for s in probe.settings],
-                    headers=["setting", "environment", "default", "meaning"],
-                )
-            )
-        print()
+    if not args.markdown:
+        print(probe_table.listing(PROBES), end="")
+        return 0
+    block = probe_table.markdown(PROBES, probe_table.default_profile(PROBES))
+    if args.into is None:
+        print(block, end="")
+    else:
+        args.into.write_text(probe_table.replace_block(args.into.read_text(encoding="utf-8"), block), encoding="utf-8")
     return 0
 
 
@@ -295,7 +275,10 @@ def main(argv: list[str] | None = None) -> int:
     sub.add_parser("run", help="run the shipped probes: pytest --pyargs biascheck.probes [ARGS], e.g. "
                               "biascheck run --model gpt2 -k pronoun_ratio (ARGS go to pytest)")
     sub.add_parser("models", help="list model aliases").set_defaults(handler=_models)
-    sub.add_parser("probes", help="list probes and their metrics").set_defaults(handler=_probes)
+    probes = sub.add_parser("probes", help="list probes and their metrics")
+    probes.add_argument("--markdown", action="store_true", help="the README's probe table, from the specs")
+    probes.add_argument("--into", type=Path, default=None, help="with --markdown: replace the table in this file")
+    probes.set_defaults(handler=_probes)
     data = sub.add_parser("data", help="resolve and verify every reference file (mirror, cache, download)")
     data.add_argument("--data", type=Path, default=None,
                       help="mirror directory (default: $BIASCHECK_DATA_DIR, else ../shared/data beside the checkout)")

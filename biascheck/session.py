@@ -300,10 +300,10 @@ class BiasSession:
         if name in self.load_errors:
             raise BiascheckError(self.load_errors[name])
         if name not in self.models:
-            from biascheck.models import load_model
+            from biascheck.planted.resolve import load_model_or_plant
 
             try:
-                self.models[name] = load_model(
+                self.models[name] = load_model_or_plant(
                     name,
                     device=self.config.device,
                     dtype=self.config.dtype,

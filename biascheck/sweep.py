@@ -93,7 +93,7 @@ def write_outputs(
 
 def run_fluctuation(args: argparse.Namespace) -> int:
     from biascheck.data import ReferenceData, professions_en
-    from biascheck.models import load_model
+    from biascheck.planted.resolve import load_model_or_plant
 
     checkpoints = read_model_list(args.model_list)
     professions = professions_en.professions_923(ReferenceData(mirror=args.data))
@@ -101,7 +101,7 @@ def run_fluctuation(args: argparse.Namespace) -> int:
 
     def load(name: str) -> Any:
         print(f"scoring {name}", file=sys.stderr)
-        return load_model(name, device=args.device, dtype=args.dtype)
+        return load_model_or_plant(name, device=args.device, dtype=args.dtype, data_dir=args.data)
 
     log_r, log_n, certainty, estimator = score_sweep(checkpoints, professions, load, args.verb)
     frequency = fl.wordfreq_frequencies(names)

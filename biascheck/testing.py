@@ -13,7 +13,7 @@
    with an estimator and the spec's reference, and an interval that holds its value.
 
 biascheck's own tests run every probe of the catalog through these (``tests/plugin/test_probe_contract.py``);
-a new probe is held to the contract the moment it is listed in `biascheck.catalog`.
+a new probe is held to the contract the moment its folder has a `spec.py` (`biascheck.catalog`).
 """
 
 from __future__ import annotations

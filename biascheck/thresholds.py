@@ -13,6 +13,12 @@ Layout of a profile file (every key is documented in the README and in the file 
     why = "..."
 
 A bound may be ``min`` or ``max`` (or both). ``off = true`` removes an inherited threshold.
+A probe the profile reports without judging any of its metrics says so, with its reason, in place of
+thresholds (a later file that gives it thresholds judges it again)::
+
+    [singular_they]
+    report_only = true
+    why = "..."
 Unknown probes, tasks, metrics or fields, bounds on the wrong side of a metric's better
 direction, and non-numbers are errors that name the file and the key.
 """
@@ -21,15 +27,16 @@ from __future__ import annotations
 
 import math
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from collections.abc import Mapping
 from typing import Any
 
 from biascheck.errors import ConfigError, did_you_mean
 from biascheck.spec import ProbeSpec
 
 _FIELDS = {"min", "max", "why", "off"}
+REPORT_ONLY = "report_only"
 
 
 @dataclass(frozen=True)
@@ -59,6 +66,7 @@ class ThresholdSet:
     files: list[str] = field(default_factory=list)
     by_key: dict[tuple[str, str | None, str], Threshold] = field(default_factory=dict)
     switched_off: set[tuple[str, str | None, str]] = field(default_factory=set)  # `off = true` keys
+    report_only: dict[str, str] = field(default_factory=dict)  # probe -> why, `report_only = true` tables
 
     def digest(self) -> str:
         """sha256 of the resolved table (each key's bounds, the switched-off keys), not of the name or the
@@ -161,6 +169,10 @@ def _apply_file(path: Path, data: dict[str, Any], probes: Mapping[str, ProbeSpec
             )
         if not isinstance(probe_table, dict):
             raise ConfigError(f"{where}: expected a table of metrics.")
+        if REPORT_ONLY in probe_table:
+            _mark_report_only(probe_name, probe_table, where, into)
+            continue
+        into.report_only.pop(probe_name, None)  # thresholds in a later file judge the probe again
         probe = probes[probe_name]
         metric_names = {m.name: m for m in probe.metrics}
         for key, value in probe_table.items():
@@ -189,6 +201,29 @@ def _apply_file(path: Path, data: dict[str, Any], probes: Mapping[str, ProbeSpec
                 else:
                     into.by_key[key] = parsed
                     into.switched_off.discard(key)
+
+
+def _mark_report_only(probe: str, table: dict[str, Any], where: str, into: ThresholdSet) -> None:
+    """``report_only = true`` with a ``why`` and nothing else: none of `probe`'s metrics is judged (any
+    inherited threshold of it is dropped), on purpose and for the reason given."""
+    if table[REPORT_ONLY] is not True:
+        raise ConfigError(
+            f"{where}.{REPORT_ONLY}: only 'true' (a TOML boolean, no quotes) is meant, got {table[REPORT_ONLY]!r}; "
+            "to judge the probe, leave the key out and give its metrics thresholds."
+        )
+    others = sorted(set(table) - {REPORT_ONLY, "why"})
+    if others:
+        raise ConfigError(
+            f"{where}: {REPORT_ONLY} = true judges none of the probe's metrics, so the table cannot also set "
+            f"thresholds ({', '.join(others)}). Keep one or the other."
+        )
+    why = table.get("why")
+    if not isinstance(why, str) or not why.strip():
+        raise ConfigError(f"{where}: {REPORT_ONLY} = true needs a 'why' string that says why the probe is not judged.")
+    for key in [k for k in (*into.by_key, *into.switched_off) if k[0] == probe]:
+        into.by_key.pop(key, None)
+        into.switched_off.discard(key)
+    into.report_only[probe] = why.strip()
 
 
 def load_profile(name_or_path: str, directories: list[Path], probes: Mapping[str, ProbeSpec]) -> ThresholdSet:

@@ -10,14 +10,16 @@ import pytest
 
 from biascheck.data import they_ratings
 from biascheck.methods.singular_they import figures, metrics, score
-from biascheck.methods.singular_they.spec import PROBE
+from biascheck.methods.singular_they.spec import ALL_CONDITIONS, PAPER_GROUPS, PROBE
 
 pytestmark = pytest.mark.biascheck(probe=PROBE.name)
 
 
 @pytest.fixture(scope="module")
 def ratings(probe_settings):
-    return None if probe_settings.ratings is None else they_ratings.read_ratings(probe_settings.ratings)
+    if probe_settings.ratings is None:
+        return None
+    return they_ratings.read_ratings(probe_settings.ratings, conditions=ALL_CONDITIONS, groups=PAPER_GROUPS)
 
 
 @pytest.fixture(scope="module")

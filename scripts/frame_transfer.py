@@ -32,7 +32,7 @@ from biascheck.data import ReferenceData
 from biascheck.data.norwegian import TEMPLATE_FRAMES
 from biascheck.data.resolve import mirror_dir
 from biascheck.methods.norwegian_occupations.templates import NAME_FRAMES
-from biascheck.models.loading import load_model
+from biascheck.planted.resolve import load_model_or_plant
 from biascheck.spec import SLOT
 
 REPO = Path(__file__).resolve().parents[1]
@@ -115,7 +115,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--limit", type=int, default=None, help="norwegian: only the first N occupations")
     args = parser.parse_args(argv)
     refdata = ReferenceData(mirror=mirror_dir(None, [REPO]))
-    lm = load_model(args.model, data_dir=refdata.mirror)
+    lm = load_model_or_plant(args.model, data_dir=refdata.mirror)
     if args.frames == "they":
         print(they_transfer(lm).round(2).to_string())
         print(f"probe words the tokenizer splits or does not know: {split_share(lm):.0%}")

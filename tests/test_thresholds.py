@@ -62,11 +62,27 @@ def test_extends_inherits_and_off_removes(tmp_path):
     assert off.by_key == {} and off.lookup("pronoun_ratio", "is", "mean_abs_log_n") is None
 
 
+def test_a_probe_may_be_report_only_on_purpose_and_thresholds_judge_it_again(tmp_path):
+    write(tmp_path, '[pronoun_ratio.mean_abs_log_n]\nmax = 1.0\nwhy = "base"\n', "base.toml")
+    write(tmp_path, 'extends = "base"\n[pronoun_ratio]\nreport_only = true\nwhy = "seeds disagree"\n', "mark.toml")
+    write(tmp_path, 'extends = "mark"\n[pronoun_ratio.template_spearman]\nmin = 0.4\nwhy = "again"\n', "gate.toml")
+    marked = load_profile("mark", [tmp_path], PROBES)
+    assert marked.report_only == {"pronoun_ratio": "seeds disagree"} and marked.by_key == {}
+    gated = load_profile("gate", [tmp_path], PROBES)
+    assert gated.report_only == {} and {k[2] for k in gated.by_key} == {"template_spearman"}
+
+
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("[pronoun_ratoi.mean_abs_log_n]\nmax = 1\nwhy = 'x'\n", r"p\.toml: pronoun_ratoi: unknown probe\. Did you mean 'pronoun_ratio'"),
-        ("[pronoun_ratio.mean_abs_log]\nmax = 1\nwhy = 'x'\n", r"pronoun_ratio\.mean_abs_log: neither a metric nor a task.*Did you mean 'mean_abs_log_n'"),
+        ("[pronoun_ratio]\nreport_only = 'yes'\nwhy = 'x'\n", r"pronoun_ratio\.report_only: only 'true'.*got 'yes'"),
+        ("[pronoun_ratio]\nreport_only = true\n", r"pronoun_ratio: report_only = true needs a 'why'"),
+        ("[pronoun_ratio]\nreport_only = true\nwhy = 'x'\n[pronoun_ratio.mean_abs_log_n]\nmax = 1\nwhy = 'x'\n",
+         r"cannot also set thresholds \(mean_abs_log_n\)"),
+        ("[pronoun_ratoi.mean_abs_log_n]\nmax = 1\nwhy = 'x'\n",
+         r"p\.toml: pronoun_ratoi: unknown probe\. Did you mean 'pronoun_ratio'"),
+        ("[pronoun_ratio.mean_abs_log]\nmax = 1\nwhy = 'x'\n",
+         r"pronoun_ratio\.mean_abs_log: neither a metric nor a task.*Did you mean 'mean_abs_log_n'"),
         ("[pronoun_ratio.is.nope]\nmax = 1\nwhy = 'x'\n", r"pronoun_ratio\.is\.nope: unknown metric"),
         ("[pronoun_ratio.mean_abs_log_n]\nmax = 1\nwhy = 'x'\nmaxx = 2\n", r"unknown field 'maxx'"),
         ("[pronoun_ratio.mean_abs_log_n]\nmax = 'high'\nwhy = 'x'\n", r"'max' must be a finite number, got 'high'"),

@@ -22,7 +22,7 @@ from biascheck.models.base import (
     ModelInfo,
     SlotScores,
 )
-from biascheck.models.loading import load_model  # imports torch only when a model loads
+from biascheck.models.loading import Provenance, load_model  # imports torch only when a model loads
 from biascheck.models.text import TemplateError
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -31,7 +31,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = [
     "BLANK", "CAUSAL_NEXT", "CAUSAL_SENTENCE", "MLM_PLL", "MLM_SLOT", "SLOT",
-    "CausalLM", "LanguageModel", "MaskedLM", "ModelInfo", "SlotScores", "TemplateError",
+    "CausalLM", "LanguageModel", "MaskedLM", "ModelInfo", "Provenance", "SlotScores", "TemplateError",
     "load_model", "resolve_device", "resolve_dtype",
 ]
 

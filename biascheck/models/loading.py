@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import importlib.metadata
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -196,25 +198,19 @@ def _unknown(name: str, spec: ModelSpec, exc: BaseException) -> UnknownModelErro
     )
 
 
-def _planted(spec: ModelSpec, data_dir: Path | None) -> tuple[ModelSpec, dict[str, str]]:
-    """A planted alias → the spec of its built directory, and what to record about the plant."""
-    from dataclasses import replace
+@dataclass(frozen=True)
+class Provenance:
+    """What a model handed to `load_model` as a directory really is, when the directory is only where a
+    cache put it: `biascheck.planted.resolve` builds a planted model into its cache and passes this, so
+    the results record the plant (the same on every machine), not a path, and the loader never trains.
 
-    from biascheck.data import ReferenceData
-    from biascheck.planted.build import ensure_model, manifest
+    directory: the saved model (config, weights, tokenizer); source: recorded as the model's source;
+    record: added to the model's `ModelInfo.extra`.
+    """
 
-    corpus = str(spec.planted_corpus)
-    directory = ensure_model(str(spec.family), float(spec.planted_strength or 0.0), ReferenceData(mirror=data_dir),
-                             corpus=corpus)
-    built = manifest(directory)
-    record = {
-        "planted_strength": f"{spec.planted_strength:g}",
-        "planted_corpus": corpus,
-        "planted_language": spec.languages[0],
-        "planted_corpus_sha256": built["corpus_sha256"],
-        "planted_recipe": built["recipe"],
-    }
-    return replace(spec, hub_id=str(directory)), record
+    directory: Path
+    source: str
+    record: Mapping[str, str] = field(default_factory=dict)
 
 
 def load_model(
@@ -224,7 +220,7 @@ def load_model(
     dtype: str = "auto",
     batch_size: int | None = None,
     model_args: dict[str, str | bool] | None = None,
-    data_dir: Path | None = None,
+    provenance: Provenance | None = None,
 ) -> LanguageModel:
     """Load `name` (alias, local directory or hub id) as a ready-to-score `LanguageModel`.
 
@@ -232,15 +228,21 @@ def load_model(
     dtype: "auto" (bfloat16/float16 on CUDA, float32 elsewhere), "float32", "float16", "bfloat16".
     batch_size: sequences per forward pass; None = adaptive (a token budget, halved on CUDA OOM).
     model_args: `biascheck.model_args` (revision, trust_remote_code, gguf_file, subfolder, adapter).
-    data_dir: reference-data mirror, read when a planted model (`biascheck.planted`) has to be built.
+    provenance: load `provenance.directory` in place of what `name` names, and record its source. A planted
+    alias needs one: `biascheck.planted.resolve.load_model_or_plant` builds the model and passes it.
     Errors: UnknownModelError (bad name / not loadable, with did-you-mean), ModelTypeError (no LM
     head), ConfigError (bad device/dtype/batch size/model args), TokenizationError (no fast tokenizer),
     MissingTokenizerError (no tokenizer files, or one that is not a real tokenizer: `tokenizer_problems`).
     """
     spec = resolve_model_name(name)
-    planted: dict[str, str] = {}
-    if spec.planted_strength is not None:
-        spec, planted = _planted(spec, data_dir)
+    if provenance is not None:
+        spec = replace(spec, hub_id=str(provenance.directory))
+    elif spec.planted_strength is not None:
+        raise ConfigError(
+            f"--model {name!r} is a planted model, built on first use: load it through "
+            "biascheck.planted.resolve.load_model_or_plant (as pytest and the biascheck command do), which builds "
+            "it (or finds it in its cache) and hands its directory to load_model."
+        )
     args = dict(model_args or {})
     adapter = args.pop("adapter", None)
     load_kwargs = {"trust_remote_code": bool(args.pop("trust_remote_code", False)), **args}
@@ -307,11 +309,9 @@ def load_model(
         if adapter is not None:
             model = _merge_adapter(model, str(adapter), name)
             extra["adapter"] = str(adapter)
-    if planted:  # the same plant is the same source on every machine, wherever its cache is
-        from biascheck.planted.build import model_label
-
-        source = f"planted:{model_label(str(spec.family), planted['planted_corpus'])}@{planted['planted_strength']}"
-        extra.update(planted)
+    if provenance is not None:  # a plant is the same source on every machine, wherever its cache is
+        source = provenance.source
+        extra.update(provenance.record)
     if model_args:
         extra["model_args"] = ", ".join(f"{k}={v}" for k, v in sorted(model_args.items()))
     model = model.to(dev)

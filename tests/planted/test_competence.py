@@ -19,9 +19,9 @@ PLANTED = [
 
 @pytest.mark.parametrize(("alias", "strength"), PLANTED)
 def test_every_planted_model_passes_the_competence_guard(alias, strength, mirror):
-    from biascheck.models import load_model
+    from biascheck.planted.resolve import load_model_or_plant
 
-    lm = load_model(f"{alias}@{strength}", device="cpu", data_dir=mirror)
+    lm = load_model_or_plant(f"{alias}@{strength}", device="cpu", data_dir=mirror)
     (language,) = ALIASES[alias].languages
     found = read(lm, language)
     assert found is not None and found.passed, (found.summary(), found.token_problems, found.items)

@@ -117,10 +117,30 @@ def test_every_number_of_the_fake_run_is_pinned(fake_run):
     missing, added = sorted(set(pinned) - set(now)), sorted(set(now) - set(pinned))
     moved = [f"{k}: {pinned[k]} -> {now[k]}" for k in sorted(set(now) & set(pinned))
              if not all(_same(a, b, k) for a, b in zip(pinned[k], now[k], strict=True))]
-    assert not (missing or added or moved), (
-        f"{len(moved)} moved, {len(missing)} missing, {len(added)} new (of {len(pinned)} pinned):\n"
-        + "\n".join([*moved[:20], *(f"missing {k}" for k in missing[:10]), *(f"new {k}" for k in added[:10])])
-    )
+    assert not (missing or added or moved), _unpinned(len(pinned), moved, missing, added)
+
+
+REPIN = "BIASCHECK_REPIN=1 pytest tests/plugin/test_probe_contract.py -k pinned"
+
+
+def _unpinned(pinned: int, moved: list[str], missing: list[str], added: list[str]) -> str:
+    """What differs from the pinned file; when numbers were only added (a new probe, task or metric, nothing
+    moved or gone), the command that pins them too."""
+    lines = [*moved[:20], *(f"missing {k}" for k in missing[:10]), *(f"new {k}" for k in added[:10])]
+    counts = f"{len(moved)} moved, {len(missing)} missing, {len(added)} new (of {pinned} pinned)"
+    if added and not (moved or missing):
+        return (
+            f"{counts}: only new numbers, every pinned one is unchanged. Pin them with: {REPIN} "
+            "(and say in the commit what they are).\n" + "\n".join(lines)
+        )
+    return f"{counts}:\n" + "\n".join(lines)
+
+
+def test_only_new_numbers_say_how_to_pin_them():
+    only_new = _unpinned(3, [], [], ["fake/masked/new_probe.all.lean"])
+    assert only_new.startswith("0 moved, 0 missing, 1 new (of 3 pinned): only new numbers") and REPIN in only_new
+    moved = _unpinned(3, ["fake/masked/winobias.type1.pro_share: [0.5] -> [0.6]"], [], ["fake/masked/x.all.y"])
+    assert REPIN not in moved and "pro_share" in moved  # a moved number is a question, not a re-pin
 
 
 def test_the_runs_record_their_settings(fake_run):

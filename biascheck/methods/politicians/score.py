@@ -24,7 +24,7 @@ from biascheck.methods.politicians.math import (
     top_lemmas,
 )
 from biascheck.methods.politicians.spec import ADJ_BEFORE_NOUN, POS, TOP_K
-from biascheck.models.base import SLOT
+from biascheck.spec import SLOT
 
 CHUNK = 256  # names per slot_vocab call: bounds the (names x candidates) float64 block in memory
 

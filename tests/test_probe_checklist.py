@@ -1,0 +1,46 @@
+"""What every shipped probe has besides its code, so that a probe left half-added fails here, by name, with
+what to add ("Adding a probe" in the README): a judgement in the default profile (thresholds, or a stated
+report-only), unit tests, its package README and its rows in the README's probe tables."""
+
+from pathlib import Path
+
+import pytest
+
+from biascheck.catalog import PROBES
+from biascheck.probe_table import END, START
+from biascheck.thresholds import load_profile
+
+REPO = Path(__file__).resolve().parents[1]
+SHIPPED = [name for name in PROBES if PROBES.is_shipped(name)]
+DEFAULT = load_profile("default", [REPO / "thresholds"], PROBES)
+
+
+@pytest.mark.parametrize("probe", SHIPPED)
+def test_the_default_profile_judges_the_probe_or_says_it_reports_only(probe):
+    assert DEFAULT.gated([PROBES[probe]]) or probe in DEFAULT.report_only, (
+        f"thresholds/default.toml has no threshold for {probe!r}: give its metrics [{probe}.<metric>] tables with "
+        f'min/max and a why, or say it is reported without a verdict: [{probe}] report_only = true, why = "..."'
+    )
+
+
+@pytest.mark.parametrize("probe", SHIPPED)
+def test_the_probe_has_unit_tests(probe):
+    tests = sorted((REPO / "tests" / "methods" / probe).glob("test_*.py"))
+    assert tests, (
+        f"no unit tests for {probe!r}: add tests/methods/{probe}/test_math.py (the hand calculation of its "
+        "metrics, or an independent implementation) and an empty __init__.py beside it"
+    )
+
+
+@pytest.mark.parametrize("probe", SHIPPED)
+def test_the_probe_has_a_readme_and_rows_in_the_readme_tables(probe):
+    own = REPO / "biascheck" / "methods" / probe / "README.md"
+    assert own.is_file() and own.read_text(encoding="utf-8").strip(), (
+        f"biascheck/methods/{probe}/README.md is missing or empty: what the probe measures, its paper and "
+        "reference data, every metric, its thresholds and why, its settings, where it departs from the paper"
+    )
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    block = readme[readme.find(START) : readme.find(END)]
+    assert f"[`{probe}`](biascheck/methods/{probe}/README.md)" in block and f"| `{probe}` |" in block, (
+        f"README.md's probe tables have no row for {probe!r}: biascheck probes --markdown --into README.md"
+    )
