@@ -17,7 +17,7 @@ from biascheck.spec import MetricSpec, ProbeSpec
 
 PROBE = ProbeSpec(
     name="{name}", title="A user's probe", paper="beyond the seeds: someone 2026", language="en", tasks=("all",),
-    metrics=(MetricSpec("lean", "he minus she", "zero", "model"),),
+    metrics=(MetricSpec(name="lean", description="he minus she", better="zero", reference="model"),),
 )
 """
 
