@@ -99,7 +99,7 @@ def protocol_problems(name: str, probes_dir: Path | None = None) -> list[str]:
             reference = getattr(module, "Reference", None)
             if reference is None or not dataclasses.is_dataclass(reference):
                 problems.append(f"{qualified} has no dataclass Reference")
-            elif not reference.__dataclass_params__.frozen:  # type: ignore[attr-defined]
+            elif not getattr(reference, "__dataclass_params__").frozen:  # noqa: B009 - not in typeshed
                 problems.append(f"{qualified}.Reference is not frozen")
     if probes_dir is not None:
         path = probes_dir / f"test_{name}.py"

@@ -121,7 +121,7 @@ def parse_line(line: str, name: str = "<winobias>", number: int = 1) -> dict:
 
 def parse_file(text: str, name: str = "<winobias>") -> list[dict]:
     """A WinoBias sentence file -> `parse_line` per line; the lines must be numbered 1, 2, ... in order."""
-    parsed = []
+    parsed: list[dict] = []
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue

@@ -314,7 +314,7 @@ def load_model(
         extra.update(provenance.record)
     if model_args:
         extra["model_args"] = ", ".join(f"{k}={v}" for k, v in sorted(model_args.items()))
-    model = model.to(dev)
+    model = model.to(dev)  # type: ignore[arg-type]  # transformers types .to() by its decorator, not torch's
     extra["transformers"] = transformers.__version__
     local = gdir if gdir is not None else (Path(spec.hub_id) if Path(spec.hub_id).is_dir() else None)
     if local is not None:  # what exactly was loaded: hashes of the files (a hub id has its commit as revision)
@@ -329,7 +329,8 @@ def load_model(
             extra["tokenizer_sha256"] = files_digest(_files(local, TOKENIZER_FILES))
     from biascheck.models.identity import quantisation, tokenizer_digest
 
-    extra["quantisation"] = quantisation(model, spec.gguf_file if gdir is not None else load_kwargs.get("gguf_file"))
+    gguf = spec.gguf_file if gdir is not None else load_kwargs.get("gguf_file")
+    extra["quantisation"] = quantisation(model, None if gguf is None else str(gguf))
     if not extra.get("tokenizer_sha256"):  # no tokenizer files hashed (hub id, GGUF, none in the directory)
         extra["tokenizer_sha256"] = tokenizer_digest(tokenizer)
     context_prefix = None
