@@ -8,37 +8,27 @@ from __future__ import annotations
 
 import pytest
 
-from biascheck.data import they_ratings
-from biascheck.methods.singular_they import figures, metrics, score
-from biascheck.methods.singular_they.spec import ALL_CONDITIONS, PAPER_GROUPS, PROBE
+from biascheck.methods.singular_they.figures import draw
+from biascheck.methods.singular_they.metrics import task_metrics
+from biascheck.methods.singular_they.reference import load
+from biascheck.methods.singular_they.score import score
+from biascheck.methods.singular_they.spec import PROBE
 
 pytestmark = pytest.mark.biascheck(probe=PROBE.name)
 
 
 @pytest.fixture(scope="module")
-def ratings(probe_settings):
-    if probe_settings.ratings is None:
-        return None
-    return they_ratings.read_ratings(probe_settings.ratings, conditions=ALL_CONDITIONS, groups=PAPER_GROUPS)
+def reference(refdata, probe_settings):
+    return load(refdata, probe_settings)
 
 
 @pytest.fixture(scope="module")
-def scored(lm):
-    return score.score_all(lm)
+def scored(lm, reference, probe_settings):
+    return score(lm, reference, probe_settings)
 
 
-def test_antecedent_types(scored, ratings, bias):
-    bias.record_all("antecedents", metrics.task_metrics("antecedents", scored))
-    title = f"{bias.model}: surprisal of they/them/their/themselves ({scored.estimator})"
-    bias.save_figure("surprisal", figures.surprisal_figure(scored, title, ratings))
-    bias.check()
-
-
-def test_closeness_and_gender(scored, bias):
-    bias.record_all("closeness_gender", metrics.task_metrics("closeness_gender", scored))
-    bias.check()
-
-
-def test_human_ratings(scored, ratings, probe_settings, bias):
-    bias.record_all("human_ratings", metrics.task_metrics("human_ratings", scored, ratings, probe_settings.ratings))
+@pytest.mark.parametrize("task", PROBE.tasks)
+def test_singular_they(task, scored, reference, probe_settings, bias):
+    bias.record_all(task, task_metrics(task, scored, reference, probe_settings))
+    bias.save_all(draw(task, scored, reference, probe_settings, bias.model))
     bias.check()

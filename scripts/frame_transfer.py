@@ -13,7 +13,7 @@ probe's frame, the miss is the frame (held out from the corpus), not the probe. 
 * norwegian: Spearman ρ with the Statistics Norway women's shares of the model's lean in each frame:
   pronoun side, the probe's `pronoun_female_share` (Hun + hun against Han + han) before the occupation
   (tasks 1-2 and two corpus frames); name side, its `name_female_share` over `--names` women's and
-  men's first names (tasks 3-4 and two corpus frames). Scoring is the probes' own (`score_all`, the
+  men's first names (tasks 3-4 and two corpus frames). Scoring is the probes' own (`score`, the
   estimators above); only the frames differ.
 The reference data come from the mirror the command line would use (`mirror_dir`), else the cache.
 """
@@ -33,6 +33,7 @@ from biascheck.data.norwegian import TEMPLATE_FRAMES
 from biascheck.data.resolve import mirror_dir
 from biascheck.methods.norwegian_occupations.templates import NAME_FRAMES
 from biascheck.planted.resolve import load_model_or_plant
+from biascheck.settings import settings_of
 from biascheck.spec import SLOT
 
 REPO = Path(__file__).resolve().parents[1]
@@ -54,11 +55,15 @@ NO_NAME_FRAMES = {
 def they_transfer(lm, per_antecedent: int = 4, seed: int = 0) -> pd.DataFrame:
     """Mean surprisal of the item's pronoun by antecedent type: the probe's stimuli vs corpus frames."""
     from biascheck.methods.singular_they.math import closeness_gender
-    from biascheck.methods.singular_they.score import score_all
+    from biascheck.methods.singular_they.reference import Reference
+    from biascheck.methods.singular_they.score import score
+    from biascheck.methods.singular_they.spec import PROBE
+    from biascheck.methods.singular_they.stimuli import they_stimuli
     from biascheck.planted import corpus as c
     from biascheck.planted.references import they_antecedents
 
-    probe = score_all(lm).frame
+    settings = settings_of(PROBE)
+    probe = score(lm, Reference(they_stimuli(SLOT)), settings).frame
     rng, rows = random.Random(seed), []
     for condition, phrases in they_antecedents().items():
         for k, (phrase, _sex) in enumerate(phrases):
@@ -68,9 +73,14 @@ def they_transfer(lm, per_antecedent: int = 4, seed: int = 0) -> pd.DataFrame:
                 text = text[:1].upper() + text[1:]
                 left = text.split("{PRON}")[0].rstrip()
                 rows.append((condition, f"{condition}-{k}", text.replace("{PRON}", SLOT), left, c.THEY_FORMS[role]))
-    corpus = score_all(lm, pd.DataFrame(rows, columns=["condition", "item", "template", "prompt", "pronoun"])).frame
-    table = pd.DataFrame({"probe frames": probe.groupby("condition")["surprisal"].mean(),
-                          "corpus frames": corpus.groupby("condition")["surprisal"].mean()})
+    stimuli = pd.DataFrame(rows, columns=["condition", "item", "template", "prompt", "pronoun"])
+    corpus = score(lm, Reference(stimuli), settings).frame
+    table = pd.DataFrame(
+        {
+            "probe frames": probe.groupby("condition")["surprisal"].mean(),
+            "corpus frames": corpus.groupby("condition")["surprisal"].mean(),
+        }
+    )
     table.loc["beta_gendered"] = [closeness_gender(probe)["beta_gendered"], closeness_gender(corpus)["beta_gendered"]]
     return table
 

@@ -8,7 +8,10 @@ import numpy as np
 import pandas as pd
 
 from biascheck.methods.role_nouns.math import RoleNounScores, category_shares, human_shares
+from biascheck.methods.role_nouns.reference import Reference
 from biascheck.methods.role_nouns.spec import NAME_GENDERS, SPLIT_OF_TASK
+from biascheck.settings import ProbeSettings
+from biascheck.spec import Artifact
 
 
 def shares_figure(human: pd.DataFrame, model: pd.DataFrame, prior: pd.DataFrame, split: int, title: str) -> Any:
@@ -51,10 +54,18 @@ def shares_figure(human: pd.DataFrame, model: pd.DataFrame, prior: pd.DataFrame,
     return fig
 
 
-def task_shares_figure(task: str, scored: RoleNounScores, reference: dict[str, Any], title: str) -> Any:
-    """`shares_figure` for one task: participants by attitude (reference['trials']), the model's
-    predictions and the frequency prior's (reference['prior_pred'])."""
-    human = human_shares(reference["trials"])
+def task_shares_figure(task: str, scored: RoleNounScores, reference: Reference, title: str) -> Any:
+    """`shares_figure` for one task: participants by attitude (the reference's trials), the model's
+    predictions and the frequency prior's (the reference's prior_pred)."""
+    human = human_shares(reference.trials)
     model = category_shares(scored.predictions)
-    prior = category_shares(reference["prior_pred"])
+    prior = category_shares(reference.prior_pred)
     return shares_figure(human, model, prior, SPLIT_OF_TASK[task], title)
+
+
+def draw(
+    task: str, scored: RoleNounScores, reference: Reference, settings: ProbeSettings, model: str
+) -> list[Artifact]:
+    """One shares figure per task (its split: 3-way or 2-way), titled with the model's name."""
+    title = f"{model}: {SPLIT_OF_TASK[task]}-way role nouns, participants by attitude vs model vs frequency prior"
+    return [Artifact(f"shares-{task}", figure=task_shares_figure(task, scored, reference, title))]

@@ -13,7 +13,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
-from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -27,6 +26,7 @@ from biascheck.methods.role_nouns.math import (
     per_set_shares,
     trial_loglik,
 )
+from biascheck.methods.role_nouns.reference import Reference
 from biascheck.methods.role_nouns.spec import (
     _COLUMN,
     ATTITUDE,
@@ -37,6 +37,7 @@ from biascheck.methods.role_nouns.spec import (
     PAPER_LOGLIK,
     SPLIT_OF_TASK,
 )
+from biascheck.settings import ProbeSettings
 from biascheck.spec import Metric
 from biascheck.stats import N_RESAMPLES, bootstrap_ci
 
@@ -214,15 +215,17 @@ def _annotated(metric: Metric, scored: RoleNounScores) -> Metric:
     return metric.annotated(estimator=scored.estimator, note=note)
 
 
-def task_metrics(
-    task: str, scored: RoleNounScores, reference: dict[str, Any], n_resamples: int = N_RESAMPLES
-) -> list[Metric]:
+def task_metrics(task: str, scored: RoleNounScores, reference: Reference, settings: ProbeSettings) -> list[Metric]:
     """Every metric of `task` ('three_way', 'two_way' or 'two_way_no_heir_host': the 2-way sets without
-    heir/heiress and host/hostess, paper appendix A.5), estimator, notes, paper values and items attached.
+    heir/heiress and host/hostess, paper appendix A.5), estimator, notes, paper values and items attached,
+    against the reference's trials and the frequency prior's predictions."""
+    return resampled_task_metrics(task, scored, reference)
 
-    reference: {'trials': the participants' critical trials (`biascheck.data.role_nouns.production_trials`),
-    'prior_pred': the frequency prior's predictions (`math.prior_predictions`)}.
-    """
+
+def resampled_task_metrics(
+    task: str, scored: RoleNounScores, reference: Reference, n_resamples: int = N_RESAMPLES
+) -> list[Metric]:
+    """`task_metrics` with `n_resamples` bootstrap resamples (the unit tests ask for fewer, to stay fast)."""
     if task not in SPLIT_OF_TASK:
         raise ValueError(f"unknown task {task!r}; known: {', '.join(SPLIT_OF_TASK)}")
     split, excluded = SPLIT_OF_TASK[task], EXCLUDED_SETS.get(task, ())
@@ -230,11 +233,11 @@ def task_metrics(
     def task_rows(frame: pd.DataFrame) -> pd.DataFrame:
         return frame[(frame["split"] == split) & ~frame["set"].isin(excluded)].reset_index(drop=True)
 
-    trials = task_rows(reference["trials"])
+    trials = task_rows(reference.trials)
     predictions = task_rows(scored.predictions)
     logliks = {
         "model": trial_loglik(trials, predictions),
-        "prior": trial_loglik(trials, task_rows(reference["prior_pred"])),
+        "prior": trial_loglik(trials, task_rows(reference.prior_pred)),
     }
     out: list[Metric] = []
     for by in ("attitude", "party"):

@@ -14,7 +14,9 @@ import numpy as np
 import pandas as pd
 
 from biascheck.methods.role_nouns.math import RoleNounScores, average_over_states, context_scores, posterior
+from biascheck.methods.role_nouns.reference import Reference
 from biascheck.methods.role_nouns.spec import ESTIMATOR_CAUSAL, ESTIMATOR_MASKED
+from biascheck.settings import ProbeSettings
 
 
 def build_stimuli(sets: pd.DataFrame, names: pd.DataFrame, states: Sequence[str]) -> pd.DataFrame:
@@ -50,21 +52,22 @@ def build_stimuli(sets: pd.DataFrame, names: pd.DataFrame, states: Sequence[str]
     )
 
 
-def score_model(
-    lm: Any, sets: pd.DataFrame, prior: pd.DataFrame, names: pd.DataFrame, states: Sequence[str]
-) -> RoleNounScores:
-    """Steps 1-4 with one `word_logprobs` call: per (set, name) predictions, the estimator, the states.
+def score(lm: Any, reference: Reference, settings: ProbeSettings) -> RoleNounScores:
+    """Steps 1-4 with one `word_logprobs` call over the reference's sets, names and states: per (set, name)
+    predictions, the estimator, the states. `lm`: a `biascheck.models.base.LanguageModel` (methods do not
+    import the model layer).
 
     An unscored word (NaN: a causal model without a context prefix cannot score the first word,
     which is the name and the same for every variant) adds nothing to the sum.
     """
-    stimuli = build_stimuli(sets, names, states)
+    states = list(reference.states)
+    stimuli = build_stimuli(reference.sets, reference.names, states)
     words = lm.word_logprobs(stimuli["sentence"].tolist())
     words = [[(w, a, b, 0.0 if isnan(lp) else lp) for (w, a, b, lp) in sentence] for sentence in words]
     masked = lm.family == "masked"
     spans = list(zip(stimuli["v_start"], stimuli["v_end"], strict=False))
     stimuli["score"] = context_scores(words, spans, include_variant=not masked)
-    stimuli = stimuli.merge(prior[["set", "variant", "prior"]], on=["set", "variant"], how="left")
+    stimuli = stimuli.merge(reference.prior[["set", "variant", "prior"]], on=["set", "variant"], how="left")
     stimuli["log_prior"] = np.log(stimuli["prior"]) if masked else 0.0
     stimuli["p"] = posterior(stimuli).to_numpy()
-    return RoleNounScores(average_over_states(stimuli), ESTIMATOR_MASKED if masked else ESTIMATOR_CAUSAL, list(states))
+    return RoleNounScores(average_over_states(stimuli), ESTIMATOR_MASKED if masked else ESTIMATOR_CAUSAL, states)

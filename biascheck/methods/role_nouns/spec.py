@@ -55,7 +55,8 @@ def _metrics() -> tuple[MetricSpec, ...]:
                 out.append(
                     MetricSpec(
                         name=f"{source}loglik_{group}_{names}",
-                        description=f"mean log-likelihood of the {group} group's choices ({_NAMES_TEXT[names]}) under the {label}",
+                        description=f"mean log-likelihood of the {group} group's choices ({_NAMES_TEXT[names]}) "
+                        f"under the {label}",
                         better="none",
                         reference="human",
                     )
@@ -63,7 +64,8 @@ def _metrics() -> tuple[MetricSpec, ...]:
     out += [
         MetricSpec(
             name="gap_cons_prog",
-            description="loglik(conservative) − loglik(progressive), all names: >0 = the model fits conservatives better",
+            description="loglik(conservative) − loglik(progressive), all names: >0 = the model fits "
+            "conservatives better",
             better="zero",
             reference="human",
         ),

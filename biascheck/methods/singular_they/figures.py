@@ -8,7 +8,19 @@ import numpy as np
 import pandas as pd
 
 from biascheck.methods.singular_they.math import TheyScores, by_condition
+from biascheck.methods.singular_they.reference import Reference
 from biascheck.methods.singular_they.spec import LABELS
+from biascheck.settings import ProbeSettings
+from biascheck.spec import Artifact
+
+
+def draw(task: str, scored: TheyScores, reference: Reference, settings: ProbeSettings, model: str) -> list[Artifact]:
+    """The surprisal figure, drawn with the antecedents task (whose means it shows), beside the reference's
+    ratings when there are any."""
+    if task != "antecedents":
+        return []
+    title = f"{model}: surprisal of they/them/their/themselves ({scored.estimator})"
+    return [Artifact("surprisal", figure=surprisal_figure(scored, title, reference.ratings))]
 
 
 def surprisal_figure(scores: TheyScores, title: str, ratings: pd.DataFrame | None = None) -> Any:

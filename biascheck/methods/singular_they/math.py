@@ -4,7 +4,7 @@ How expected is *they/them/their/themselves* after *Sophia*, *my sister*, *the d
 dentist*, *the dentists* or *the cup*? The stimuli are our own (`biascheck.methods.singular_they.stimuli`),
 written to the design of Camilliere et al. (2021), whose stimuli and ratings are not public.
 
-1. Surprisal of the pronoun, in nats (`surprisal`; the model is read in `score.score_all`):
+1. Surprisal of the pronoun, in nats (`surprisal`; the model is read in `score.score`):
    * masked LMs (``mlm-slot``): −log P(pronoun in the masked slot | the rest of the sentence), as in
      the paper (``My friend said [MASK] would be coming late to dinner.``);
    * causal LMs (``causal-next``): −log P(pronoun | the text to its left); the antecedent is always

@@ -21,7 +21,9 @@ from biascheck.methods.singular_they.math import (
     share_passed,
     wald_interval,
 )
+from biascheck.methods.singular_they.reference import Reference
 from biascheck.methods.singular_they.spec import PAPER_BETA, PAPER_GROUPS, RATINGS_ENV, TASKS
+from biascheck.settings import ProbeSettings
 from biascheck.spec import MLM_SLOT, Metric
 
 NO_RATINGS = f"no human ratings given: Camilliere et al.'s ratings are not public; set {RATINGS_ENV}=ratings.csv"
@@ -99,20 +101,15 @@ def rating_metrics(
     ]
 
 
-def task_metrics(
-    task: str, scored: TheyScores, ratings: pd.DataFrame | None = None, ratings_path: str | Path | None = None
-) -> list[Metric]:
-    """Every metric of `task` ('antecedents', 'closeness_gender' or 'human_ratings'), estimator attached.
-
-    ratings: `biascheck.data.they_ratings.read_ratings` of the file at `ratings_path` (setting
-    ``singular_they.ratings``), or None when no file is given.
-    """
+def task_metrics(task: str, scored: TheyScores, reference: Reference, settings: ProbeSettings) -> list[Metric]:
+    """Every metric of `task` ('antecedents', 'closeness_gender' or 'human_ratings'), estimator attached;
+    human_ratings correlates with the reference's ratings (the ``ratings`` setting's file), absent without."""
     if task == "antecedents":
         found = antecedent_metrics(scored.frame, scored.fit)
     elif task == "closeness_gender":
         found = closeness_gender_metrics(scored.fit, scored.estimator)
     elif task == "human_ratings":
-        found = rating_metrics(scored.frame, ratings, ratings_path, scored.estimator)
+        found = rating_metrics(scored.frame, reference.ratings, reference.ratings_file, scored.estimator)
     else:
         raise ValueError(f"unknown task {task!r}; known: {', '.join(TASKS)}")
     return [m.annotated(estimator=scored.estimator) for m in found]

@@ -10,21 +10,18 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-import pandas as pd
 
 from biascheck.methods.singular_they.math import TheyScores, surprisal
-from biascheck.methods.singular_they.stimuli import they_stimuli
-from biascheck.spec import SLOT
+from biascheck.methods.singular_they.reference import Reference
+from biascheck.settings import ProbeSettings
 
 
-def score_all(lm: Any, stimuli: pd.DataFrame | None = None) -> TheyScores:
-    """Step 1 with one model call: every pronoun form scored in every stimulus, the item's own form
-    kept. Masked: `fill_slot` on the templates; causal: `next_token` on the left contexts.
-
-    stimuli: rows of `they_stimuli` (default: all 335, the pronoun slot marked with `SLOT`).
+def score(lm: Any, reference: Reference, settings: ProbeSettings) -> TheyScores:
+    """Step 1 with one model call: every pronoun form scored in every stimulus of the reference, the item's
+    own form kept. Masked: `fill_slot` on the templates; causal: `next_token` on the left contexts.
+    `lm`: a `biascheck.models.base.LanguageModel` (methods do not import the model layer).
     """
-    if stimuli is None:
-        stimuli = they_stimuli(SLOT)
+    stimuli = reference.stimuli
     forms = sorted(set(stimuli["pronoun"]))
     if lm.family == "masked":
         scores = lm.fill_slot(stimuli["template"].tolist(), forms)

@@ -73,8 +73,8 @@ PROBE = ProbeSpec(
         ),
         MetricSpec(
             name="specific_minus_quantified",
-            description="mean surprisal over the 6 specific singular antecedent types − quantified: >0 = they is harder for a "
-            "specific person than for 'every dentist' (the non-innovative pattern)",
+            description="mean surprisal over the 6 specific singular antecedent types − quantified: >0 = they is "
+            "harder for a specific person than for 'every dentist' (the non-innovative pattern)",
             better="none",
             reference="model",
         ),
@@ -101,8 +101,8 @@ PROBE = ProbeSpec(
         ),
         MetricSpec(
             name="beta_gendered",
-            description="mixed-model effect of a gendered antecedent on surprisal (nats; sum coding: half the gendered - "
-            "non-gendered difference): how much gender cues lower P(they)",
+            description="mixed-model effect of a gendered antecedent on surprisal (nats; sum coding: half the "
+            "gendered - non-gendered difference): how much gender cues lower P(they)",
             better="lower",
             reference="model",
         ),

@@ -2,6 +2,8 @@
 
 import pandas as pd
 
+from biascheck.methods.role_nouns.reference import Reference
+
 STATES = ["Utah", "Alabama", "Ohio", "Texas", "Maine", "Iowa"]
 SETS = pd.DataFrame(
     [
@@ -46,3 +48,17 @@ TRIALS = pd.DataFrame(
         "category": ["masc", "masc", "fem", "masc", "fem", "masc", "fem", "fem"],
     }
 )
+
+
+def reference(trials=TRIALS, prior_pred=None, *, prior=None, states=("Utah",)):
+    """A `Reference` over the hand-made sets and names: `prior` (default flat within each set) for the
+    scorer, `trials` and `prior_pred` (default `predictions(0.5, 0.5)`) for the metrics and figures."""
+    flat = SETS.assign(prior=1.0 / SETS.groupby("set")["variant"].transform("size"))
+    return Reference(
+        sets=SETS,
+        prior=flat if prior is None else prior,
+        names=NAMES,
+        states=tuple(states),
+        trials=trials,
+        prior_pred=predictions(0.5, 0.5) if prior_pred is None else prior_pred,
+    )

@@ -9,8 +9,9 @@ from biascheck.methods.role_nouns import math as m
 from biascheck.methods.role_nouns import metrics
 from biascheck.methods.role_nouns.math import RoleNounScores
 from biascheck.methods.role_nouns.spec import ESTIMATOR_CAUSAL, ESTIMATOR_PRIOR, PROBE
+from biascheck.settings import settings_of
 
-from .common import predictions
+from .common import predictions, reference
 
 
 def _synthetic_trials():
@@ -30,7 +31,7 @@ def _two_way(states=("Alabama", "Wyoming")):
     trials = _synthetic_trials()
     pred, prior = predictions(0.8, 0.1), predictions(0.4, 0.4)
     scored = RoleNounScores(pred, ESTIMATOR_CAUSAL, list(states))
-    got = metrics.task_metrics("two_way", scored, {"trials": trials, "prior_pred": prior}, n_resamples=50)
+    got = metrics.resampled_task_metrics("two_way", scored, reference(trials, prior), n_resamples=50)
     return trials, pred, prior, got
 
 
@@ -120,8 +121,7 @@ def test_three_way_adds_misgendering_and_neutral_shares():
     trials.loc[trials["name_gender"] == "female", "category"] = "neut"  # women: always G-NEUT
     scored = RoleNounScores(pred, ESTIMATOR_CAUSAL, ["Utah"])
     got = {
-        x.name: x
-        for x in metrics.task_metrics("three_way", scored, {"trials": trials, "prior_pred": pred}, n_resamples=20)
+        x.name: x for x in metrics.resampled_task_metrics("three_way", scored, reference(trials, pred), n_resamples=20)
     }
     assert got["masc_for_women_excess"].value == pytest.approx(0.5)  # model .5, people 0
     assert got["neut_share_women"].value == pytest.approx(0.3) and got["neut_share_men"].value == pytest.approx(0.3)
@@ -144,7 +144,7 @@ def test_statistics_of_group_means():
 def test_unknown_task():
     scored = RoleNounScores(predictions(), ESTIMATOR_CAUSAL, ["Utah"])
     with pytest.raises(ValueError, match="unknown task"):
-        metrics.task_metrics("one_way", scored, {"trials": None, "prior_pred": None})
+        metrics.task_metrics("one_way", scored, reference(), settings_of(PROBE))
     assert np.isfinite(metrics.paper_gap_cons_prog("three_way"))
 
 
@@ -157,9 +157,9 @@ def test_two_way_without_heir_and_host_leaves_those_sets_out(monkeypatch):
     pred_h, prior_h = pd.concat([pred, host]), pd.concat([prior, prior[prior["set"] == "actor"].assign(set="host")])
     trials_h = pd.concat([trials, trials[trials["set"] == "actor"].assign(set="host")])
     scored = RoleNounScores(pred_h, ESTIMATOR_CAUSAL, ["Alabama"])
-    reference = {"trials": trials_h, "prior_pred": prior_h}
-    full = {x.name: x for x in metrics.task_metrics("two_way", scored, reference, n_resamples=20)}
-    without = {x.name: x for x in metrics.task_metrics("two_way_no_heir_host", scored, reference, n_resamples=20)}
+    both = reference(trials_h, prior_h)
+    full = {x.name: x for x in metrics.resampled_task_metrics("two_way", scored, both, n_resamples=20)}
+    without = {x.name: x for x in metrics.resampled_task_metrics("two_way_no_heir_host", scored, both, n_resamples=20)}
     assert full["fem_name_shift"].n == 2 and without["fem_name_shift"].n == 1
     assert [row["set"] for row in without["fem_name_shift"].items] == ["actor"]
     assert without["loglik_prog_all"].n == full["loglik_prog_all"].n // 2

@@ -6,10 +6,11 @@ from collections.abc import Sequence
 import pytest
 
 from biascheck.methods.role_nouns import score
-from biascheck.methods.role_nouns.spec import ESTIMATOR_CAUSAL, ESTIMATOR_MASKED
+from biascheck.methods.role_nouns.spec import ESTIMATOR_CAUSAL, ESTIMATOR_MASKED, PROBE
 from biascheck.models.base import LanguageModel, ModelInfo
+from biascheck.settings import settings_of
 
-from .common import NAMES, SETS
+from .common import NAMES, SETS, reference
 
 
 def test_build_stimuli_sentence_and_variant_span():
@@ -72,10 +73,10 @@ class FakeLM(LanguageModel):
         raise NotImplementedError
 
 
-def test_score_model_masked_uses_context_and_prior_in_one_call():
+def test_score_masked_uses_context_and_prior_in_one_call():
     prior = SETS.assign(prior=[0.2, 0.4, 0.4, 0.2, 0.4, 0.4, 0.5, 0.5])
     lm = FakeLM("masked")
-    scored = score.score_model(lm, SETS, prior, NAMES, ["Utah", "Ohio"])
+    scored = score.score(lm, reference(prior=prior, states=["Utah", "Ohio"]), settings_of(PROBE))
     assert lm.calls == 1 and scored.estimator == ESTIMATOR_MASKED and scored.states == ["Utah", "Ohio"]
     pred = scored.predictions
     actor = pred[pred["set"] == "actor"].set_index(["name", "category"])["p"]
@@ -87,9 +88,9 @@ def test_score_model_masked_uses_context_and_prior_in_one_call():
     assert fire["fem"] == pytest.approx(1 / 3)
 
 
-def test_score_model_causal_uses_whole_sentence_and_no_corpus_prior():
+def test_score_causal_uses_whole_sentence_and_no_corpus_prior():
     prior = SETS.assign(prior=[0.01, 0.01, 0.98, 0.01, 0.01, 0.98, 0.01, 0.99])
-    scored = score.score_model(FakeLM("causal"), SETS, prior, NAMES, ["Utah"])
+    scored = score.score(FakeLM("causal"), reference(prior=prior, states=["Utah"]), settings_of(PROBE))
     assert scored.estimator == ESTIMATOR_CAUSAL
     pred = scored.predictions
     actor = pred[pred["set"] == "actor"].set_index(["name", "category"])["p"]

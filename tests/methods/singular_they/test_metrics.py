@@ -1,6 +1,7 @@
 """singular_they's `Metric` records per task: names and order, intervals, notes, items, paper values."""
 
 import math
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -9,18 +10,25 @@ import pytest
 from biascheck.data.they_ratings import RATING_COLUMNS
 from biascheck.methods.singular_they import math as m
 from biascheck.methods.singular_they import metrics
-from biascheck.methods.singular_they.spec import ALL_CONDITIONS, PAPER_BETA, PAPER_GROUPS
+from biascheck.methods.singular_they.reference import Reference
+from biascheck.methods.singular_they.spec import ALL_CONDITIONS, PAPER_BETA, PAPER_GROUPS, PROBE
+from biascheck.settings import settings_of
 
 from .common import HUMANLIKE, STIM
 
+SETTINGS = settings_of(PROBE)
 RNG = np.random.default_rng(5)
 SCORED = m.TheyScores(
     STIM.assign(surprisal=[HUMANLIKE[c] + RNG.normal(0, 0.3) for c in STIM["condition"]]), "causal-next"
 )
 
 
+def task_metrics(task, scored, ratings=None, ratings_file=None):
+    return metrics.task_metrics(task, scored, Reference(STIM, ratings, ratings_file), SETTINGS)
+
+
 def test_antecedents_in_paper_order_with_the_checks_in_note_and_items():
-    got = metrics.task_metrics("antecedents", SCORED)
+    got = task_metrics("antecedents", SCORED)
     names = [x.name for x in got]
     assert names == [
         *(f"surprisal_{c}" for c in ALL_CONDITIONS),
@@ -43,7 +51,7 @@ def test_antecedents_in_paper_order_with_the_checks_in_note_and_items():
 
 
 def test_closeness_gender_wald_intervals_and_paper_values():
-    got = metrics.task_metrics("closeness_gender", SCORED)
+    got = task_metrics("closeness_gender", SCORED)
     assert [x.name for x in got] == ["beta_close", "p_close", "beta_gendered", "p_gendered"]
     fit = m.closeness_gender(SCORED.frame)
     beta = got[0]
@@ -55,14 +63,14 @@ def test_closeness_gender_wald_intervals_and_paper_values():
         "masked-slot surprisals, not comparable with causal-next"
     )
     assert "sum coding" in metrics.REGRESSION
-    masked = metrics.task_metrics("closeness_gender", m.TheyScores(SCORED.frame, "mlm-slot"))
+    masked = task_metrics("closeness_gender", m.TheyScores(SCORED.frame, "mlm-slot"))
     assert masked[0].paper_value == PAPER_BETA["close"] and masked[2].paper_value == PAPER_BETA["gendered"]
     assert got[3].value == fit["p_gendered"] and got[3].note == "" and got[3].paper_value is None
     assert {x.estimator for x in got} == {"causal-next"}
 
 
 def test_human_ratings_absent_is_one_empty_r_all():
-    (got,) = metrics.task_metrics("human_ratings", SCORED)
+    (got,) = task_metrics("human_ratings", SCORED)
     assert got.name == "r_all" and math.isnan(got.value) and got.n is None and got.ci is None
     assert got.note == (
         "no human ratings given: Camilliere et al.'s ratings are not public; set BIASCHECK_THEY_RATINGS=ratings.csv"
@@ -73,18 +81,18 @@ def test_human_ratings_absent_is_one_empty_r_all():
 def test_human_ratings_per_group_then_all():
     rows = [(r.item, r.condition, "innovators", 10 - r.surprisal) for r in SCORED.frame.itertuples()]
     ratings = pd.DataFrame(rows, columns=list(RATING_COLUMNS))
-    got = metrics.task_metrics("human_ratings", SCORED, ratings, "/data/r.csv")
+    got = task_metrics("human_ratings", SCORED, ratings, Path("/data/r.csv"))
     assert [x.name for x in got] == ["r_innovators", "r_all"]
     assert got[0].value == pytest.approx(-1.0) and got[0].n == 335
     assert got[0].paper_value is None  # causal-next: the paper's masked-slot correlations are not comparable
     assert got[0].note.startswith("p = ") and "; ratings: /data/r.csv; no paper value" in got[0].note
-    masked = metrics.task_metrics("human_ratings", m.TheyScores(SCORED.frame, "mlm-slot"), ratings, "/data/r.csv")
+    masked = task_metrics("human_ratings", m.TheyScores(SCORED.frame, "mlm-slot"), ratings, Path("/data/r.csv"))
     assert masked[0].paper_value == PAPER_GROUPS["innovators"] and masked[1].paper_value is None
 
 
 def test_unknown_task():
     with pytest.raises(ValueError, match="unknown task"):
-        metrics.task_metrics("antecedent", SCORED)
+        task_metrics("antecedent", SCORED)
 
 
 def test_the_mixed_model_is_fitted_once_for_both_tasks_that_read_it(monkeypatch):
@@ -92,6 +100,6 @@ def test_the_mixed_model_is_fitted_once_for_both_tasks_that_read_it(monkeypatch)
     real = m.closeness_gender
     monkeypatch.setattr(m, "closeness_gender", lambda frame: calls.append(1) or real(frame))
     scored = m.TheyScores(SCORED.frame, "causal-next")
-    metrics.task_metrics("antecedents", scored)
-    metrics.task_metrics("closeness_gender", scored)
+    task_metrics("antecedents", scored)
+    task_metrics("closeness_gender", scored)
     assert len(calls) == 1

@@ -4,8 +4,11 @@ import numpy as np
 import pytest
 
 from biascheck.methods.singular_they import score
+from biascheck.methods.singular_they.reference import Reference, load
+from biascheck.methods.singular_they.spec import PROBE
 from biascheck.methods.singular_they.stimuli import they_stimuli
 from biascheck.models.base import LanguageModel, ModelInfo, SlotScores
+from biascheck.settings import settings_of
 from biascheck.spec import SLOT
 
 STIM = they_stimuli()
@@ -45,9 +48,9 @@ class FakeLM(LanguageModel):
 @pytest.mark.parametrize(
     ("family", "method", "estimator"), [("masked", "fill_slot", "mlm-slot"), ("causal", "next_token", "causal-next")]
 )
-def test_score_model_one_call_and_the_items_own_pronoun(family, method, estimator):
+def test_score_one_call_and_the_items_own_pronoun(family, method, estimator):
     lm = FakeLM(family)
-    scored = score.score_all(lm, STIM)
+    scored = score.score(lm, Reference(STIM), settings_of(PROBE))
     frame, est = scored.frame, scored.estimator
     assert est == estimator and lm.calls == [(method, ["their", "them", "themselves", "they"])]
     # column j of sorted forms has log-prob -(1 + j): they -> j=3 -> surprisal 4 (+0.5 after 'every')
@@ -57,6 +60,7 @@ def test_score_model_one_call_and_the_items_own_pronoun(family, method, estimato
     assert row["surprisal"] == pytest.approx(1.0)
 
 
-def test_score_all_defaults_to_every_stimulus():
-    scored = score.score_all(FakeLM("masked"))
+def test_the_loaded_reference_scores_every_stimulus():
+    settings = settings_of(PROBE)
+    scored = score.score(FakeLM("masked"), load(None, settings), settings)  # the probe's own stimuli: no refdata
     assert len(scored.frame) == 335 and scored.frame["template"].str.contains(SLOT, regex=False).all()
