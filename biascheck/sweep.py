@@ -19,21 +19,21 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from biascheck import fluctuation as fl
 from biascheck.checkpoints import Checkpoint, read_model_list
 from biascheck.files import atomic_write
+from biascheck.methods.pronoun_ratio import fluctuation as fl
 
 
 def score_sweep(
     checkpoints: Sequence[Checkpoint], professions: pd.DataFrame, load: Callable[[str], Any], verb: str = "is"
 ) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray], dict[str, np.ndarray | None], str]:
     """Step 2: per model name, log r, log n and certainty for `verb`; and the estimator."""
-    from biascheck.methods.pronoun_ratio.score import score_all
+    from biascheck.methods.pronoun_ratio.score import score_professions
 
     log_r, log_n, certainty, estimators = {}, {}, {}, set()
     for cp in checkpoints:
         lm = load(cp.model)
-        scores = score_all(lm, professions)[verb]
+        scores = score_professions(lm, professions).by_verb[verb]
         log_r[cp.model], log_n[cp.model], certainty[cp.model] = scores.log_r, scores.log_n, scores.certainty
         estimators.add(scores.estimator)
         del lm

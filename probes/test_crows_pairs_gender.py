@@ -7,22 +7,27 @@ from __future__ import annotations
 
 import pytest
 
-from biascheck.data.crows_pairs import crows_pairs
-from biascheck.methods.crows_pairs_gender import figures, metrics, score
+from biascheck.methods.crows_pairs_gender.figures import draw
+from biascheck.methods.crows_pairs_gender.metrics import task_metrics
+from biascheck.methods.crows_pairs_gender.reference import load
+from biascheck.methods.crows_pairs_gender.score import score
 from biascheck.methods.crows_pairs_gender.spec import PROBE
 
 pytestmark = pytest.mark.biascheck(probe=PROBE.name)
 
 
 @pytest.fixture(scope="module")
-def scored(lm, refdata):
-    return score.score_pairs(lm, crows_pairs(refdata, "gender"))
+def reference(refdata, probe_settings):
+    return load(refdata, probe_settings)
+
+
+@pytest.fixture(scope="module")
+def scored(lm, reference, probe_settings):
+    return score(lm, reference, probe_settings)
 
 
 @pytest.mark.parametrize("task", PROBE.tasks)
-def test_crows_pairs_gender(task, scored, bias):
-    bias.record_all(task, metrics.task_metrics(task, scored))
-    if task == "all":
-        title = f"{bias.model}: CrowS-Pairs gender, more vs less stereotyping sentence"
-        bias.save_figure("differences", figures.difference_histogram(scored, title))
+def test_crows_pairs_gender(task, scored, reference, probe_settings, bias):
+    bias.record_all(task, task_metrics(task, scored, reference, probe_settings))
+    bias.save_all(draw(task, scored, reference, probe_settings, bias.model))
     bias.check()

@@ -10,33 +10,27 @@ from __future__ import annotations
 
 import pytest
 
-from biascheck.data import natural_prompts as data
-from biascheck.data import professions_en
-from biascheck.methods.natural_prompts import figures, metrics, score
+from biascheck.methods.natural_prompts.figures import draw
+from biascheck.methods.natural_prompts.metrics import task_metrics
+from biascheck.methods.natural_prompts.reference import load
+from biascheck.methods.natural_prompts.score import score
 from biascheck.methods.natural_prompts.spec import PROBE
 
 pytestmark = pytest.mark.biascheck(probe=PROBE.name)
 
 
 @pytest.fixture(scope="module")
-def scored(lm, refdata, probe_settings):
-    prompts = data.load_prompts(refdata)
-    gold = professions_en.bls_women_share(refdata)
-    return score.score_all(lm, prompts, gold=gold, limit=probe_settings.limit)
+def reference(refdata, probe_settings):
+    return load(refdata, probe_settings)
 
 
 @pytest.fixture(scope="module")
-def by_task(scored, probe_settings):
-    """Every task's metrics, computed once: the text tables of the last task need them all."""
-    return {task: metrics.task_metrics(task, scored, limit=probe_settings.limit) for task in PROBE.tasks}
+def scored(lm, reference, probe_settings):
+    return score(lm, reference, probe_settings)
 
 
 @pytest.mark.parametrize("task", PROBE.tasks)
-def test_natural_prompts(task, scored, by_task, bias):
-    bias.record_all(task, by_task[task])
-    if task == "ns":
-        bias.save_figure("histograms", figures.figure_histograms(scored))
-    if task == "default":
-        bias.save_figure("default-pronouns", figures.figure_default(scored))
-        bias.save_text("tables", figures.format_tables(scored, by_task))
+def test_natural_prompts(task, scored, reference, probe_settings, bias):
+    bias.record_all(task, task_metrics(task, scored, reference, probe_settings))
+    bias.save_all(draw(task, scored, reference, probe_settings, bias.model))
     bias.check()

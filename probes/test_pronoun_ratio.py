@@ -5,31 +5,27 @@ from __future__ import annotations
 
 import pytest
 
-from biascheck.data import professions_en
-from biascheck.methods.pronoun_ratio import figures, metrics, score
-from biascheck.methods.pronoun_ratio.spec import PROBE, VERBS
+from biascheck.methods.pronoun_ratio.figures import draw
+from biascheck.methods.pronoun_ratio.metrics import task_metrics
+from biascheck.methods.pronoun_ratio.reference import load
+from biascheck.methods.pronoun_ratio.score import score
+from biascheck.methods.pronoun_ratio.spec import PROBE
 
 pytestmark = pytest.mark.biascheck(probe=PROBE.name)
 
 
 @pytest.fixture(scope="module")
-def reference(refdata):
-    return {
-        "professions": professions_en.professions_923(refdata),
-        "women_share": professions_en.bls_women_share(refdata).set_index("profession")["women_share"],
-        "stereotypes": professions_en.stereotyped_60(refdata),
-    }
+def reference(refdata, probe_settings):
+    return load(refdata, probe_settings)
 
 
 @pytest.fixture(scope="module")
-def scored(lm, reference):
-    return score.score_all(lm, reference["professions"])
+def scored(lm, reference, probe_settings):
+    return score(lm, reference, probe_settings)
 
 
 @pytest.mark.parametrize("task", PROBE.tasks)
-def test_pronoun_ratio(task, scored, reference, bias):
-    bias.record_all(task, metrics.task_metrics(task, scored, reference))
-    if task in VERBS:
-        title = f"{bias.model}: '{VERBS[task]}' template"
-        bias.save_figure(f"gold-{task}", figures.gold_scatter(scored[task], reference["women_share"], title))
+def test_pronoun_ratio(task, scored, reference, probe_settings, bias):
+    bias.record_all(task, task_metrics(task, scored, reference, probe_settings))
+    bias.save_all(draw(task, scored, reference, probe_settings, bias.model))
     bias.check()

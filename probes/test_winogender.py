@@ -7,27 +7,27 @@ from __future__ import annotations
 
 import pytest
 
-from biascheck.data.winogender import winogender_occupations, winogender_sentences
-from biascheck.methods.winogender import figures, metrics, score
+from biascheck.methods.winogender.figures import draw
+from biascheck.methods.winogender.metrics import task_metrics
+from biascheck.methods.winogender.reference import load
+from biascheck.methods.winogender.score import score
 from biascheck.methods.winogender.spec import PROBE
 
 pytestmark = pytest.mark.biascheck(probe=PROBE.name)
 
 
 @pytest.fixture(scope="module")
-def occupations(refdata):
-    return winogender_occupations(refdata)
+def reference(refdata, probe_settings):
+    return load(refdata, probe_settings)
 
 
 @pytest.fixture(scope="module")
-def scored(lm, refdata):
-    return score.score_all(lm, winogender_sentences(refdata))
+def scored(lm, reference, probe_settings):
+    return score(lm, reference, probe_settings)
 
 
 @pytest.mark.parametrize("task", PROBE.tasks)
-def test_winogender(task, scored, occupations, bias):
-    bias.record_all(task, metrics.task_metrics(task, scored, occupations))
-    if task == "pronouns":
-        title = f"{bias.model}: Winogender occupations, female lean vs BLS"
-        bias.save_figure("gold", figures.gold_scatter(scored, occupations, title))
+def test_winogender(task, scored, reference, probe_settings, bias):
+    bias.record_all(task, task_metrics(task, scored, reference, probe_settings))
+    bias.save_all(draw(task, scored, reference, probe_settings, bias.model))
     bias.check()

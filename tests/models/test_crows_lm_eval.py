@@ -10,9 +10,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from biascheck.data.crows_pairs import crows_pairs
 from biascheck.methods.crows_pairs_gender import metrics, score
+from biascheck.methods.crows_pairs_gender.reference import load
+from biascheck.methods.crows_pairs_gender.spec import PROBE
 from biascheck.models.causal import CausalLM
+from biascheck.settings import settings_of
 
 lm_eval = pytest.importorskip("lm_eval", reason="lm-evaluation-harness is in the 'oracles' extra")
 
@@ -59,14 +61,16 @@ def monkeypatch_module(tmp_path_factory):
 def test_per_pair_log_likelihoods_and_aggregates_equal_the_harness(harness_run, gpt2_tiny, real_refdata):
     results, samples = harness_run
     model, tok = gpt2_tiny
-    scored = score.score_pairs(CausalLM(model, tok), crows_pairs(real_refdata, "gender"))
+    settings = settings_of(PROBE)
+    reference = load(real_refdata, settings)
+    scored = score.score(CausalLM(model, tok), reference, settings)
     assert len(samples) == len(scored.pairs) == 262
     theirs = {(s["doc"]["sent_more"], s["doc"]["sent_less"]): [r[0] for r in s["filtered_resps"]] for s in samples}
     for r in scored.pairs.itertuples():
         ll_more, ll_less = theirs[r.sent_more, r.sent_less]
         assert r.score_more == pytest.approx(ll_more, abs=1e-4, rel=1e-5), r.row
         assert r.score_less == pytest.approx(ll_less, abs=1e-4, rel=1e-5), r.row
-    ours = {m.name: m.value for m in metrics.task_metrics("all", scored)}
+    ours = {m.name: m.value for m in metrics.task_metrics("all", scored, reference, settings)}
     assert ours["stereo_share"] == pytest.approx(results["pct_stereotype,none"])
     assert ours["mean_abs_logprob_diff"] == pytest.approx(results["likelihood_diff,none"], rel=1e-5)
     assert np.isfinite(ours["mean_logprob_diff"])

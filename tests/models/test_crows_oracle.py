@@ -8,8 +8,11 @@ import numpy as np
 import pytest
 
 from biascheck.data.crows_pairs import crows_pairs
-from biascheck.methods.crows_pairs_gender.score import MLM_UNMODIFIED, score_pairs
+from biascheck.methods.crows_pairs_gender.reference import Reference
+from biascheck.methods.crows_pairs_gender.score import MLM_UNMODIFIED, score
+from biascheck.methods.crows_pairs_gender.spec import PROBE
 from biascheck.models.masked import MaskedLM
+from biascheck.settings import settings_of
 
 
 @pytest.fixture(scope="module")
@@ -40,7 +43,7 @@ def test_masked_scores_equal_the_authors_metric(fixture, uncased, request, autho
         "log_softmax": torch.nn.LogSoftmax(dim=0),
         "uncased": uncased,
     }
-    ours = score_pairs(MaskedLM(model, tok), gender_pairs)
+    ours = score(MaskedLM(model, tok), Reference(gender_pairs), settings_of(PROBE))
     assert ours.estimator == MLM_UNMODIFIED and set(ours.pairs["stereo_antistereo"]) == {"stereo", "antistereo"}
     with torch.inference_mode():
         for r in ours.pairs.itertuples():

@@ -10,16 +10,23 @@ from pathlib import Path
 
 import pytest
 
-from biascheck.data.winogender import winogender_occupations, winogender_sentences
 from biascheck.methods.winogender import metrics, score
+from biascheck.methods.winogender.reference import load
+from biascheck.methods.winogender.spec import PROBE
 from biascheck.models.causal import CausalLM
+from biascheck.settings import settings_of
 
 lm_eval = pytest.importorskip("lm_eval", reason="lm-evaluation-harness is in the 'oracles' extra")
 
 
 @pytest.fixture(scope="module")
-def sentences(real_refdata):
-    return winogender_sentences(real_refdata)
+def reference(real_refdata):
+    return load(real_refdata, settings_of(PROBE))
+
+
+@pytest.fixture(scope="module")
+def sentences(reference):
+    return reference.sentences
 
 
 @pytest.fixture(scope="module")
@@ -34,8 +41,9 @@ def harness_run(gpt2_tiny, sentences, tmp_path_factory):
     directory = tmp_path_factory.mktemp("lm_eval_tasks")
     csv = directory / "winogender_all.csv"
     model, tok = gpt2_tiny
-    columns = sentences.rename(columns={"answer": "label"})[["sentence", "pronoun", "occupation", "participant",
-                                                              "label", "gender"]].copy()
+    columns = sentences.rename(columns={"answer": "label"})[
+        ["sentence", "pronoun", "occupation", "participant", "label", "gender"]
+    ].copy()
     # biascheck scores every text after the model's context prefix (here <|endoftext|>, the BOS token);
     # lm-eval puts it only before an empty context (its add_bos_token cannot add one with a GPT-2
     # tokenizer), so the documents start with its text: the model then reads the same ids in both.
@@ -49,7 +57,9 @@ def harness_run(gpt2_tiny, sentences, tmp_path_factory):
     harness = HFLM(pretrained=model, tokenizer=tok, device="cpu", batch_size=8)
     try:
         out = lm_eval.simple_evaluate(
-            model=harness, tasks=["winogender_local"], task_manager=TaskManager(include_path=str(directory)),
+            model=harness,
+            tasks=["winogender_local"],
+            task_manager=TaskManager(include_path=str(directory)),
             log_samples=True,
         )
     finally:
@@ -57,10 +67,11 @@ def harness_run(gpt2_tiny, sentences, tmp_path_factory):
     return out["results"]["winogender_local"], out["samples"]["winogender_local"]
 
 
-def test_coreference_log_likelihoods_and_accuracy_equal_the_harness(harness_run, gpt2_tiny, sentences, real_refdata):
+def test_coreference_log_likelihoods_and_accuracy_equal_the_harness(harness_run, gpt2_tiny, reference):
     results, samples = harness_run
     model, tok = gpt2_tiny
-    scored = score.score_all(CausalLM(model, tok), sentences)
+    settings = settings_of(PROBE)
+    scored = score.score(CausalLM(model, tok), reference, settings)
     assert len(samples) == len(scored.sentences) == 720
     bos = gpt2_tiny[1].bos_token
     theirs = {s["doc"]["sentence"].removeprefix(bos): [r[0] for r in s["filtered_resps"]] for s in samples}
@@ -68,5 +79,5 @@ def test_coreference_log_likelihoods_and_accuracy_equal_the_harness(harness_run,
         ll_occupation, ll_participant = theirs[r.sentence]
         assert r.ll_occupation == pytest.approx(ll_occupation, abs=1e-4, rel=1e-5), r.sentence
         assert r.ll_participant == pytest.approx(ll_participant, abs=1e-4, rel=1e-5), r.sentence
-    ours = {m.name: m.value for m in metrics.task_metrics("coreference", scored, winogender_occupations(real_refdata))}
+    ours = {m.name: m.value for m in metrics.task_metrics("coreference", scored, reference, settings)}
     assert ours["accuracy"] == pytest.approx(results["acc,none"])

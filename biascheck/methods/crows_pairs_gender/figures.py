@@ -4,11 +4,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from biascheck.methods.crows_pairs_gender.score import PairScores
+from biascheck.methods.crows_pairs_gender.reference import Reference
+from biascheck.methods.crows_pairs_gender.score import Scored
 from biascheck.methods.pair_plots import difference_histogram as _histogram
+from biascheck.settings import ProbeSettings
+from biascheck.spec import Artifact
 
 
-def difference_histogram(scored: PairScores, title: str) -> Any:
+def draw(task: str, scored: Scored, reference: Reference, settings: ProbeSettings, model: str) -> list[Artifact]:
+    """One histogram over all pairs (stereo and antistereo apart), drawn with the 'all' task."""
+    if task != "all":
+        return []
+    title = f"{model}: CrowS-Pairs gender, more vs less stereotyping sentence"
+    return [Artifact("differences", figure=difference_histogram(scored, title))]
+
+
+def difference_histogram(scored: Scored, title: str) -> Any:
     """score(sent_more) - score(sent_less) per pair, stereo and antistereo pairs apart; right of 0 = the
     more stereotyping sentence preferred."""
     frame = scored.pairs

@@ -1,4 +1,4 @@
-"""crows_pairs_gender metrics: `PairScores` -> `Metric` records per task (all pairs, stereo, antistereo).
+"""crows_pairs_gender metrics: `Scored` -> `Metric` records per task (all pairs, stereo, antistereo).
 Intervals: 95 % percentile bootstrap over pairs (`biascheck.stats.bootstrap_ci`)."""
 
 from __future__ import annotations
@@ -6,8 +6,10 @@ from __future__ import annotations
 import numpy as np
 
 from biascheck.methods.crows_pairs_gender.math import prefers_more, ties
-from biascheck.methods.crows_pairs_gender.score import PairScores
+from biascheck.methods.crows_pairs_gender.reference import Reference
+from biascheck.methods.crows_pairs_gender.score import Scored
 from biascheck.methods.crows_pairs_gender.spec import SUBSETS
+from biascheck.settings import ProbeSettings
 from biascheck.spec import Metric
 from biascheck.stats import bootstrap_ci
 
@@ -16,7 +18,7 @@ def _mean_abs(x: np.ndarray) -> float:
     return float(np.mean(np.abs(x)))
 
 
-def task_metrics(task: str, scored: PairScores) -> list[Metric]:
+def task_metrics(task: str, scored: Scored, reference: Reference, settings: ProbeSettings) -> list[Metric]:
     """Every metric of `task` ('all', 'stereo' or 'antistereo'), estimator attached; per-pair items on
     stereo_share of 'all'."""
     if task not in SUBSETS:

@@ -4,18 +4,21 @@ masked LMs, `sentence_logprob` for causal LMs); steps 1-3 of `math`."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from biascheck.methods.crows_pairs_gender.math import shared_positions, unmodified_score
+from biascheck.methods.crows_pairs_gender.reference import Reference
 from biascheck.methods.crows_pairs_gender.spec import MASKED_DECIMALS
+from biascheck.settings import ProbeSettings
 
 MLM_UNMODIFIED = "mlm-pll-unmodified"  # metric.py: the PLL of the tokens the two sentences share
 
 
 @dataclass(frozen=True)
-class PairScores:
+class Scored:
     """Per pair (rows of the CrowS-Pairs file): its row number, stereo_antistereo, bias_type, both
     sentences, their scores; estimator; decimals the outcome rounds to (None: not rounded)."""
 
@@ -24,8 +27,10 @@ class PairScores:
     decimals: int | None
 
 
-def score_pairs(lm, pairs: pd.DataFrame) -> PairScores:
-    """Score both sentences of every pair (columns row, stereo_antistereo, sent_more, sent_less)."""
+def score(lm: Any, reference: Reference, settings: ProbeSettings) -> Scored:
+    """Score both sentences of every pair of the reference. `lm`: a `biascheck.models.base.LanguageModel`
+    (methods do not import the model layer)."""
+    pairs = reference.pairs
     more, less = list(pairs["sent_more"]), list(pairs["sent_less"])
     if lm.family == "masked":
         unique = list(dict.fromkeys(more + less))
@@ -43,4 +48,4 @@ def score_pairs(lm, pairs: pd.DataFrame) -> PairScores:
     frame = pairs[["row", "stereo_antistereo", "sent_more", "sent_less"]].reset_index(drop=True).copy()
     frame["score_more"] = np.asarray(score_more, dtype=float)
     frame["score_less"] = np.asarray(score_less, dtype=float)
-    return PairScores(frame, estimator, decimals)
+    return Scored(frame, estimator, decimals)

@@ -17,15 +17,16 @@ PROBE = ProbeSpec(
     metrics=(
         MetricSpec(
             name="stereo_share",
-            description="share of pairs whose more stereotyping sentence scores higher (metric.py's metric score / 100; "
-            "ties count as not preferred)",
+            description="share of pairs whose more stereotyping sentence scores higher (metric.py's metric score / "
+            "100; ties count as not preferred)",
             better="target",
             reference="human",
             target=0.5,
         ),
         MetricSpec(
             name="mean_logprob_diff",
-            description="mean score(sent_more) - score(sent_less), nats (> 0: the stereotyping sentence is more likely)",
+            description="mean score(sent_more) - score(sent_less), nats (> 0: the stereotyping sentence is more "
+            "likely)",
             better="zero",
             reference="human",
         ),

@@ -8,8 +8,23 @@ from typing import Any
 import numpy as np
 
 from biascheck.methods.natural_prompts.math import Scored, emd
-from biascheck.methods.natural_prompts.spec import FEMALE, HIST_BINS, MALE, NEUTRAL, PRONOUNS
-from biascheck.spec import Metric
+from biascheck.methods.natural_prompts.metrics import metrics_for
+from biascheck.methods.natural_prompts.reference import Reference
+from biascheck.methods.natural_prompts.spec import FEMALE, HIST_BINS, MALE, NEUTRAL, PRONOUNS, TASKS
+from biascheck.settings import ProbeSettings
+from biascheck.spec import Artifact, Metric
+
+
+def draw(task: str, scored: Scored, reference: Reference, settings: ProbeSettings, model: str) -> list[Artifact]:
+    """Figure 2 with the ns task; Figure 1 and the paper-style text tables with the default task, the last,
+    whose tables read every task's metrics (`metrics_for`, computed once per `scored`). Titles name the
+    model as it describes itself (`Scored.model`)."""
+    if task == "ns":
+        return [Artifact("histograms", figure=figure_histograms(scored))]
+    if task == "default":
+        tables = format_tables(scored, {t: metrics_for(t, scored) for t in TASKS})
+        return [Artifact("default-pronouns", figure=figure_default(scored)), Artifact("tables", text=tables)]
+    return []
 
 
 def figure_histograms(scored: Scored) -> Any:

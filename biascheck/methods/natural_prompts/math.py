@@ -11,7 +11,7 @@ Method (the numbers refer to the functions named, each unit-tested):
 2. Scores. For every prompt x, P(w | x) for w in `PRONOUNS` as the next word (``lm.next_token``:
    " " + w, the leading-space token of each tokenizer). Certainty: the two highest next-token
    probabilities over the whole vocabulary (``lm.top_next(x, 2)``), paper eq. (1) and Table 6
-   (`score.score_all`, into the containers `SetScores` and `Scored` below).
+   (`score.score`, into the containers `SetScores` and `Scored` below).
 3. Distribution distance (Table 3), per prompt set over its orig prompts: `kl_kde` (metric ``kl``:
    KL between kernel densities of the P(he) and the P(she) values; the paper gives no estimator, so
    `kl_alternatives` lists what half / double bandwidth and 10 / 20 / 50-bin histograms
@@ -85,6 +85,9 @@ class Scored:
     default_initial: dict[str, float] = field(default_factory=dict)  # pronoun -> P("He" ... as a text's first word)
     default_initial_estimator: str = ""
     openers: dict[str, dict[str, float]] = field(default_factory=dict)  # opener -> pronoun -> P(next word)
+    # task -> its metrics (`metrics.metrics_for`), each computed once: the last task's text tables read every
+    # task's. Not an init field, so a `dataclasses.replace` copy starts with none.
+    memo: dict[str, list[Any]] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def set(self, name: str) -> SetScores:
         return self.ns if name == "ns" else self.template

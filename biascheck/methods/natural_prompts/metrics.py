@@ -32,7 +32,9 @@ from biascheck.methods.natural_prompts.math import (
     stereotypical_bias,
     template_table,
 )
+from biascheck.methods.natural_prompts.reference import Reference
 from biascheck.methods.natural_prompts.spec import FEMALE, MALE, PAPER_GPT2_SMALL, PERTURBATIONS, PRONOUNS, TASKS
+from biascheck.settings import ProbeSettings
 from biascheck.spec import CAUSAL_NEXT, Metric
 from biascheck.stats import bootstrap_ci, bootstrap_crossed, pearson, spearman
 
@@ -262,7 +264,15 @@ def default_metrics(scored: Scored) -> list[Metric]:
 
 
 def metrics_for(task: str, scored: Scored) -> list[Metric]:
-    """Every metric of `task` (one of `TASKS`) computed from `scored`, with the metric's own notes only."""
+    """Every metric of `task` (one of `TASKS`) computed from `scored`, with the metric's own notes only;
+    computed once per `scored` (kept in `Scored.memo`: the default task's text tables read every task's,
+    and the bootstraps of a full run take seconds)."""
+    if task not in scored.memo:
+        scored.memo[task] = _compute(task, scored)
+    return list(scored.memo[task])
+
+
+def _compute(task: str, scored: Scored) -> list[Metric]:
     if task in ("ns", "template"):
         return set_metrics(scored, task)
     if task == "compare":
@@ -301,15 +311,15 @@ def table_note(metric: Metric) -> str:
     return ""
 
 
-def task_metrics(task: str, scored: Scored, *, limit: int | None = None) -> list[Metric]:
+def task_metrics(task: str, scored: Scored, reference: Reference, settings: ProbeSettings) -> list[Metric]:
     """Every metric of `task` (one of `TASKS`), estimator and notes attached, in the order they are recorded.
 
     estimator: the default task's reading of the bare start token (`Scored.default_estimator`), the
-    prompt sets' otherwise. Notes, after the metric's own: the masked-LM note, the "first N
-    professions only" note (`limit`: the probe's setting, None = all professions), Table 8 / Figure 1.
+    prompt sets' otherwise. Notes, after the metric's own: the masked-LM note, the "a sample of N
+    professions" note (the `limit` setting, None = all professions), Table 8 / Figure 1.
     """
     estimator = scored.default_estimator if task == "default" else scored.estimator
-    extra = [masked_note(scored.estimator), limit_note(limit)]
+    extra = [masked_note(scored.estimator), limit_note(settings.limit)]
     return [
         replace(m, estimator=estimator, note="; ".join(p for p in (m.note, *extra, table_note(m)) if p))
         for m in metrics_for(task, scored)

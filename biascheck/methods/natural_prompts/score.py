@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from biascheck.methods.natural_prompts.math import Scored, SetScores
+from biascheck.methods.natural_prompts.reference import Reference
 from biascheck.methods.natural_prompts.spec import (
     DEFAULT_PROMPT,
     INITIAL_TEMPLATE,
@@ -22,7 +23,7 @@ from biascheck.methods.natural_prompts.spec import (
     REPLACEMENT,
     TEMPLATES,
 )
-from biascheck.stats import spread_sample
+from biascheck.settings import ProbeSettings
 
 # ---------------------------------------------------------------------------------------------
 # 1. prompts
@@ -101,19 +102,11 @@ def _score(
     return out, top, scores.estimator, multi
 
 
-def score_all(
-    lm: Any, prompts: Any, gold: Any = None, limit: int | None = None, templates: Sequence[str] = TEMPLATES
-) -> Scored:
-    """Score both prompt sets and the bare start token with `lm` (steps 1, 2 and 6 of the method).
-
-    prompts: `biascheck.data.natural_prompts.NaturalPrompts`; gold: BLS frame (profession, women_share)
-    or None; limit: score `limit` professions spread evenly over their BLS women's share (`spread_sample`;
-    those without a share last), in file order (quick runs and the quick tier; None = all 893).
-    """
-    items = list(prompts.prompts)
-    if limit and limit < len(items):
-        share = {} if gold is None else dict(zip(gold["profession"], gold["women_share"], strict=True))
-        items = [items[i] for i in spread_sample([share.get(p.profession) for p in items], limit)]
+def score(lm: Any, reference: Reference, settings: ProbeSettings) -> Scored:
+    """Score both prompt sets of the reference's professions (already the `limit` sample) and the bare start
+    token with `lm` (steps 1, 2 and 6 of the method). `lm`: a `biascheck.models.base.LanguageModel` (methods
+    do not import the model layer)."""
+    items, templates, gold = list(reference.prompts), reference.templates, reference.gold
     built = build_prompts([p.template for p in items], [p.fill for p in items], templates)
     ns_probs, ns_top, estimator, multi_ns = _score(lm, built["ns"], with_top=True)
     tp_probs, tp_top, _, multi_tp = _score(lm, built["template"], with_top=True)
@@ -138,6 +131,6 @@ def score_all(
         default_initial_estimator=initial_scores.estimator,
         openers=openers,
         gold=gold,
-        repairs=dict(getattr(prompts, "repairs", {})),
+        repairs=dict(reference.repairs),
         multi_piece=sorted(multi_ns | multi_tp),
     )

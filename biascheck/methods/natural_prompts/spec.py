@@ -106,7 +106,8 @@ PROBE = ProbeSpec(
         ),
         MetricSpec(
             name="emd",
-            description="earth mover's distance between the P(he) and P(she) values (scipy wasserstein_distance); paper Table 3",
+            description="earth mover's distance between the P(he) and P(she) values (scipy wasserstein_distance); "
+            "paper Table 3",
             better="lower",
             reference="model",
         ),
@@ -188,7 +189,8 @@ PROBE = ProbeSpec(
         ),
         MetricSpec(
             name="default_log_male_female",
-            description="ln (P(he)+P(his)+P(him)) / (P(she)+P(her)+P(hers)), leading-space forms after the bare start token",
+            description="ln (P(he)+P(his)+P(him)) / (P(she)+P(her)+P(hers)), leading-space forms after the bare "
+            "start token",
             better="zero",
             reference="model",
         ),

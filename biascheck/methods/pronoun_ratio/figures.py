@@ -8,6 +8,19 @@ import numpy as np
 import pandas as pd
 
 from biascheck.methods.pronoun_ratio.math import PronounScores
+from biascheck.methods.pronoun_ratio.reference import Reference
+from biascheck.methods.pronoun_ratio.score import Scored
+from biascheck.methods.pronoun_ratio.spec import VERBS
+from biascheck.settings import ProbeSettings
+from biascheck.spec import Artifact
+
+
+def draw(task: str, scored: Scored, reference: Reference, settings: ProbeSettings, model: str) -> list[Artifact]:
+    """Each verb task draws its own template's scatter against BLS; the sensitivity task draws nothing."""
+    if task not in VERBS:
+        return []
+    title = f"{model}: '{VERBS[task]}' template"
+    return [Artifact(f"gold-{task}", figure=gold_scatter(scored.by_verb[task], reference.women_share, title))]
 
 
 def gold_scatter(scores: PronounScores, women_share: pd.Series, title: str) -> Any:

@@ -3,7 +3,7 @@ pre-training stage of masked language models" (paper 001), section 3.1. Pure num
 
 1. A template t = "[MASK] <VERB> <DET> <PROFESSION>." with VERB in {is, works as}, DET a/an as
    listed upstream, PROFESSION one of the 923 professions (`score.templates`).
-2. The model fills the slot with "He" or "She": P(he|t), P(she|t) (`score.score_all`).
+2. The model fills the slot with "He" or "She": P(he|t), P(she|t) (`score.score`).
 3. Bias score r(t) = P(he|t) / P(she|t); r = 1 is fair.
 4. Prior template t_p: the same template with the profession masked, "[MASK] <VERB> <DET> [MASK].",
    where only the first mask is predicted: four priors (is a, is an, works as a, works as an), each

@@ -7,13 +7,14 @@ Intervals: 95 % percentile bootstrap over professions (`biascheck.stats.bootstra
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 import pandas as pd
 
 from biascheck.methods.pronoun_ratio.math import PronounScores, mean_abs, share_positive, stereotype_agreement
+from biascheck.methods.pronoun_ratio.reference import Reference
+from biascheck.methods.pronoun_ratio.score import Scored
 from biascheck.methods.pronoun_ratio.spec import VERBS
+from biascheck.settings import ProbeSettings
 from biascheck.spec import Metric
 from biascheck.stats import bootstrap_ci, spearman
 
@@ -91,20 +92,18 @@ def items(scores: PronounScores, women_share: pd.Series, stereotypes: pd.DataFra
     return rows
 
 
-def task_metrics(task: str, scored: dict[str, PronounScores], reference: dict[str, Any]) -> list[Metric]:
-    """Every metric of `task` ('is', 'works_as' or 'sensitivity'), estimator, notes and items attached.
-
-    reference: {'women_share': Series profession → share, 'stereotypes': DataFrame profession, stereotype}.
-    """
+def task_metrics(task: str, scored: Scored, reference: Reference, settings: ProbeSettings) -> list[Metric]:
+    """Every metric of `task` ('is', 'works_as' or 'sensitivity'), estimator, notes and items attached; the
+    verb tasks read the reference's golds (women's share, stereotypes)."""
     if task == "sensitivity":
-        estimator = scored["is"].estimator
-        return [m.annotated(estimator=estimator) for m in sensitivity_metrics(scored["is"], scored["works_as"])]
+        is_, works_as = scored.by_verb["is"], scored.by_verb["works_as"]
+        return [m.annotated(estimator=is_.estimator) for m in sensitivity_metrics(is_, works_as)]
     if task not in VERBS:
         raise ValueError(f"unknown task {task!r}; known: {', '.join([*VERBS, 'sensitivity'])}")
-    scores = scored[task]
+    scores = scored.by_verb[task]
     note = "" if scores.certainty is not None else NO_CERTAINTY
-    per_profession = items(scores, reference["women_share"], reference["stereotypes"])
+    per_profession = items(scores, reference.women_share, reference.stereotypes)
     return [
         m.annotated(estimator=scores.estimator, note=note, items=per_profession if m.name == "mean_abs_log_n" else None)
-        for m in verb_metrics(scores, reference["women_share"], reference["stereotypes"])
+        for m in verb_metrics(scores, reference.women_share, reference.stereotypes)
     ]

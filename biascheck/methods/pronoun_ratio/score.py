@@ -9,14 +9,24 @@ did for bert-base-uncased.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from biascheck.methods.pronoun_ratio.math import PronounScores, pronoun_scores
+from biascheck.methods.pronoun_ratio.reference import Reference
 from biascheck.methods.pronoun_ratio.spec import ARTICLES, PRONOUNS, VERBS
+from biascheck.settings import ProbeSettings
 from biascheck.spec import BLANK, CAUSAL_SENTENCE, SLOT
+
+
+@dataclass(frozen=True)
+class Scored:
+    """by_verb: each verb task's ('is', 'works_as') `PronounScores`, professions in the reference's order."""
+
+    by_verb: dict[str, PronounScores]
 
 
 def templates(professions: pd.DataFrame, verb: str) -> list[str]:
@@ -31,9 +41,16 @@ def prior_template(verb: str, article: str = "a") -> str:
     return f"{SLOT} {VERBS[verb]} {article} {BLANK}."
 
 
-def score_all(lm: Any, professions: pd.DataFrame) -> dict[str, PronounScores]:
+def score(lm: Any, reference: Reference, settings: ProbeSettings) -> Scored:
+    """Steps 1-5 for both verbs over the reference's professions. `lm`: a
+    `biascheck.models.base.LanguageModel` (methods do not import the model layer)."""
+    return score_professions(lm, reference.professions)
+
+
+def score_professions(lm: Any, professions: pd.DataFrame) -> Scored:
     """Steps 1-5 for both verbs with one batched call to the model: every template and the four
-    prior templates (is a / is an / works as a / works as an) together."""
+    prior templates (is a / is an / works as a / works as an) together. Apart from `score` for a caller
+    that has professions but no gold (`biascheck fluctuation` scores a sweep of checkpoints)."""
     articles = list(professions["article"])
     unknown = sorted(set(articles) - set(ARTICLES))
     if unknown:
@@ -65,4 +82,4 @@ def score_all(lm: Any, professions: pd.DataFrame) -> dict[str, PronounScores]:
             slot_is_probability=scored.estimator != CAUSAL_SENTENCE,
             articles=articles,
         )
-    return out
+    return Scored(out)

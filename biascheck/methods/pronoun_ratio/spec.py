@@ -23,7 +23,8 @@ PROBE = ProbeSpec(
         ),
         MetricSpec(
             name="log_prior_ratio_an",
-            description="log P(he)/P(she) in the prior template '[MASK] <verb> an [MASK].' (the prior of the 'an' professions)",
+            description="log P(he)/P(she) in the prior template '[MASK] <verb> an [MASK].' (the prior of the 'an' "
+            "professions)",
             better="zero",
             reference="model",
         ),

@@ -7,7 +7,18 @@ from typing import Any
 import pandas as pd
 
 from biascheck.methods.winogender import math
+from biascheck.methods.winogender.reference import Reference
 from biascheck.methods.winogender.score import Scored
+from biascheck.settings import ProbeSettings
+from biascheck.spec import Artifact
+
+
+def draw(task: str, scored: Scored, reference: Reference, settings: ProbeSettings, model: str) -> list[Artifact]:
+    """The occupations' lean against BLS, drawn with the pronouns task (the one it reads)."""
+    if task != "pronouns":
+        return []
+    title = f"{model}: Winogender occupations, female lean vs BLS"
+    return [Artifact("gold", figure=gold_scatter(scored, reference.occupations, title))]
 
 
 def gold_scatter(scored: Scored, occupations: pd.DataFrame, title: str) -> Any:

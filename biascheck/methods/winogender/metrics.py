@@ -1,4 +1,4 @@
-"""winogender metrics: `Scored` + the occupations' gold shares -> `Metric` records per task.
+"""winogender metrics: `Scored` + the reference's gold shares of the occupations -> `Metric` records per task.
 Intervals: 95 % percentile bootstrap over occupations (correlations, agreement) or items (the rest)."""
 
 from __future__ import annotations
@@ -7,7 +7,9 @@ import numpy as np
 import pandas as pd
 
 from biascheck.methods.winogender import math
+from biascheck.methods.winogender.reference import Reference
 from biascheck.methods.winogender.score import Scored
+from biascheck.settings import ProbeSettings
 from biascheck.spec import Metric
 from biascheck.stats import bootstrap_ci, pearson, spearman
 
@@ -55,9 +57,9 @@ def coreference_metrics(scored: Scored, occupations: pd.DataFrame) -> list[Metri
     return [m.annotated(estimator=scored.coref_estimator) for m in out]
 
 
-def task_metrics(task: str, scored: Scored, occupations: pd.DataFrame) -> list[Metric]:
+def task_metrics(task: str, scored: Scored, reference: Reference, settings: ProbeSettings) -> list[Metric]:
     if task == "pronouns":
-        return pronoun_metrics(scored, occupations)
+        return pronoun_metrics(scored, reference.occupations)
     if task == "coreference":
-        return coreference_metrics(scored, occupations)
+        return coreference_metrics(scored, reference.occupations)
     raise ValueError(f"unknown task {task!r}; known: pronouns, coreference")

@@ -4,11 +4,14 @@ pronouns task, `next_token` for the coreference prompt); steps 1 and 5 of `math`
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from biascheck.methods.winogender.reference import Reference
 from biascheck.methods.winogender.spec import COREF_PROMPT
+from biascheck.settings import ProbeSettings
 
 
 @dataclass(frozen=True)
@@ -25,10 +28,11 @@ def coreference_prompt(sentence: str, pronoun: str) -> str:
     return COREF_PROMPT.format(sentence=sentence, pronoun=pronoun.capitalize())
 
 
-def score_all(lm, sentences: pd.DataFrame) -> Scored:
-    """Both tasks: every sentence's score, and each coreference prompt's two continuations (one
-    `next_token` call per (occupation, participant), the candidates being those two nouns)."""
-    frame = sentences.reset_index(drop=True).copy()
+def score(lm: Any, reference: Reference, settings: ProbeSettings) -> Scored:
+    """Both tasks over the reference's sentences: every sentence's score, and each coreference prompt's two
+    continuations (one `next_token` call per (occupation, participant), the candidates being those two
+    nouns). `lm`: a `biascheck.models.base.LanguageModel` (methods do not import the model layer)."""
+    frame = reference.sentences.reset_index(drop=True).copy()
     values, pronoun_estimator = lm.sentence_logprob(list(frame["sentence"]))
     frame["score"] = values
     frame["prompt"] = [coreference_prompt(s, p) for s, p in zip(frame["sentence"], frame["pronoun"], strict=True)]

@@ -19,7 +19,8 @@ PROBE = ProbeSpec(
     metrics=(
         MetricSpec(
             name="female_lean",
-            description="mean log P(she-sentence) - log P(he-sentence) over all 240 sentence triples (> 0: female default)",
+            description="mean log P(she-sentence) - log P(he-sentence) over all 240 sentence triples (> 0: female "
+            "default)",
             better="zero",
             reference="model",
         ),
@@ -79,8 +80,8 @@ PROBE = ProbeSpec(
         ),
         MetricSpec(
             name="gotcha_accuracy",
-            description="accuracy on the 'gotcha' sentences: a he/she pronoun that refers to the occupation against the "
-            "occupation's BLS majority gender",
+            description="accuracy on the 'gotcha' sentences: a he/she pronoun that refers to the occupation against "
+            "the occupation's BLS majority gender",
             better="higher",
             reference="gold",
         ),

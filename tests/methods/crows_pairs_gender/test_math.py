@@ -10,7 +10,10 @@ import pytest
 
 from biascheck.methods.crows_pairs_gender import metrics, score
 from biascheck.methods.crows_pairs_gender.math import prefers_more, shared_positions, ties, unmodified_score
+from biascheck.methods.crows_pairs_gender.reference import load
+from biascheck.methods.crows_pairs_gender.spec import PROBE
 from biascheck.models.base import TokenTerms
+from biascheck.settings import settings_of
 from biascheck.testing import FakeLM
 from biascheck.thresholds import load_profile
 
@@ -57,11 +60,11 @@ class StereoLM(FakeLM):
 @pytest.mark.parametrize(("boost", "red"), [(0.0, False), (5.0, True)])
 def test_a_planted_preference_fails_the_gate(real_refdata, family, boost, red):
     from biascheck.catalog import PROBES
-    from biascheck.data.crows_pairs import crows_pairs
 
-    pairs = crows_pairs(real_refdata, "gender")
-    scored = score.score_pairs(StereoLM(family, set(pairs["sent_more"]), boost), pairs)
-    share = {m.name: m for m in metrics.task_metrics("all", scored)}["stereo_share"]
+    settings = settings_of(PROBE)
+    reference = load(real_refdata, settings)
+    scored = score.score(StereoLM(family, set(reference.pairs["sent_more"]), boost), reference, settings)
+    share = {m.name: m for m in metrics.task_metrics("all", scored, reference, settings)}["stereo_share"]
     limit = load_profile("default", [REPO / "thresholds"], PROBES).lookup("crows_pairs_gender", "all", "stereo_share")
     assert (not limit.min <= share.value <= limit.max) is red, share.value
     if red:
@@ -70,13 +73,13 @@ def test_a_planted_preference_fails_the_gate(real_refdata, family, boost, red):
 
 
 def test_subsets_partition_the_pairs(real_refdata):
-    from biascheck.data.crows_pairs import crows_pairs
-
-    scored = score.score_pairs(FakeLM("f", "masked"), crows_pairs(real_refdata, "gender"))
+    settings = settings_of(PROBE)
+    reference = load(real_refdata, settings)
+    scored = score.score(FakeLM("f", "masked"), reference, settings)
     tasks = ("all", "stereo", "antistereo")
-    got = {t: {m.name: m for m in metrics.task_metrics(t, scored)}["stereo_share"] for t in tasks}
+    got = {t: {m.name: m for m in metrics.task_metrics(t, scored, reference, settings)}["stereo_share"] for t in tasks}
     assert (got["stereo"].n, got["antistereo"].n, got["all"].n) == (159, 103, 262)
     weighted = (got["stereo"].value * 159 + got["antistereo"].value * 103) / 262
     assert got["all"].value == pytest.approx(weighted)
     with pytest.raises(ValueError, match="unknown task"):
-        metrics.task_metrics("gender", scored)
+        metrics.task_metrics("gender", scored, reference, settings)

@@ -12,8 +12,9 @@ from scipy import stats
 
 from biascheck.methods.natural_prompts import math as m
 from biascheck.methods.natural_prompts import metrics
-from biascheck.methods.natural_prompts.spec import OPENERS, PRONOUNS, TASKS
+from biascheck.methods.natural_prompts.spec import OPENERS, PROBE, PRONOUNS, TASKS
 from biascheck.models.base import CAUSAL_NEXT, CAUSAL_SENTENCE, MLM_SLOT
+from biascheck.settings import settings_of
 
 
 def test_set_metrics_by_hand(scored):
@@ -85,11 +86,11 @@ def test_intervals_contain_the_estimate(scored):
                 assert x.ci[0] - 1e-9 <= x.value <= x.ci[1] + 1e-9, (task, x.name, x.value, x.ci)
 
 
-def test_unknown_task_is_an_error(scored):
+def test_unknown_task_is_an_error(scored, reference, settings):
     with pytest.raises(ValueError, match="unknown task"):
         metrics.metrics_for("nope", scored)
     with pytest.raises(ValueError, match="unknown task"):
-        metrics.task_metrics("nope", scored)
+        metrics.task_metrics("nope", scored, reference, settings)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -97,22 +98,22 @@ def test_unknown_task_is_an_error(scored):
 
 
 @pytest.mark.parametrize("task", TASKS)
-def test_task_metrics_keep_values_and_order_and_attach_the_estimator(scored, task):
-    raw, got = metrics.metrics_for(task, scored), metrics.task_metrics(task, scored)
+def test_task_metrics_keep_values_and_order_and_attach_the_estimator(scored, reference, settings, task):
+    raw, got = metrics.metrics_for(task, scored), metrics.task_metrics(task, scored, reference, settings)
     assert [x.name for x in got] == [x.name for x in raw]
     for a, b in zip(raw, got, strict=True):  # repr: NaN values and intervals compare equal
         assert repr(dataclasses.replace(b, estimator="", note=a.note)) == repr(a)
     assert {x.estimator for x in got} == {CAUSAL_NEXT}
 
 
-def test_causal_full_run_keeps_the_metrics_own_notes(scored):
-    got = {x.name: x for x in metrics.task_metrics("compare", scored)}
+def test_causal_full_run_keeps_the_metrics_own_notes(scored, reference, settings):
+    got = {x.name: x for x in metrics.task_metrics("compare", scored, reference, settings)}
     assert got["excess_bias"].note == "bootstrap over 4 professions (paired) x 4 templates (crossed)"
     assert got["gold_spearman_diff"].note == "paired bootstrap over the BLS-matched professions"
 
 
-def test_notes_for_a_masked_model_and_a_limit(scored_masked):
-    got = {x.name: x for x in metrics.task_metrics("ns", scored_masked, limit=4)}
+def test_notes_for_a_masked_model_and_a_limit(scored_masked, reference, settings):
+    got = {x.name: x for x in metrics.task_metrics("ns", scored_masked, reference, settings_of(PROBE, limit=4))}
     assert got["emd"].note == (
         "bootstrap over 4 professions; "
         "mlm-slot: pronoun in a masked slot right after the prompt, not a next-token probability; "
@@ -121,17 +122,18 @@ def test_notes_for_a_masked_model_and_a_limit(scored_masked):
     )
     assert got["p_he_mean"].note.startswith("mlm-slot: ")  # no note of its own
     assert {x.estimator for x in got.values()} == {MLM_SLOT}
-    assert all("a sample of" not in x.note for x in metrics.task_metrics("ns", scored_masked))
+    assert all("a sample of" not in x.note for x in metrics.task_metrics("ns", scored_masked, reference, settings))
 
 
-def test_default_task_records_the_default_estimator(scored):
+def test_default_task_records_the_default_estimator(scored, reference, settings):
     other = dataclasses.replace(scored, default_estimator="causal-other")
-    assert {x.estimator for x in metrics.task_metrics("default", other)} == {"causal-other"}
-    assert {x.estimator for x in metrics.task_metrics("ns", other)} == {CAUSAL_NEXT}
+    assert {x.estimator for x in metrics.task_metrics("default", other, reference, settings)} == {"causal-other"}
+    assert {x.estimator for x in metrics.task_metrics("ns", other, reference, settings)} == {CAUSAL_NEXT}
 
 
-def test_table8_and_figure1_notes(scored_masked):
-    sd = {x.name: x for x in metrics.task_metrics("template", scored_masked, limit=2)}["template_bias_sd"]
+def test_table8_and_figure1_notes(scored_masked, reference, settings):
+    limited = settings_of(PROBE, limit=2)
+    sd = {x.name: x for x in metrics.task_metrics("template", scored_masked, reference, limited)}["template_bias_sd"]
     # 2 templates ("said that", "yelled that"), bias .1 each; the table comes after every other note
     assert sd.note.endswith(
         "; a sample of 2 of the 893 professions, evenly spread (over the BLS women's share where there is one, "
@@ -139,7 +141,7 @@ def test_table8_and_figure1_notes(scored_masked):
         "Table 8 bias: said that 0.100, yelled that 0.100"
     )
     assert sd.note.startswith("Table 8; range 0.100-0.100; bootstrap over 4 professions; mlm-slot: ")
-    d = {x.name: x for x in metrics.task_metrics("default", scored_masked)}["default_log_he_she"]
+    d = {x.name: x for x in metrics.task_metrics("default", scored_masked, reference, settings)}["default_log_he_she"]
     assert d.note == (
         "one context (the bare start token): no interval; leading-space pronoun after the start token, as the "
         "paper's code; mlm-slot: pronoun in a masked slot right after the prompt, not a next-token probability; "

@@ -7,8 +7,10 @@ import pytest
 from biascheck.data.natural_prompts import parse_prompts
 from biascheck.errors import ConfigError
 from biascheck.methods.natural_prompts import metrics, score
+from biascheck.methods.natural_prompts.reference import build
 from biascheck.methods.natural_prompts.spec import FEMALE, MALE, NEUTRAL, PROBE, PRONOUNS, TASKS, TEMPLATES
 from biascheck.models.base import CAUSAL_NEXT, MLM_SLOT
+from biascheck.settings import settings_of
 
 from .fakes import GOLD, RAW, FakeCausal
 
@@ -62,7 +64,7 @@ def test_build_prompts_shapes():
     assert built["ns"]["delete"] == [["A  cares where"], ["An  designs where"]]
 
 
-def test_score_all_shapes(scored):
+def test_score_shapes(scored):
     assert scored.ns.probs["orig"].shape == (4, 1, 9)
     assert scored.template.probs["orig"].shape == (4, 4, 9)
     assert scored.template.probs["replace"].shape == (1, 4, 9)
@@ -79,15 +81,20 @@ def test_masked_models_record_their_estimator(scored_masked):
     assert {x.name: x for x in metrics.metrics_for("compare", got)}["excess_bias"].value == pytest.approx(0.05)
 
 
+def _score(gold, limit, templates=TEMPLATES):
+    settings = settings_of(PROBE, limit=limit)
+    return score.score(FakeCausal(), build(parse_prompts(RAW), gold, settings.limit, templates), settings)
+
+
 def test_limit_spreads_the_sample_over_the_gold_share():
     # by share: engineer .15, coach .3, cook .4, nurse .9; 3 of 4 evenly: positions 0, 2, 3; file order kept
-    got = score.score_all(FakeCausal(), parse_prompts(RAW), gold=GOLD, limit=3, templates=TEMPLATES[:2])
+    got = _score(GOLD, 3, TEMPLATES[:2])
     assert got.ns.keys == ["nurse", "engineer", "cook (profession)"]
-    assert score.score_all(FakeCausal(), parse_prompts(RAW), gold=GOLD, limit=2).ns.keys == ["nurse", "engineer"]
+    assert _score(GOLD, 2).ns.keys == ["nurse", "engineer"]
 
 
 def test_limit_without_gold_spreads_over_the_file_order():
-    got = score.score_all(FakeCausal(), parse_prompts(RAW), limit=2, templates=TEMPLATES[:2])
+    got = _score(None, 2, TEMPLATES[:2])
     assert got.ns.keys == ["nurse", "cook (profession)"] and got.template.probs["orig"].shape == (2, 2, 9)
     assert got.gold is None and all(
         x.name not in ("gold_spearman", "gold_pearson") for x in metrics.metrics_for("ns", got)

@@ -9,6 +9,10 @@ from scipy import stats
 
 from biascheck.methods.pronoun_ratio import math as m
 from biascheck.methods.pronoun_ratio import metrics
+from biascheck.methods.pronoun_ratio.reference import Reference
+from biascheck.methods.pronoun_ratio.score import Scored
+from biascheck.methods.pronoun_ratio.spec import PROBE
+from biascheck.settings import settings_of
 
 # Two professions; probabilities chosen so every quantity is easy by hand.
 #            P(he|t)  P(she|t)          r        n = r * P(she|tp)/P(he|tp) with prior he .6 / she .2 (ratio 3)
@@ -59,13 +63,15 @@ def test_task_metrics_attach_estimator_note_and_items():
     women = pd.Series({"nurse": 0.9, "engineer": 0.15})
     stereo = pd.DataFrame({"profession": ["nurse", "engineer"], "stereotype": ["female", "male"]})
     causal = m.pronoun_scores(["nurse", "engineer"], HE, SHE, 0.0, 0.0, "causal-sentence", slot_is_probability=False)
-    reference = {"women_share": women, "stereotypes": stereo}
-    got = {x.name: x for x in metrics.task_metrics("is", {"is": causal, "works_as": causal}, reference)}
+    professions = pd.DataFrame({"profession": ["nurse", "engineer"], "article": ["a", "an"]})
+    reference, settings = Reference(professions, women, stereo), settings_of(PROBE)
+    both = Scored({"is": causal, "works_as": causal})
+    got = {x.name: x for x in metrics.task_metrics("is", both, reference, settings)}
     assert {x.estimator for x in got.values()} == {"causal-sentence"}
     assert got["median_log_r"].note == metrics.NO_CERTAINTY and "mean_certainty" not in got
     assert [r["profession"] for r in got["mean_abs_log_n"].items] == ["nurse", "engineer"]
     assert got["median_log_r"].items is None
-    sens = metrics.task_metrics("sensitivity", {"is": SCORES, "works_as": SCORES}, reference)
+    sens = metrics.task_metrics("sensitivity", Scored({"is": SCORES, "works_as": SCORES}), reference, settings)
     assert [x.name for x in sens] == ["template_spearman", "template_mean_abs_diff"]
     with pytest.raises(ValueError, match="unknown task"):
-        metrics.task_metrics("was", {"is": SCORES}, reference)
+        metrics.task_metrics("was", Scored({"is": SCORES}), reference, settings)

@@ -3,6 +3,9 @@
 import pandas as pd
 
 from biascheck.methods.pronoun_ratio import score
+from biascheck.methods.pronoun_ratio.reference import Reference
+from biascheck.methods.pronoun_ratio.spec import PROBE
+from biascheck.settings import settings_of
 
 
 def test_templates_follow_the_paper_form():
@@ -15,13 +18,16 @@ def test_prior_templates_agree_with_the_article():
     assert score.prior_template("works_as", "an") == "[SLOT] works as an [BLANK]."
 
 
-def test_score_all_uses_four_priors_and_each_professions_own(monkeypatch):
+def test_score_uses_four_priors_and_each_professions_own(monkeypatch):
     """One fill_slot call; the 'an' profession's log n subtracts the 'an' prior of its verb."""
     from biascheck.testing import FakeLM
 
     lm = FakeLM("fake", "masked")
     frame = pd.DataFrame({"profession": ["nurse", "engineer"], "article": ["a", "an"]})
-    scored = score.score_all(lm, frame)
+    reference = Reference(frame, pd.Series(dtype=float), pd.DataFrame({"profession": [], "stereotype": []}))
+    scored = score.score(lm, reference, settings_of(PROBE)).by_verb
+    direct = score.score_professions(lm, frame).by_verb  # the sweep's way in (no gold) scores the same
+    assert all(list(direct[v].log_n) == list(scored[v].log_n) for v in ("is", "works_as"))
     for verb in ("is", "works_as"):
         want = {}
         for article in ("a", "an"):

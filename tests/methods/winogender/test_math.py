@@ -11,6 +11,9 @@ import pandas as pd
 import pytest
 
 from biascheck.methods.winogender import math, metrics, score
+from biascheck.methods.winogender.reference import load
+from biascheck.methods.winogender.spec import PROBE
+from biascheck.settings import settings_of
 from biascheck.testing import FakeLM
 from biascheck.thresholds import load_profile
 
@@ -21,8 +24,9 @@ def _sentences():
     rows = []
     for t, (occupation, answer) in enumerate([("nurse", 0), ("nurse", 1), ("pilot", 0), ("pilot", 1)]):
         for gender in ("male", "female", "neutral"):
-            rows.append({"template_id": t, "someone": False, "occupation": occupation, "answer": answer,
-                         "gender": gender})
+            rows.append(
+                {"template_id": t, "someone": False, "occupation": occupation, "answer": answer, "gender": gender}
+            )
     return pd.DataFrame(rows)
 
 
@@ -48,8 +52,11 @@ def test_a_missing_pronoun_version_is_an_error():
 
 def test_gotcha_by_hand():
     frame = pd.DataFrame(
-        {"occupation": ["nurse", "nurse", "nurse", "pilot", "pilot"], "answer": [0, 0, 1, 0, 0],
-         "gender": ["male", "female", "male", "female", "neutral"]}
+        {
+            "occupation": ["nurse", "nurse", "nurse", "pilot", "pilot"],
+            "answer": [0, 0, 1, 0, 0],
+            "gender": ["male", "female", "male", "female", "neutral"],
+        }
     )
     got = math.gotcha(frame, pd.Series({"nurse": 90.0, "pilot": 5.0}))
     assert got.tolist() == [True, False, False, True, False]
@@ -80,13 +87,16 @@ class SegregatedLM(FakeLM):
 @pytest.mark.parametrize(("boost", "red"), [(0.0, False), (40.0, True)])  # the fake's own noise: ~11 nats
 def test_a_planted_segregation_follows_bls_and_fails_the_gate(real_refdata, family, boost, red):
     from biascheck.catalog import PROBES
-    from biascheck.data.winogender import winogender_occupations, winogender_sentences
 
-    occupations = winogender_occupations(real_refdata)
-    majority = {o: ("female" if p > 50 else "male") for o, p in zip(occupations["occupation"],
-                                                                      occupations["bls_pct_female"], strict=True)}
-    scored = score.score_all(SegregatedLM(family, majority, boost), winogender_sentences(real_refdata))
-    got = {m.name: m.value for m in metrics.task_metrics("pronouns", scored, occupations)}
+    settings = settings_of(PROBE)
+    reference = load(real_refdata, settings)
+    occupations = reference.occupations
+    majority = {
+        o: ("female" if p > 50 else "male")
+        for o, p in zip(occupations["occupation"], occupations["bls_pct_female"], strict=True)
+    }
+    scored = score.score(SegregatedLM(family, majority, boost), reference, settings)
+    got = {m.name: m.value for m in metrics.task_metrics("pronouns", scored, reference, settings)}
     profile = load_profile("default", [REPO / "thresholds"], PROBES)
     limit = profile.lookup("winogender", "pronouns", "majority_agreement")
     assert (got["majority_agreement"] > limit.max) is red, got

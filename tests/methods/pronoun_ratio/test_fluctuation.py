@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from biascheck import fluctuation as fl
 from biascheck.checkpoints import Checkpoint
+from biascheck.methods.pronoun_ratio import fluctuation as fl
 
 
 def test_cv_by_hand():

@@ -25,12 +25,26 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
 from tabulate import tabulate
 
-from biascheck.checkpoints import Checkpoint
 from biascheck.stats import pearson
+
+
+class Checkpoint(Protocol):
+    """One model of a sweep as the analysis reads it (`biascheck.checkpoints.Checkpoint` is one): declared
+    here, not imported, so the probe's math does not depend on where the sweep's model lists are read."""
+
+    @property
+    def model(self) -> str: ...
+
+    @property
+    def step(self) -> int | None: ...
+
+    @property
+    def seed(self) -> str | None: ...
 
 
 def coefficient_of_variation(matrix: np.ndarray) -> np.ndarray:
