@@ -97,7 +97,11 @@ def set_metrics(scored: Scored, which: str) -> list[Metric]:
         ph, ps = s.p("he", pert), s.p("she", pert)
         if ph.shape[0] > 1 and crossed:  # template orig: professions x templates
             gap = np.abs(ph - ps)
-            ci = bootstrap_crossed(lambda r, c, gap=gap: float(gap[np.ix_(r, c)].mean()), n, k)
+
+            def mean_gap(r: np.ndarray, c: np.ndarray, gap: np.ndarray = gap) -> float:
+                return float(gap[np.ix_(r, c)].mean())
+
+            ci = bootstrap_crossed(mean_gap, n, k)
             note = f"bootstrap over {unit}"
         elif ph.shape[0] > 1:  # rows = professions
             ci = bootstrap_ci(np.mean, np.abs(ph - ps).mean(axis=1))

@@ -81,8 +81,8 @@ def build_prompts(
 
 
 def _score(
-    lm: Any, rows_by_pert: dict[str, list[list[str]]], with_top: bool
-) -> tuple[dict[str, np.ndarray], np.ndarray | None, str, set[str]]:
+    lm: Any, rows_by_pert: dict[str, list[list[str]]]
+) -> tuple[dict[str, np.ndarray], np.ndarray, str, set[str]]:
     unique = sorted({p for rows in rows_by_pert.values() for row in rows for p in row})
     scores = lm.next_token(unique, list(PRONOUNS))
     index = {p: i for i, p in enumerate(unique)}
@@ -92,13 +92,11 @@ def _score(
     out = {}
     for pert, rows in rows_by_pert.items():
         out[pert] = np.stack([np.stack([probs[index[p]] for p in row]) for row in rows])
-    top = None
-    if with_top:
-        orig_unique = sorted({p for row in rows_by_pert["orig"] for p in row})
-        logp, _tokens = lm.top_next(orig_unique, 2)
-        tindex = {p: i for i, p in enumerate(orig_unique)}
-        top_all = np.exp(np.asarray(logp, float))
-        top = np.stack([np.stack([top_all[tindex[p]] for p in row]) for row in rows_by_pert["orig"]])
+    orig_unique = sorted({p for row in rows_by_pert["orig"] for p in row})
+    logp, _tokens = lm.top_next(orig_unique, 2)
+    tindex = {p: i for i, p in enumerate(orig_unique)}
+    top_all = np.exp(np.asarray(logp, float))
+    top = np.stack([np.stack([top_all[tindex[p]] for p in row]) for row in rows_by_pert["orig"]])
     return out, top, scores.estimator, multi
 
 
@@ -108,8 +106,8 @@ def score(lm: Any, reference: Reference, settings: ProbeSettings) -> Scored:
     do not import the model layer)."""
     items, templates, gold = list(reference.prompts), reference.templates, reference.gold
     built = build_prompts([p.template for p in items], [p.fill for p in items], templates)
-    ns_probs, ns_top, estimator, multi_ns = _score(lm, built["ns"], with_top=True)
-    tp_probs, tp_top, _, multi_tp = _score(lm, built["template"], with_top=True)
+    ns_probs, ns_top, estimator, multi_ns = _score(lm, built["ns"])
+    tp_probs, tp_top, _, multi_tp = _score(lm, built["template"])
     default_scores = lm.next_token([DEFAULT_PROMPT], list(PRONOUNS))
     default = {w: float(np.exp(default_scores.logprob[0, j])) for j, w in enumerate(PRONOUNS)}
     initial_scores = lm.fill_slot([INITIAL_TEMPLATE], [w.capitalize() for w in PRONOUNS])
