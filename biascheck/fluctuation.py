@@ -29,7 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 from tabulate import tabulate
 
-from biascheck.checkpoints import Checkpoint
+from biascheck.gate.checkpoints import Checkpoint
 from biascheck.stats import pearson
 
 

@@ -7,9 +7,10 @@ from dataclasses import replace
 import pytest
 from test_settings import SPEC as SETTINGS_SPEC
 
-from biascheck import baseline, tiers
+from biascheck import tiers
 from biascheck.catalog import PROBES
 from biascheck.errors import ConfigError
+from biascheck.gate import baseline
 from biascheck.settings import resolve
 from biascheck.spec import Setting, count_or_all
 from biascheck.stats import spread_sample

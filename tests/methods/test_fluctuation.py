@@ -5,7 +5,7 @@ import pytest
 from scipy import stats
 
 from biascheck import fluctuation as fl
-from biascheck.checkpoints import Checkpoint
+from biascheck.gate.checkpoints import Checkpoint
 
 
 def test_cv_by_hand():

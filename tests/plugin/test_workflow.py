@@ -106,7 +106,7 @@ def test_naming_step_finds_the_previous_release(tmp_path):
 
 
 def test_naming_step_prefers_the_accepted_baseline(tmp_path):
-    from biascheck.store import ResultStore
+    from biascheck.gate.store import ResultStore
 
     by_name, _ = steps()
     step = by_name["Name this run and its baseline"]
@@ -121,7 +121,7 @@ def test_naming_step_prefers_the_accepted_baseline(tmp_path):
 
 
 def test_accept_step_promotes_a_passing_run_and_refuses_a_failed_one(tmp_path):
-    from biascheck.store import ResultStore
+    from biascheck.gate.store import ResultStore
 
     by_name, _ = steps()
     step = by_name["Accept a saved run as the baseline"]

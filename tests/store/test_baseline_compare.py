@@ -4,7 +4,7 @@ import math
 
 import pytest
 
-from biascheck import baseline as bl
+from biascheck.gate import baseline as bl
 
 
 def res(model, metric, value, ci=None, hib=False, task="t", passed=None):
@@ -189,7 +189,7 @@ def test_version_data_settings_and_batch_policy_mismatches():
     ("ckpt-3", ["ckpt-1", "ckpt-2"], None),  # several others: no single partner
 ])
 def test_one_pairing_rule_for_compare_mismatches_and_item_diffs(model, base, expected):
-    from biascheck.baseline import baseline_model
+    from biascheck.gate.baseline import baseline_model
 
     assert baseline_model(model, base) == expected
 
@@ -255,7 +255,7 @@ def test_the_profile_is_compared_by_its_resolved_thresholds_not_its_name():
 def test_the_competence_guard_is_judged_by_its_line_not_by_regression():
     """A competence of 1.0 in the baseline and 0.85 now (both above the guard's line) is no regression: the
     guard's own line judges it in every run; only the probes' metrics are compared."""
-    from biascheck.baseline import compare
+    from biascheck.gate.baseline import compare
 
     def run(value):
         rows = [{"model": "m", "probe": "pronoun_ratio", "task": "is", "metric": metric, "value": v,

@@ -24,8 +24,8 @@ from typing import Any
 
 import pytest
 
-from biascheck import admit
 from biascheck.errors import BiascheckError
+from biascheck.gate import admit
 from biascheck.results import Result
 from biascheck.session import SESSION_KEY, BiasSession
 
@@ -86,7 +86,7 @@ class Tracking:
             raise pytest.UsageError("--bias-baseline-regen needs --bias-baseline NAME: the run it replaces.")
         if cfg.save_name is None or (cfg.baseline_regen and cfg.save_name == cfg.baseline):
             return
-        from biascheck.store import ResultStore
+        from biascheck.gate.store import ResultStore
 
         try:
             taken = ResultStore(cfg.store_path).has_run(cfg.save_name)
@@ -208,7 +208,7 @@ class Tracking:
             return
         self._check_measured()
         if not self.session.results and not self.config.option.collectonly:
-            from biascheck.selection import no_results
+            from biascheck.gate.selection import no_results
 
             if reason := no_results(self):
                 self._fail("no-results", reason)
@@ -221,8 +221,8 @@ class Tracking:
 
     def _track(self, cfg: Any, exitstatus: int) -> None:
         """Compare with the baseline, save the run."""
-        from biascheck.report import results_payload
-        from biascheck.store import ResultStore
+        from biascheck.gate.store import ResultStore
+        from biascheck.report.summary import results_payload
 
         try:
             store = ResultStore(cfg.store_path)
@@ -276,7 +276,7 @@ class Tracking:
             self.config.hook.pytest_runtest_logreport(report=report)
 
     def _compare(self, store: Any, payload: dict[str, Any], cfg: Any) -> None:
-        from biascheck import baseline as bl
+        from biascheck.gate import baseline as bl
 
         name = cfg.baseline
         command = regen_command(self.config, name)
@@ -349,7 +349,7 @@ class Tracking:
     def pytest_terminal_summary(self, terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
         if is_worker(config) or (self.comparison is None and not self.messages):
             return
-        from biascheck import baseline as bl
+        from biascheck.gate import baseline as bl
 
         cfg = self.session.config
         terminalreporter.section("biascheck baseline" if cfg.baseline or cfg.save_name else "biascheck gate")

@@ -1,7 +1,7 @@
 """Which items moved: the per-item records of two saved runs (professions, occupations, role-noun
 sets, ...) paired and sorted by how much they changed. Pure; used by `biascheck diff`.
 
-1. Results are paired like `biascheck.baseline.compare` pairs them: the same model name, else a
+1. Results are paired like `biascheck.gate.baseline.compare` pairs them: the same model name, else a
    one-model baseline stands for every model of the new run; within a model by `probe.task.metric`.
 2. Within a result, items are paired by their identifying fields (every string-valued field, e.g.
    ``profession`` or ``occupation`` and ``subset``).
@@ -15,7 +15,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from biascheck.baseline import baseline_model, key_of
+from biascheck.gate.baseline import baseline_model, key_of
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """`biascheck fluctuation`: paper 001's pronoun-ratio scores over a sweep of checkpoints and seeds.
 
-1. Read the model list (`biascheck.checkpoints`), the 923 professions (reference data).
+1. Read the model list (`biascheck.gate.checkpoints`), the 923 professions (reference data).
 2. Load each checkpoint in turn (one in memory at a time) and score both verbs with
    `biascheck.methods.pronoun_ratio.score.score_all`; keep log r, log n and the certainty of the chosen verb.
 3. Corpus frequencies from wordfreq when installed (`biascheck.fluctuation.wordfreq_frequencies`).
@@ -20,8 +20,8 @@ import numpy as np
 import pandas as pd
 
 from biascheck import fluctuation as fl
-from biascheck.checkpoints import Checkpoint, read_model_list
 from biascheck.files import atomic_write
+from biascheck.gate.checkpoints import Checkpoint, read_model_list
 
 
 def score_sweep(

@@ -1,7 +1,7 @@
 """Compare a run with a saved baseline: per metric, the change, the noise, and a verdict. Pure.
 
-Inputs are results.json payloads (dicts, as `biascheck.report.results_payload` builds and
-`biascheck.store.ResultStore.load_run` returns). A metric is identified by `probe.task.metric` and
+Inputs are results.json payloads (dicts, as `biascheck.report.summary.results_payload` builds and
+`biascheck.gate.store.ResultStore.load_run` returns). A metric is identified by `probe.task.metric` and
 compared per model (`partners`): a model is paired with the baseline's model of the same name;
 otherwise (a new checkpoint of the same model has a new name) a one-model baseline is the reference
 for every new model, and a several-model baseline (checkpoints / seeds) is summarised by its mean
@@ -273,7 +273,7 @@ def mismatches(base: dict[str, Any], new: dict[str, Any]) -> list[str]:
     version, threshold profile (its resolved thresholds, `ThresholdSet.digest`, not its name), tier, batch
     policy, data checksums, probe settings (of the probes both ran) and, per paired model, family, dtype,
     device class, context prefix, weights format, quantisation and tokenizer. A run-level field neither or
-    one run records is not counted (runs of an older schema are refused before: `biascheck.admit`); a model
+    one run records is not counted (runs of an older schema are refused before: `biascheck.gate.admit`); a model
     field one model records and its partner does not is a difference (they were loaded differently)."""
     out = []
     for key, label in (("biascheck_version", "biascheck version"), ("batch_size", "batch size")):
