@@ -160,7 +160,7 @@ def _history(args: argparse.Namespace) -> int:
 
 
 def _compare(args: argparse.Namespace) -> int:
-    from biascheck.gate import admit
+    from biascheck.gate import admit, comparability
     from biascheck.gate import baseline as bl
 
     store = _store(args)
@@ -171,7 +171,7 @@ def _compare(args: argparse.Namespace) -> int:
         print("\n".join(f"biascheck: {r}" for r in refusals), file=sys.stderr)
         return 2
     bands = bl.bands_from_run(noise) if noise is not None else None
-    differences = bl.mismatches(base, candidate)
+    differences = comparability.mismatches(base, candidate)
     if differences:  # allowed (--allow-mismatch): refused above otherwise
         print("compared despite these differences: " + "; ".join(differences), file=sys.stderr)
     comparisons = bl.compare(base, candidate, bands)

@@ -7,7 +7,8 @@ baseline and saves it; outside one, `biascheck compare`, `diff`, `history`, `acc
 - `tracking`: the pytest plugin object (registered by `biascheck.plugin`): compare, save, fail the run.
 - `selection`: why a run with gate options and no probe result fails, in words.
 - `admit`: which saved runs may take part in a comparison (schema, failed, partial, noise).
-- `baseline`: per metric the change, the noise and the verdict.
+- `baseline`: per metric the change, the noise and the verdict, on saved results read once as `Result`s.
+- `comparability`: whether two runs may be compared at all (what changes numbers besides the weights).
 - `itemdiff`: which items (professions, occupations, ...) moved between two saved runs.
 - `power`: what a gate can see at the sample size it ran at.
 - `store`: every saved run, by name, in one SQLite file; `history`: the metrics across saved runs.

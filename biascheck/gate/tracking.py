@@ -277,6 +277,7 @@ class Tracking:
 
     def _compare(self, store: Any, payload: dict[str, Any], cfg: Any) -> None:
         from biascheck.gate import baseline as bl
+        from biascheck.gate import comparability
 
         name = cfg.baseline
         command = regen_command(self.config, name)
@@ -297,7 +298,7 @@ class Tracking:
         if refusal and not cfg.baseline_regen:
             self._fail("baseline", f"{refusal} Or regenerate the baseline from a passing run:\n  {command}")
             return
-        differences = bl.mismatches(base, payload)
+        differences = comparability.mismatches(base, payload)
         if differences and not cfg.allow_mismatch and not cfg.baseline_regen:
             self._fail(
                 "comparability",
