@@ -55,6 +55,7 @@ def test_probe_specs_import_only_the_spec(probe):
 
 def test_plugin_and_tracking_do_not_import_each_other():
     assert "biascheck.plugin" not in _edges("biascheck.gate.tracking")  # the plugin registers tracking, not back
+    assert "biascheck.plugin" not in _edges("biascheck.gate.workers")
     assert not {"biascheck.plugin", "biascheck.gate.tracking"} & _edges("biascheck.session")
 
 

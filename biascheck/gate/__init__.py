@@ -5,6 +5,7 @@ baseline and saves it; outside one, `biascheck compare`, `diff`, `history`, `acc
 `fluctuation` read the same store. The modules, from the run to the store:
 
 - `tracking`: the pytest plugin object (registered by `biascheck.plugin`): compare, save, fail the run.
+- `workers`: under pytest-xdist, one model per worker and every worker's results on the controller.
 - `selection`: why a run with gate options and no probe result fails, in words.
 - `admit`: which saved runs may take part in a comparison (schema, failed, partial, noise).
 - `baseline`: per metric the change, the noise and the verdict, on saved results read once as `Result`s.
