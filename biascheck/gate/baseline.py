@@ -85,11 +85,14 @@ def _num(value: Any) -> float | None:
     return value if math.isfinite(value) else None
 
 
+_FROM_HIGHER_IS_BETTER: dict[Any, str] = {True: "higher", False: "lower"}
+
+
 def better_of(record: Mapping[str, Any]) -> str:
     """A saved result record's `better` (older runs: from `higher_is_better`)."""
     if record.get("better"):
         return str(record["better"])
-    return {True: "higher", False: "lower"}.get(record.get("higher_is_better"), "none")
+    return _FROM_HIGHER_IS_BETTER.get(record.get("higher_is_better"), "none")
 
 
 def saved_result(record: Mapping[str, Any]) -> Result:
@@ -241,6 +244,7 @@ def compare(
         from_intervals = interval_noise(ref, r)
         band_candidates = [b for b in (own_band, bands.get(key)) if b is not None]
         band = max(band_candidates) if band_candidates else None
+        noise: float | None
         if band is not None and (from_intervals is None or band > from_intervals):
             noise, source = band, "fluctuation"
         else:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -42,7 +42,7 @@ def score_sweep(
 
 def matrices_frame(
     checkpoints: Sequence[Checkpoint],
-    values: dict[str, np.ndarray | None],
+    values: Mapping[str, np.ndarray | None],
     professions: list[str],
     transform: Callable[[np.ndarray], np.ndarray] = np.exp,
 ) -> pd.DataFrame:

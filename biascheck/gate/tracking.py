@@ -333,7 +333,7 @@ class Tracking:
         terminalreporter.section("biascheck baseline" if cfg.baseline or cfg.save_name else "biascheck gate")
         if self.comparison is not None:
             terminalreporter.write_line(bl.table(self.comparison))
-            terminalreporter.write_line(bl.summary_line(self.comparison, self.session.config.baseline))
+            terminalreporter.write_line(bl.summary_line(self.comparison, cfg.baseline or ""))
         for message in self.messages:
             terminalreporter.write_line(message, red=self.regressed, bold=self.regressed)
         from biascheck.files import atomic_write
