@@ -75,7 +75,7 @@ def _data(args: argparse.Namespace) -> int:
 
 
 def _store(args: argparse.Namespace) -> object:
-    from biascheck.store import ResultStore
+    from biascheck.gate.store import ResultStore
 
     return ResultStore(args.store, create=False)  # every command here reads saved runs
 
@@ -107,8 +107,8 @@ def _runs(args: argparse.Namespace) -> int:
 def _power(args: argparse.Namespace) -> int:
     import json
 
+    from biascheck.report.tables import POWER_HEADERS, power_rows
     from biascheck.results import Result
-    from biascheck.tables import POWER_HEADERS, power_rows
 
     try:
         data = json.loads(args.results.read_text())
@@ -122,7 +122,7 @@ def _power(args: argparse.Namespace) -> int:
 
 
 def _history(args: argparse.Namespace) -> int:
-    from biascheck import history
+    from biascheck.gate import history
 
     rows = history.select(_store(args).metric_rows(), args.metric, args.model, args.last)  # type: ignore[attr-defined]
     if not rows:
@@ -140,8 +140,8 @@ def _history(args: argparse.Namespace) -> int:
 
 
 def _compare(args: argparse.Namespace) -> int:
-    from biascheck import admit
-    from biascheck import baseline as bl
+    from biascheck.gate import admit, comparability
+    from biascheck.gate import baseline as bl
 
     store = _store(args)
     base, candidate = store.load_run(args.baseline), store.load_run(args.candidate)  # type: ignore[attr-defined]
@@ -151,7 +151,7 @@ def _compare(args: argparse.Namespace) -> int:
         print("\n".join(f"biascheck: {r}" for r in refusals), file=sys.stderr)
         return 2
     bands = bl.bands_from_run(noise) if noise is not None else None
-    differences = bl.mismatches(base, candidate)
+    differences = comparability.mismatches(base, candidate)
     if differences:  # allowed (--allow-mismatch): refused above otherwise
         print("compared despite these differences: " + "; ".join(differences), file=sys.stderr)
     comparisons = bl.compare(base, candidate, bands)
@@ -165,7 +165,7 @@ def _compare(args: argparse.Namespace) -> int:
 
 def _diff(args: argparse.Namespace) -> int:
     """The items (professions, occupations, ...) whose scores moved most between two saved runs."""
-    from biascheck.itemdiff import item_changes
+    from biascheck.gate.itemdiff import item_changes
 
     store = _store(args)
     changes = item_changes(store.load_run(args.baseline), store.load_run(args.candidate), args.metric)  # type: ignore[attr-defined]
@@ -196,7 +196,7 @@ def _accept(args: argparse.Namespace) -> int:
     import getpass
     import os
 
-    from biascheck import admit
+    from biascheck.gate import admit
 
     store = _store(args)
     payload = store.load_run(args.run)  # type: ignore[attr-defined]
@@ -226,13 +226,13 @@ def _accept(args: argparse.Namespace) -> int:
 
 
 def _fluctuation(args: argparse.Namespace) -> int:
-    from biascheck.sweep import run_fluctuation
+    from biascheck.gate.sweep import run_fluctuation
 
     return run_fluctuation(args)
 
 
 def _add_store(parser: argparse.ArgumentParser) -> None:
-    from biascheck.store import DEFAULT_STORE
+    from biascheck.gate.store import DEFAULT_STORE
 
     parser.add_argument("--store", type=Path, default=DEFAULT_STORE, help=f"results store (default: {DEFAULT_STORE})")
 

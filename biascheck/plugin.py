@@ -1,5 +1,5 @@
 """pytest plugin: options, fixtures and hooks only, each a short hand-off to `biascheck.session`,
-`biascheck.tracking` or `biascheck.report`. Importing it does not import torch.
+`biascheck.gate.tracking` or `biascheck.report.summary`. Importing it does not import torch.
 
 Fixtures for probe modules (marked ``pytestmark = pytest.mark.biascheck(probe="<name>")``):
 - ``lm``: the loaded `LanguageModel`, session scope, one per ``--model`` (tests are parametrized
@@ -116,10 +116,11 @@ def pytest_configure(config: pytest.Config) -> None:
             session.thresholds  # noqa: B018 - validate the profile here, as collection does in a plain run
     except BiascheckError as exc:
         raise pytest.UsageError(str(exc)) from None
-    from biascheck import report, tracking
+    from biascheck.gate import tracking
+    from biascheck.report import summary
 
     if not hasattr(config, "workerinput"):
-        report.discard_plots(session.config.report_dir)  # figures a killed run left half-way
+        summary.discard_plots(session.config.report_dir)  # figures a killed run left half-way
     tracking.register(config)  # results store, baseline gate, xdist result shipping
 
 
@@ -318,25 +319,25 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
     session = config.stash[SESSION_KEY]
     if hasattr(config, "workerinput"):
         return  # under pytest-xdist the controller writes the summary and the report, from every worker's results
-    from biascheck import report, report_html
-    from biascheck.selection import gate_options
+    from biascheck.gate.selection import gate_options
+    from biascheck.report import page, summary
 
     tracking = config.pluginmanager.get_plugin("biascheck-tracking")
     assert tracking is not None  # registered with the session in pytest_configure
     # A run that recorded nothing still writes its report (the verdict and why) when it meant to measure or
     # ended red beside an older report: a reader must never find an earlier green report beside it.
     red = exitstatus != pytest.ExitCode.OK or tracking.failures
-    meant = tracking.outcomes or gate_options(session.config) or (red and report.has_report(session.config.report_dir))
+    meant = tracking.outcomes or gate_options(session.config) or (red and summary.has_report(session.config.report_dir))
     if not session.results and (not meant or exitstatus == pytest.ExitCode.INTERRUPTED):
-        report.discard_plots(session.config.report_dir)
+        summary.discard_plots(session.config.report_dir)
         return
 
     meta = tracking.metadata(exitstatus)
     history = None  # report.html's history panels: read the store only when a report is written
     if session.config.report_dir and session.results:
-        stored = report_html.stored_rows(session.config.store_path)
-        history = report_html.history_rows(stored, session.results, session.config.save_name)
-    report.terminal_summary(
+        stored = page.stored_rows(session.config.store_path)
+        history = page.history_rows(stored, session.results, session.config.save_name)
+    summary.terminal_summary(
         terminalreporter,
         session.results,
         meta,
@@ -345,4 +346,4 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
         history_rows=history,
     )
     if config.getoption("bias_timings") and session.timings:
-        report.timings_table(terminalreporter, session.timings)
+        summary.timings_table(terminalreporter, session.timings)

@@ -14,13 +14,13 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from biascheck.power import Power, gate_power
+from biascheck.gate.power import Power, gate_power
 from biascheck.spec import COMPETENCE, Artifact, Metric, ProbeSpec
 from biascheck.thresholds import Threshold, ThresholdSet
 from biascheck.timing import stage
 
 # A run's figures are written into PLOTS_STAGING under the report directory as its probes go, and become
-# its PLOTS directory only when the run ends and writes its report (`biascheck.report`): an interrupted
+# its PLOTS directory only when the run ends and writes its report (`biascheck.report.summary`): an interrupted
 # run leaves the previous run's plots as they were, and a report never shows an older run's figures.
 PLOTS = "plots"
 PLOTS_STAGING = ".plots-partial"
@@ -47,14 +47,14 @@ class Result:
     better: str = "none"  # spec.BETTER: higher, lower, zero, target, none
     target: float | None = None  # the ideal of a 'target' metric
     tier: str = ""  # the run's tier (biascheck.tiers): quick or full; "" in runs from before tiers
-    power: dict[str, float] | None = None  # a gated result's power at its n (`biascheck.power.Power.to_json`)
+    power: dict[str, float] | None = None  # a gated result's power at its n (`biascheck.gate.power.Power.to_json`)
 
     @property
     def key(self) -> str:
         return f"{self.probe}.{self.task}.{self.metric}"
 
     def gate_power(self) -> Power | None:
-        """The gate's power at this result's n (`biascheck.power`), from its value, interval and threshold."""
+        """The gate's power at this result's n (`biascheck.gate.power`), from its value, interval and threshold."""
         return gate_power(self.value, self.ci_low, self.ci_high, self.threshold)
 
     def to_json(self) -> dict[str, Any]:

@@ -21,10 +21,10 @@ import pytest
 
 from biascheck import __version__, devices, tiers
 from biascheck import model_args as model_args_module
-from biascheck.checkpoints import Checkpoint, read_model_list
 from biascheck.data import ReferenceData
 from biascheck.data.resolve import mirror_dir
 from biascheck.errors import BiascheckError, ConfigError, UnknownModelError, argparse_type, did_you_mean
+from biascheck.gate.checkpoints import Checkpoint, read_model_list
 from biascheck.languages import covers, model_languages, parse_languages
 from biascheck.registry import ALIASES, DEFAULT_MODEL, resolve_model_name
 from biascheck.results import PLOTS_STAGING, ProbeRecorder, Result
@@ -153,7 +153,7 @@ class RunConfig:
     data_dir: Path | None
     any_language: bool
     rootdir: Path
-    # regression tracking (biascheck.tracking): the sweep's checkpoints, the results store, the baseline
+    # regression tracking (biascheck.gate.tracking): the sweep's checkpoints, the results store, the baseline
     checkpoints: tuple[Checkpoint, ...] = ()
     store_path: Path = Path(".biascheck") / "results.sqlite"
     save_name: str | None = None
@@ -162,7 +162,7 @@ class RunConfig:
     noise_run: str | None = None
     settings: tuple[tuple[str, str, str], ...] = ()  # --bias-set (probe, name, value)
     allow_mismatch: bool = False  # --bias-allow-mismatch: compare with a baseline that is not comparable
-    accept_partial: bool = False  # --bias-accept-partial: a partial run may become a baseline (biascheck.admit)
+    accept_partial: bool = False  # --bias-accept-partial: a partial run may become a baseline (biascheck.gate.admit)
     model_args: tuple[tuple[str, Any], ...] = ()  # --model-arg, applied to every --model
     languages: tuple[str, ...] | None = None  # --bias-language: what every model covers
     tier: str = ""  # --bias-tier: quick, full or auto; "" = $BIASCHECK_TIER, else auto (biascheck.tiers)
@@ -390,7 +390,7 @@ def model_record(info: Any) -> dict[str, Any]:
 
 # results.json layout: 2 adds settings, metric kinds (better, target) and the baseline verdicts; 3 adds
 # coverage, the profile's thresholds_sha256 and each model's quantisation and tokenizer_sha256 (a run of
-# another version is not compared with: `biascheck.admit.schema_problem`).
+# another version is not compared with: `biascheck.gate.admit.schema_problem`).
 SCHEMA_VERSION = 3
 
 SESSION_KEY = pytest.StashKey[BiasSession]()

@@ -71,7 +71,7 @@ class ThresholdSet:
     def digest(self) -> str:
         """sha256 of the resolved table (each key's bounds, the switched-off keys), not of the name or the
         files: two profiles that judge every metric alike have one digest, a profile edited under its old
-        name another (`biascheck.baseline.mismatches` compares runs by it)."""
+        name another (`biascheck.gate.comparability.mismatches` compares runs by it)."""
         import hashlib
         import json
 

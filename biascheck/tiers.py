@@ -5,7 +5,7 @@ A tier is a named value for some probe settings (`biascheck.spec.Setting.tiers`)
 settings' environment variables still win over it. ``--bias-tier auto`` (the default) picks ``full`` when
 the run uses a CUDA GPU (the first loaded model's device; before a model loads, ``--device``, and for
 ``--device auto`` whether torch sees one) and ``quick`` otherwise. The tier is recorded in results.json and on every
-result, and two runs of different tiers are not comparable (`biascheck.baseline.mismatches`).
+result, and two runs of different tiers are not comparable (`biascheck.gate.comparability.mismatches`).
 """
 
 from __future__ import annotations

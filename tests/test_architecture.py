@@ -82,8 +82,9 @@ def test_layers_never_import_what_sits_above_or_beside_them(layer, forbidden):
 
 
 def test_plugin_and_tracking_do_not_import_each_other():
-    assert "biascheck.plugin" not in _edges("biascheck.tracking")  # the plugin registers tracking, not back
-    assert not {"biascheck.plugin", "biascheck.tracking"} & _edges("biascheck.session")
+    assert "biascheck.plugin" not in _edges("biascheck.gate.tracking")  # the plugin registers tracking, not back
+    assert "biascheck.plugin" not in _edges("biascheck.gate.workers")
+    assert not {"biascheck.plugin", "biascheck.gate.tracking"} & _edges("biascheck.session")
 
 
 def test_no_import_cycles():

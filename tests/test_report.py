@@ -2,7 +2,7 @@ import json
 
 import pytest
 
-from biascheck import report
+from biascheck.report import summary as report
 from biascheck.results import Result
 from biascheck.thresholds import Threshold
 

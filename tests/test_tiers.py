@@ -7,9 +7,10 @@ from dataclasses import replace
 import pytest
 from test_settings import SPEC as SETTINGS_SPEC
 
-from biascheck import baseline, tiers
+from biascheck import tiers
 from biascheck.catalog import PROBES
 from biascheck.errors import ConfigError
+from biascheck.gate import comparability
 from biascheck.settings import resolve
 from biascheck.spec import Setting, count_or_all
 from biascheck.stats import spread_sample
@@ -64,8 +65,8 @@ def test_every_tier_value_in_the_catalog_parses():
 
 def test_runs_of_different_tiers_are_not_comparable():
     base, new = {"tier": {"name": "full"}}, {"tier": {"name": "quick"}}
-    assert any(m.startswith("tier: full vs quick") for m in baseline.mismatches(base, new))
-    assert baseline.mismatches({}, new) == []  # a run from before tiers: not counted
+    assert any(m.startswith("tier: full vs quick") for m in comparability.mismatches(base, new))
+    assert comparability.mismatches({}, new) == []  # a run from before tiers: not counted
 
 
 def test_spread_sample_by_hand():

@@ -1,6 +1,6 @@
 """What a loaded model records about itself besides its weights, for every load path (`ModelInfo.extra`):
 its quantisation and a hash of its tokenizer. Two runs that differ in either are not comparable
-(`biascheck.baseline.mismatches`), so both are always recorded, never left out when unknown."""
+(`biascheck.gate.comparability.mismatches`), so both are always recorded, never left out when unknown."""
 
 from __future__ import annotations
 

@@ -7,7 +7,7 @@ import sqlite3
 import pytest
 from fake_probe import CONFTEST
 
-from biascheck.store import ResultStore
+from biascheck.gate.store import ResultStore
 
 # The metric value is read from the model name ("org/v-1.5" records 1.5), so a "new release" is a new name.
 PROBE = """
@@ -37,7 +37,7 @@ def project(pytester):
 
 
 def saved(project, name="v1"):
-    from biascheck.store import ResultStore
+    from biascheck.gate.store import ResultStore
 
     return ResultStore(project.path / "store.sqlite").load_run(name)
 
@@ -374,7 +374,7 @@ def test_a_model_dropped_from_a_several_model_baseline_fails_the_gate(project):
 
 def test_a_baseline_of_another_schema_or_other_resolved_thresholds_is_refused(project):
     """Issue 36 (7): schema_version was never checked; the profile was compared by its name."""
-    from biascheck.store import ResultStore
+    from biascheck.gate.store import ResultStore
 
     store = ["--bias-store", "store.sqlite", "--bias-report", "none"]
     assert project.runpytest("--model", "org/v-1.0", "--bias-save", "v1", *store).ret == 0

@@ -6,7 +6,8 @@ import re
 import pytest
 from browser import render
 
-from biascheck import report, report_html
+from biascheck.report import page as report_html
+from biascheck.report import summary as report
 from biascheck.results import Result
 from biascheck.thresholds import Threshold
 

@@ -107,7 +107,7 @@ def test_naming_step_finds_the_previous_release(tmp_path):
 
 
 def test_naming_step_prefers_the_accepted_baseline(tmp_path):
-    from biascheck.store import ResultStore
+    from biascheck.gate.store import ResultStore
 
     by_name, _ = steps()
     step = by_name["Name this run and its baseline"]
@@ -122,7 +122,7 @@ def test_naming_step_prefers_the_accepted_baseline(tmp_path):
 
 
 def test_accept_step_promotes_a_passing_run_and_refuses_a_failed_one(tmp_path):
-    from biascheck.store import ResultStore
+    from biascheck.gate.store import ResultStore
 
     by_name, _ = steps()
     step = by_name["Accept a saved run as the baseline"]
@@ -171,7 +171,8 @@ def test_gate_step_saves_compares_and_fails_on_a_regression(pytester):
     assert worse.returncode == 1, worse.stdout + worse.stderr
     assert "REGRESSED" in worse.stdout and "--bias-baseline v1.1 --bias-baseline-regen" in worse.stdout
     text = summary.read_text()
-    assert "**1 metric(s) regressed beyond the noise or missing:** `pronoun_ratio.is.mean_abs_log_n` (org/v-3.0: regressed)" in text
+    regressed = "`pronoun_ratio.is.mean_abs_log_n` (org/v-3.0: regressed)"
+    assert f"**1 metric(s) regressed beyond the noise or missing:** {regressed}" in text
     assert "## biascheck history (3 runs" in text
     report = pytester.path / "bias-report"
     assert {"results.json", "summary.md", "baseline.md", "history.md", "history.txt", "history.png"} <= {

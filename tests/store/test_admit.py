@@ -2,7 +2,7 @@
 
 from types import SimpleNamespace
 
-from biascheck import admit
+from biascheck.gate import admit
 from biascheck.session import SCHEMA_VERSION
 
 

@@ -4,7 +4,8 @@ import math
 
 import pytest
 
-from biascheck import baseline as bl
+from biascheck.gate import baseline as bl
+from biascheck.gate import comparability
 
 
 def res(model, metric, value, ci=None, hib=False, task="t", passed=None):
@@ -26,9 +27,12 @@ def run(*results):
 
 
 def test_interval_noise_adds_half_widths_in_quadrature():
-    assert bl.interval_noise(res("a", "x", 1.0, ci=0.3), res("b", "x", 2.0, ci=0.4)) == pytest.approx(0.5)
-    assert bl.interval_noise(None, res("b", "x", 2.0, ci=0.4)) == pytest.approx(0.4)
-    assert bl.interval_noise(res("a", "x", 1.0), res("b", "x", 2.0)) is None
+    def saved(*args, **kw):
+        return bl.saved_result(res(*args, **kw))
+
+    assert bl.interval_noise(saved("a", "x", 1.0, ci=0.3), saved("b", "x", 2.0, ci=0.4)) == pytest.approx(0.5)
+    assert bl.interval_noise(None, saved("b", "x", 2.0, ci=0.4)) == pytest.approx(0.4)
+    assert bl.interval_noise(saved("a", "x", 1.0), saved("b", "x", 2.0)) is None
 
 
 def test_fluctuation_band_is_z_times_sample_sd():
@@ -65,6 +69,20 @@ def test_old_runs_without_better_are_read_from_higher_is_better():
     assert bl.better_of({"higher_is_better": False}) == "lower"
     assert bl.better_of({"higher_is_better": None}) == "none"
     assert bl.better_of({"better": "zero", "higher_is_better": None}) == "zero"
+
+
+def test_a_saved_record_reads_back_as_the_result_it_was_saved_from():
+    """The comparison reads a saved run's records once, as `Result`s: a result's own `to_json` comes back
+    whole (its null value as nan), and what a saved record adds (its `regression`) is left out."""
+    from biascheck.results import Result
+    from biascheck.thresholds import Threshold
+
+    result = Result("m", "p", "t", "x", float("nan"), 0.1, 0.3, 40, "mlm-slot", "model", False,
+                    Threshold(None, 1.0, "why", "default.toml"), False, note="n", items=[{"profession": "nurse"}],
+                    better="lower", tier="quick", power={"se": 0.05, "detectable": 0.04, "same_verdict": 0.9})
+    read = bl.saved_result({**result.to_json(), "regression": {"status": bl.WITHIN}})
+    assert read.to_json() == result.to_json() and math.isnan(read.value)
+    assert bl.saved_result(res("m", "x", 1.0, hib=True)).better == "higher"  # saved before `better`
 
 
 def test_compare_one_model_runs_pairs_by_key_even_when_names_differ():
@@ -162,8 +180,8 @@ def _identity(**model):
     ],
 )
 def test_runs_that_differ_in_what_moves_numbers_are_not_comparable(change, message):
-    assert bl.mismatches(_identity(), _identity()) == []
-    assert bl.mismatches(_identity(), _identity(**change)) == [message]
+    assert comparability.mismatches(_identity(), _identity()) == []
+    assert comparability.mismatches(_identity(), _identity(**change)) == [message]
 
 
 def test_version_data_settings_and_batch_policy_mismatches():
@@ -174,13 +192,14 @@ def test_version_data_settings_and_batch_policy_mismatches():
         data=[{"name": "bls2015", "sha256": "bbbb"}],
         settings={"role_nouns": {"states": {"value": None}}},
     )
-    assert bl.mismatches(_identity(), new) == [
+    assert comparability.mismatches(_identity(), new) == [
         "biascheck version: 0.1.0 vs 0.2.0",
         "batch size: auto vs 8",
         "reference data bls2015: sha256 aaaa… vs bbbb…",
         "setting role_nouns.states: 5 vs None",
     ]
-    assert bl.mismatches({"results": []}, new) == []  # an older run that records none of it: nothing to refuse
+    # an older run that records none of it: nothing to refuse
+    assert comparability.mismatches({"results": []}, new) == []
 
 
 @pytest.mark.parametrize(("model", "base", "expected"), [
@@ -189,7 +208,7 @@ def test_version_data_settings_and_batch_policy_mismatches():
     ("ckpt-3", ["ckpt-1", "ckpt-2"], None),  # several others: no single partner
 ])
 def test_one_pairing_rule_for_compare_mismatches_and_item_diffs(model, base, expected):
-    from biascheck.baseline import baseline_model
+    from biascheck.gate.baseline import baseline_model
 
     assert baseline_model(model, base) == expected
 
@@ -217,12 +236,12 @@ def _models(**models):
 
 def test_a_new_name_is_checked_against_every_model_of_a_several_model_baseline():
     """Issue 36 (5): the identity checks ran only for a one-model baseline."""
-    differences = bl.mismatches(_models(s0="float32", s1="float32"), _models(new="bfloat16"))
+    differences = comparability.mismatches(_models(s0="float32", s1="float32"), _models(new="bfloat16"))
     assert differences == [
         "new dtype: 'float32' vs 'bfloat16' (vs baseline model s0)",
         "new dtype: 'float32' vs 'bfloat16' (vs baseline model s1)",
     ]
-    assert bl.mismatches(_models(s0="float32", s1="float32"), _models(s0="float32")) == []
+    assert comparability.mismatches(_models(s0="float32", s1="float32"), _models(s0="float32")) == []
 
 
 @pytest.mark.parametrize(("base_extra", "new_extra", "message"), [
@@ -235,7 +254,7 @@ def test_quantisation_and_tokenizer_are_compared_and_one_sided_records_differ(ba
     base, new = _identity(), _identity()
     base["models"]["m"]["extra"] = {**base["models"]["m"]["extra"], **base_extra}
     new["models"]["m"]["extra"] = {**new["models"]["m"]["extra"], **new_extra}
-    assert bl.mismatches(base, new) == [message]
+    assert comparability.mismatches(base, new) == [message]
 
 
 def test_the_profile_is_compared_by_its_resolved_thresholds_not_its_name():
@@ -246,8 +265,8 @@ def test_the_profile_is_compared_by_its_resolved_thresholds_not_its_name():
         table = ThresholdSet(name, by_key={("p", None, "x"): Threshold(None, high, "why", f"{name}.toml")})
         return {**_identity(), "profile": {"name": name, "thresholds_sha256": table.digest()}}
 
-    assert bl.mismatches(profile("default", 1.0), profile("renamed", 1.0)) == []
-    (difference,) = bl.mismatches(profile("default", 1.0), profile("default", 2.0))
+    assert comparability.mismatches(profile("default", 1.0), profile("renamed", 1.0)) == []
+    (difference,) = comparability.mismatches(profile("default", 1.0), profile("default", 2.0))
     assert difference.startswith("threshold profile: default (thresholds sha256 ")
     assert difference.endswith("the resolved thresholds differ")
 
@@ -255,7 +274,7 @@ def test_the_profile_is_compared_by_its_resolved_thresholds_not_its_name():
 def test_the_competence_guard_is_judged_by_its_line_not_by_regression():
     """A competence of 1.0 in the baseline and 0.85 now (both above the guard's line) is no regression: the
     guard's own line judges it in every run; only the probes' metrics are compared."""
-    from biascheck.baseline import compare
+    from biascheck.gate.baseline import compare
 
     def run(value):
         rows = [{"model": "m", "probe": "pronoun_ratio", "task": "is", "metric": metric, "value": v,

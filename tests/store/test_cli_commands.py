@@ -4,7 +4,7 @@ import os
 import subprocess
 import sys
 
-from biascheck.store import ResultStore
+from biascheck.gate.store import ResultStore
 
 
 def result(metric, value, half=0.1, better="lower"):

@@ -2,7 +2,7 @@
 
 import pytest
 
-from biascheck import history
+from biascheck.gate import history
 
 
 def row(run, model, metric, value, ci=None, task="is"):

@@ -1,6 +1,6 @@
 """Per-item diff of two runs: items paired by their identifying fields, sorted by the size of the change."""
 
-from biascheck.itemdiff import item_changes
+from biascheck.gate.itemdiff import item_changes
 
 
 def run(model, items, metric="mean_abs_log_n"):

@@ -6,7 +6,7 @@ import sqlite3
 
 import pytest
 
-from biascheck.store import ResultStore, StoreError
+from biascheck.gate.store import ResultStore, StoreError
 
 
 def payload(value=0.5, model="m", exit_status=0):

@@ -1,7 +1,7 @@
 """Which items moved: the per-item records of two saved runs (professions, occupations, role-noun
 sets, ...) paired and sorted by how much they changed. Pure; used by `biascheck diff`.
 
-1. Results are paired like `biascheck.baseline.compare` pairs them: the same model name, else a
+1. Results are paired like `biascheck.gate.baseline.compare` pairs them: the same model name, else a
    one-model baseline stands for every model of the new run; within a model by `probe.task.metric`.
 2. Within a result, items are paired by their identifying fields (every string-valued field, e.g.
    ``profession`` or ``occupation`` and ``subset``).
@@ -15,7 +15,8 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from biascheck.baseline import baseline_model, key_of
+from biascheck.gate.baseline import baseline_model, saved_results
+from biascheck.results import Result
 
 
 @dataclass(frozen=True)
@@ -46,25 +47,26 @@ def _numbers(item: dict[str, Any]) -> dict[str, float]:
 
 def item_changes(base: dict[str, Any], new: dict[str, Any], pattern: str = "*") -> list[ItemChange]:
     """Steps 1-3 for the results whose `probe.task.metric` matches `pattern` (a glob)."""
-    base_models = sorted({r["model"] for r in base.get("results", [])})
-    by_key: dict[tuple[str, str], dict[str, Any]] = {(r["model"], key_of(r)): r for r in base.get("results", [])}
+    base_results = saved_results(base)
+    base_models = sorted({r.model for r in base_results})
+    by_key: dict[tuple[str, str], Result] = {(r.model, r.key): r for r in base_results}
     out = []
-    for r in new.get("results", []):
-        key = key_of(r)
-        if not r.get("items") or not fnmatch.fnmatchcase(key, pattern):
+    for r in saved_results(new):
+        key = r.key
+        if not r.items or not fnmatch.fnmatchcase(key, pattern):
             continue
-        model = baseline_model(r["model"], base_models)
+        model = baseline_model(r.model, base_models)
         ref = by_key.get((model, key)) if model is not None else None
-        if ref is None or not ref.get("items"):
+        if ref is None or not ref.items:
             continue
-        old_items = {_identity(item): item for item in ref["items"]}
-        for item in r["items"]:
+        old_items = {_identity(item): item for item in ref.items}
+        for item in r.items:
             name = _identity(item)
             if name not in old_items:
                 continue
             old_numbers, new_numbers = _numbers(old_items[name]), _numbers(item)
             for field_name in new_numbers.keys() & old_numbers.keys():
                 out.append(
-                    ItemChange(r["model"], key, name, field_name, old_numbers[field_name], new_numbers[field_name])
+                    ItemChange(r.model, key, name, field_name, old_numbers[field_name], new_numbers[field_name])
                 )
     return sorted(out, key=lambda c: -abs(c.change))

@@ -1,6 +1,6 @@
 """The results store: every saved run, by name, in one SQLite file (default `.biascheck/results.sqlite`).
 
-A saved run is the results.json payload of `biascheck.report.results_payload` (metric values with
+A saved run is the results.json payload of `biascheck.report.summary.results_payload` (metric values with
 intervals and per-item scores, models with revisions, data checksums, biascheck version, the
 threshold profile and its thresholds), kept whole as JSON, plus one row per metric for queries.
 

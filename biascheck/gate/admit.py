@@ -1,7 +1,7 @@
 """What a saved run must be to take part in a comparison: a baseline, a candidate, a noise run, a run accepted.
 
 Each check returns the reasons it refuses, each one paragraph (what, why, how to fix); the callers
-(the pytest gate in `biascheck.tracking`, `biascheck compare`, `biascheck accept`) turn them into a
+(the pytest gate in `biascheck.gate.tracking`, `biascheck compare`, `biascheck accept`) turn them into a
 red run or exit status 2. A gate fails closed: what cannot be checked is refused, never passed.
 Pure: payloads (results.json dicts) and option values in, strings out.
 
@@ -14,9 +14,9 @@ Pure: payloads (results.json dicts) and option values in, strings out.
    its tests were selected. A selection that narrowed the collected tests (-k, -m, --lf, --sw,
    --deselect, node ids) makes the run partial; a partial run becomes a baseline only when asked
    (--bias-accept-partial, `biascheck accept --partial`). Whatever the selection, the comparison
-   itself turns every metric the baseline does not cover red (`biascheck.baseline.uncovered`).
+   itself turns every metric the baseline does not cover red (`biascheck.gate.baseline.uncovered`).
 4. Noise (`noise_problems`): the band comes only from a passing sweep (--model-list) of at least two
-   checkpoints or seeds of one model (same architecture and every `baseline.MODEL_FIELDS`), comparable
+   checkpoints or seeds of one model (same architecture and every `comparability.MODEL_FIELDS`), comparable
    with the run it judges: the spread of unrelated models is not noise.
 """
 
@@ -137,7 +137,8 @@ def uncovered_message(model: str, keys: list[str], baseline: str, base: dict[str
 
 def noise_problems(noise: dict[str, Any], new: dict[str, Any], name: str, allow_mismatch: bool = False) -> list[str]:
     """Why the run `name` cannot give the noise band for judging `new` (empty: it can)."""
-    from biascheck import baseline as bl
+    from biascheck.gate import baseline as bl
+    from biascheck.gate import comparability
 
     first = schema_problem(noise, name, "noise run") or failed_problem(noise, name, "noise run")
     if first:
@@ -156,9 +157,9 @@ def noise_problems(noise: dict[str, Any], new: dict[str, Any], name: str, allow_
             f"(it would hide real regressions). {fix}"
         ]
     out = []
-    for field in ("architecture", *bl.MODEL_FIELDS):
+    for field in ("architecture", *comparability.MODEL_FIELDS):
         values = {
-            str(m.get("architecture") if field == "architecture" else bl.model_identity(m)[field])
+            str(m.get("architecture") if field == "architecture" else comparability.model_identity(m)[field])
             for m in models.values()
         }
         if len(values) > 1:
@@ -167,7 +168,7 @@ def noise_problems(noise: dict[str, Any], new: dict[str, Any], name: str, allow_
         return [
             f"noise run {name!r} is not one model's checkpoints or seeds: its models differ in {'; '.join(out)}. {fix}"
         ]
-    differences = bl.mismatches(noise, new)
+    differences = comparability.mismatches(noise, new)
     if differences and not allow_mismatch:
         return [
             f"noise run {name!r} is not comparable with the run it judges: {'; '.join(differences)}. A band "
@@ -183,7 +184,7 @@ def compare_refusals(
     """`biascheck compare`'s refusals (exit 2): a run of another schema; a failed baseline or candidate unless
     --allow-failed; runs that are not comparable unless --allow-mismatch; a noise run that cannot give the
     band (`noise_problems`)."""
-    from biascheck.baseline import mismatches
+    from biascheck.gate.comparability import mismatches
 
     runs = ((base, args.baseline, "baseline"), (candidate, args.candidate, "candidate"))
     out = [schema_problem(run, name, role) for run, name, role in runs]

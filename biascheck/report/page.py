@@ -20,9 +20,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from biascheck import history
+from biascheck.gate import history
+from biascheck.report.tables import HEADERS, grouped, row
 from biascheck.results import Result
-from biascheck.tables import HEADERS, grouped, row
 from biascheck.thresholds import Threshold
 
 THIS_RUN = "this run"
@@ -174,7 +174,7 @@ def stored_rows(store_path: Path) -> list[dict[str, Any]]:
     """The results store's metric rows; none when there is no store (a report never creates one) or it
     cannot be read (the store's own commands say why; the report then shows this run alone)."""
     from biascheck.errors import BiascheckError
-    from biascheck.store import ResultStore
+    from biascheck.gate.store import ResultStore
 
     if not store_path.is_file():
         return []

@@ -3,10 +3,9 @@
 Registered by `biascheck.plugin` (a second plugin object, so the main plugin stays small). It reads
 the run's state from `biascheck.session` and never imports the plugin.
 
-1. Workers (pytest-xdist): every test report carries the results recorded since the previous report
-   (and the workers' model and data provenance) as the attribute ``biascheck``; xdist serialises a
-   report's attributes, so they reach the controller, which rebuilds the `Result` records. The
-   controller alone writes the summary, the report files and the store.
+1. Workers (pytest-xdist): one model per worker, and the results recorded on a worker shipped to the
+   controller with every test report (`biascheck.gate.workers`). The controller alone writes the summary,
+   the report files and the store.
 2. End of the run (``pytest_sessionfinish``, controller or plain run, not on interrupt): build the
    results.json payload; compare it with ``--bias-baseline NAME`` from the store (noise from the
    intervals, the baseline's own spread when it holds several checkpoints, and ``--bias-noise RUN``);
@@ -24,17 +23,13 @@ from typing import Any
 
 import pytest
 
-from biascheck import admit
 from biascheck.errors import BiascheckError
-from biascheck.results import Result
+from biascheck.gate import admit
+from biascheck.gate.workers import Shipping, is_worker, model_group_scheduler, model_of
 from biascheck.session import SESSION_KEY, BiasSession
 
 _BASELINE_OPTIONS = ("--bias-save", "--bias-baseline", "--bias-baseline-regen", "--bias-noise", "--bias-accept-partial")
 _FLAGS = ("--bias-baseline-regen", "--bias-accept-partial")
-
-
-def is_worker(config: pytest.Config) -> bool:
-    return hasattr(config, "workerinput")
 
 
 def regen_command(config: pytest.Config, baseline: str) -> str:
@@ -59,10 +54,7 @@ class Tracking:
     """The tracking state of one run (one per process; the controller's is the one that counts)."""
 
     config: pytest.Config
-    shipped: int = 0
-    shipped_timings: int = 0
-    remote_models: dict[str, dict[str, Any]] = field(default_factory=dict)
-    remote_data: dict[str, dict[str, Any]] = field(default_factory=dict)
+    shipping: Shipping = field(default_factory=Shipping)  # xdist: results from the workers, their provenance
     comparison: list[Any] | None = None
     messages: list[str] = field(default_factory=list)
     markdown: str = ""
@@ -86,7 +78,7 @@ class Tracking:
             raise pytest.UsageError("--bias-baseline-regen needs --bias-baseline NAME: the run it replaces.")
         if cfg.save_name is None or (cfg.baseline_regen and cfg.save_name == cfg.baseline):
             return
-        from biascheck.store import ResultStore
+        from biascheck.gate.store import ResultStore
 
         try:
             taken = ResultStore(cfg.store_path).has_run(cfg.save_name)
@@ -113,20 +105,9 @@ class Tracking:
         outcome = yield
         if not is_worker(self.config):
             return
-        session = self.session
-        fresh = session.results[self.shipped :]
-        self.shipped = len(session.results)
-        timings = session.timings[self.shipped_timings :]
-        self.shipped_timings = len(session.timings)
-        if not fresh and not timings and not session.models:
-            return
-        report = outcome.get_result()
-        report.biascheck = {
-            "results": [r.to_json() for r in fresh],
-            "timings": timings,
-            "models": session.model_records(),
-            "data": session.data_records(),
-        }
+        shipped = self.shipping.pack(self.session)
+        if shipped is not None:
+            outcome.get_result().biascheck = shipped
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         if is_worker(self.config):
@@ -134,12 +115,8 @@ class Tracking:
         self.selected.add(report.nodeid)
         self._count(report)
         shipped = getattr(report, "biascheck", None)
-        if not shipped:
-            return
-        self.session.results.extend(Result.from_json(r) for r in shipped["results"])
-        self.session.timings.extend(shipped.get("timings", []))
-        self.remote_models.update(shipped["models"])
-        self.remote_data.update({d["name"]: d for d in shipped["data"]})
+        if shipped:
+            self.shipping.unpack(self.session, shipped)
 
     def metadata(self, exitstatus: int) -> dict[str, Any]:
         """The session's metadata, completed with what the workers reported and the sweep's checkpoints."""
@@ -149,9 +126,9 @@ class Tracking:
         except BiascheckError:
             pass
         meta = session.metadata(exitstatus)
-        meta["models"] = {**self.remote_models, **meta["models"]}
+        meta["models"] = {**self.shipping.models, **meta["models"]}
         data = {d["name"]: d for d in meta["data"]}
-        meta["data"] = [v for _, v in sorted({**self.remote_data, **data}.items())]
+        meta["data"] = [v for _, v in sorted({**self.shipping.data, **data}.items())]
         if session.config.checkpoints:
             meta["checkpoints"] = [c.to_json() for c in session.config.checkpoints]
         meta["coverage"] = admit.coverage(self.config, session.results, meta["tier"]["name"])
@@ -208,7 +185,7 @@ class Tracking:
             return
         self._check_measured()
         if not self.session.results and not self.config.option.collectonly:
-            from biascheck.selection import no_results
+            from biascheck.gate.selection import no_results
 
             if reason := no_results(self):
                 self._fail("no-results", reason)
@@ -221,8 +198,8 @@ class Tracking:
 
     def _track(self, cfg: Any, exitstatus: int) -> None:
         """Compare with the baseline, save the run."""
-        from biascheck.report import results_payload
-        from biascheck.store import ResultStore
+        from biascheck.gate.store import ResultStore
+        from biascheck.report.summary import results_payload
 
         try:
             store = ResultStore(cfg.store_path)
@@ -276,7 +253,8 @@ class Tracking:
             self.config.hook.pytest_runtest_logreport(report=report)
 
     def _compare(self, store: Any, payload: dict[str, Any], cfg: Any) -> None:
-        from biascheck import baseline as bl
+        from biascheck.gate import baseline as bl
+        from biascheck.gate import comparability
 
         name = cfg.baseline
         command = regen_command(self.config, name)
@@ -297,7 +275,7 @@ class Tracking:
         if refusal and not cfg.baseline_regen:
             self._fail("baseline", f"{refusal} Or regenerate the baseline from a passing run:\n  {command}")
             return
-        differences = bl.mismatches(base, payload)
+        differences = comparability.mismatches(base, payload)
         if differences and not cfg.allow_mismatch and not cfg.baseline_regen:
             self._fail(
                 "comparability",
@@ -349,13 +327,13 @@ class Tracking:
     def pytest_terminal_summary(self, terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
         if is_worker(config) or (self.comparison is None and not self.messages):
             return
-        from biascheck import baseline as bl
+        from biascheck.gate import baseline as bl
 
         cfg = self.session.config
         terminalreporter.section("biascheck baseline" if cfg.baseline or cfg.save_name else "biascheck gate")
         if self.comparison is not None:
             terminalreporter.write_line(bl.table(self.comparison))
-            terminalreporter.write_line(bl.summary_line(self.comparison, self.session.config.baseline))
+            terminalreporter.write_line(bl.summary_line(self.comparison, cfg.baseline or ""))
         for message in self.messages:
             terminalreporter.write_line(message, red=self.regressed, bold=self.regressed)
         from biascheck.files import atomic_write
@@ -363,27 +341,6 @@ class Tracking:
         report_dir = self.session.config.report_dir  # summary.md and the job summary carry the verdict (report.py)
         if self.markdown and report_dir is not None:
             atomic_write(report_dir / "baseline.md", self.markdown)
-
-
-def model_of(nodeid: str, models: tuple[str, ...]) -> str | None:
-    """The model a test node id is parametrized with (its `lm` id is the model name), longest match."""
-    params = nodeid[nodeid.find("[") + 1 : nodeid.rfind("]")] if "[" in nodeid else ""
-    found = [
-        m for m in models if params == m or params.startswith(m + "-") or params.endswith("-" + m) or f"-{m}-" in params
-    ]
-    return max(found, key=len) if found else None
-
-
-def model_group_scheduler(config: pytest.Config, log: Any, models: tuple[str, ...]) -> Any:
-    """xdist's LoadGroupScheduling with the model as the group (tests without a model: their own node id)."""
-    from xdist.scheduler import LoadGroupScheduling
-
-    class ModelGroupScheduling(LoadGroupScheduling):  # type: ignore[misc]
-        def _split_scope(self, nodeid: str) -> str:
-            model = model_of(nodeid, models)
-            return f"model:{model}" if model is not None else super()._split_scope(nodeid)
-
-    return ModelGroupScheduling(config, log)
 
 
 def register(config: pytest.Config) -> None:

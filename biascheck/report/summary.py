@@ -12,10 +12,10 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from biascheck import report_html
 from biascheck.files import atomic_write, replace_dir
+from biascheck.report import page
+from biascheck.report.tables import build_tables, render
 from biascheck.results import PLOTS, PLOTS_STAGING, Result
-from biascheck.tables import build_tables, render
 
 
 def results_payload(results: list[Result], meta: dict[str, Any]) -> dict[str, Any]:
@@ -55,8 +55,8 @@ def write_report(
     json_path, md_path, html_path = directory / "results.json", directory / "summary.md", directory / "report.html"
     atomic_write(json_path, json.dumps(payload, indent=1, ensure_ascii=False, allow_nan=False) + "\n")
     atomic_write(md_path, markdown_summary(results, meta))
-    plots = report_html.read_plots(directory / PLOTS)
-    atomic_write(html_path, report_html.page(results, meta, plots, history_rows or []))
+    plots = page.read_plots(directory / PLOTS)
+    atomic_write(html_path, page.page(results, meta, plots, history_rows or []))
     return [json_path, md_path, html_path]
 
 
@@ -79,7 +79,7 @@ def verdict_markdown(results: list[Result], meta: dict[str, Any]) -> str:
         compared = f"; no regression against baseline `{gate['name']}`" if gate.get("comparisons") else ""
         lines.append(f"{gated} of {len(results)} results gated by thresholds, all within them{compared}.")
     if gate.get("comparisons"):
-        from biascheck import baseline as bl
+        from biascheck.gate import baseline as bl
 
         comparisons = [bl.Comparison(**c) for c in gate["comparisons"]]
         lines += ["", bl.markdown(comparisons, gate.get("name") or "?", gate.get("regen_command") if status else None)]

@@ -1,26 +1,26 @@
 """`biascheck fluctuation`: paper 001's pronoun-ratio scores over a sweep of checkpoints and seeds.
 
-1. Read the model list (`biascheck.checkpoints`), the 923 professions (reference data).
+1. Read the model list (`biascheck.gate.checkpoints`), the 923 professions (reference data).
 2. Load each checkpoint in turn (one in memory at a time) and score both verbs with
-   `biascheck.methods.pronoun_ratio.score.score_all`; keep log r, log n and the certainty of the chosen verb.
-3. Corpus frequencies from wordfreq when installed (`biascheck.fluctuation.wordfreq_frequencies`).
-4. `biascheck.fluctuation.analyse`; write the matrices (checkpoints x professions) as CSV, the CV
-   per profession, the tables (text and Markdown) and the figure into the output directory.
+   `biascheck.methods.pronoun_ratio.score.score_professions`; keep log r, log n and the chosen verb's certainty.
+3. Corpus frequencies from wordfreq when installed (`fluctuation.wordfreq_frequencies`, in the probe's package).
+4. `biascheck.methods.pronoun_ratio.fluctuation.analyse`; write the matrices (checkpoints x professions) as CSV,
+   the CV per profession, the tables (text and Markdown) and the figure into the output directory.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from biascheck.checkpoints import Checkpoint, read_model_list
 from biascheck.files import atomic_write
+from biascheck.gate.checkpoints import Checkpoint, read_model_list
 from biascheck.methods.pronoun_ratio import fluctuation as fl
 
 
@@ -42,7 +42,7 @@ def score_sweep(
 
 def matrices_frame(
     checkpoints: Sequence[Checkpoint],
-    values: dict[str, np.ndarray | None],
+    values: Mapping[str, np.ndarray | None],
     professions: list[str],
     transform: Callable[[np.ndarray], np.ndarray] = np.exp,
 ) -> pd.DataFrame:

@@ -1,0 +1,82 @@
+"""pytest-xdist and the gate: one model per worker, and every worker's results on the controller.
+
+The gate judges a run as a whole, so under ``-n N`` the controller must hold what every worker measured:
+
+1. Scheduling (``--dist loadgroup``): every test of one model goes to one worker (`model_of` reads the
+   model from the test's node id), so each worker loads its models once.
+2. Shipping: on a worker, every test report carries the results (and timings) recorded since the
+   previous report, with the worker's model and data provenance, as the attribute ``biascheck``
+   (`Shipping.pack`); xdist serialises a report's attributes, so they reach the controller, which
+   rebuilds the `Result` records into its session and keeps the provenance (`Shipping.unpack`).
+
+The controller alone then writes the summary, the report files and the store (`biascheck.gate.tracking`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+
+from biascheck.results import Result
+from biascheck.session import BiasSession
+
+
+def is_worker(config: pytest.Config) -> bool:
+    return hasattr(config, "workerinput")
+
+
+@dataclass
+class Shipping:
+    """What has gone from this worker (counts into the session's lists), and what came to the controller from
+    all workers (their model and data records, by name)."""
+
+    shipped: int = 0
+    shipped_timings: int = 0
+    models: dict[str, dict[str, Any]] = field(default_factory=dict)
+    data: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    def pack(self, session: BiasSession) -> dict[str, Any] | None:
+        """On a worker: the results and timings recorded since the last report, with the provenance; None
+        when there is nothing to send (nothing new and no model loaded yet)."""
+        fresh = session.results[self.shipped :]
+        self.shipped = len(session.results)
+        timings = session.timings[self.shipped_timings :]
+        self.shipped_timings = len(session.timings)
+        if not fresh and not timings and not session.models:
+            return None
+        return {
+            "results": [r.to_json() for r in fresh],
+            "timings": timings,
+            "models": session.model_records(),
+            "data": session.data_records(),
+        }
+
+    def unpack(self, session: BiasSession, shipped: dict[str, Any]) -> None:
+        """On the controller: a worker's results into the session, its provenance kept for the metadata."""
+        session.results.extend(Result.from_json(r) for r in shipped["results"])
+        session.timings.extend(shipped.get("timings", []))
+        self.models.update(shipped["models"])
+        self.data.update({d["name"]: d for d in shipped["data"]})
+
+
+def model_of(nodeid: str, models: tuple[str, ...]) -> str | None:
+    """The model a test node id is parametrized with (its `lm` id is the model name), longest match."""
+    params = nodeid[nodeid.find("[") + 1 : nodeid.rfind("]")] if "[" in nodeid else ""
+    found = [
+        m for m in models if params == m or params.startswith(m + "-") or params.endswith("-" + m) or f"-{m}-" in params
+    ]
+    return max(found, key=len) if found else None
+
+
+def model_group_scheduler(config: pytest.Config, log: Any, models: tuple[str, ...]) -> Any:
+    """xdist's LoadGroupScheduling with the model as the group (tests without a model: their own node id)."""
+    from xdist.scheduler import LoadGroupScheduling
+
+    class ModelGroupScheduling(LoadGroupScheduling):  # type: ignore[misc]
+        def _split_scope(self, nodeid: str) -> str:
+            model = model_of(nodeid, models)
+            return f"model:{model}" if model is not None else super()._split_scope(nodeid)
+
+    return ModelGroupScheduling(config, log)
