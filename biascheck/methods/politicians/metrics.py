@@ -4,12 +4,12 @@ Per part of speech (adjectives: no prefix; verbs: ``verb_``), on the gated order
 1. PMI gaps (`pmi.pmi_gaps`): neg_gap, pos_gap among each gender's 100 highest-PMI lemmas, 95 %
    bootstrap over names (`pmi_resampling.bootstrap_gaps`), unpaired permutation p (`pmi_resampling.permutation_gaps`);
    sentiment labels from the lexicon, a lemma in no lexicon neutral (as q(s|w) treats it).
-2. The latent model (`lvm.fit_lvm`) on the female/male samples over the setting's grid: lvm gaps (words
+2. The latent model (`latent.model.fit_lvms`) on the female/male samples over the setting's grid: lvm gaps (words
    ranked by the deviation d(w, g), only words that pass PMI's 5-name filter), sent_mix per sentiment
    with its range over the grid in the note, posterior_kl; a fit that did not converge or a posterior
    KL above 0.1 is said in the note (never gated).
 3. vocab_f / vocab_m: distinct lemmas predicted for each gender (Tab 13).
-4. Report only: Tab 4 (the 10 words with the largest η per gender and sentiment, `lvm_readout.eta_table`)
+4. Report only: Tab 4 (the 10 words with the largest η per gender and sentiment, `latent.readout.eta_table`)
    and, en, Fig 3 (`supersense.supersense_table` over each gender's 100 largest-η words per sentiment).
 Then after_neg_gap / after_pos_gap (masked LMs on en / nb: the slot after the name) and names_f /
 names_m. Items: one per adjective lemma (counts, PMI per gender, sentiment, d(w, g)).
@@ -22,7 +22,9 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from biascheck.methods.politicians import lvm, lvm_readout, pmi, pmi_resampling, supersense
+from biascheck.methods.politicians import pmi, pmi_resampling, supersense
+from biascheck.methods.politicians.latent import readout
+from biascheck.methods.politicians.latent.model import LvmResult, fit_lvms
 from biascheck.methods.politicians.reference import Reference
 from biascheck.methods.politicians.score import Predictions
 from biascheck.methods.politicians.spec import (
@@ -129,11 +131,11 @@ def _lvm_inputs(samples: pd.DataFrame, reference: Reference) -> tuple[pmi.Sample
 
 
 def _lvm_metrics(
-    prefix: str, inputs: tuple, result: lvm.LvmResult, reference: Reference, n_names: int
+    prefix: str, inputs: tuple, result: LvmResult, reference: Reference, n_names: int
 ) -> tuple[list[Metric], np.ndarray]:
     matrix, counts, q, words = inputs
     keep = pmi.names_per_word(matrix) >= MIN_NAMES
-    gaps = lvm_readout.lvm_gaps(result, _labels(reference, words), k=TOP_WORDS, keep=keep)
+    gaps = readout.lvm_gaps(result, _labels(reference, words), k=TOP_WORDS, keep=keep)
     problems = []
     if not result.converged:
         problems.append(f"{sum(not f.converged for f in result.fits)} of {len(result.fits)} fits did not converge")
@@ -148,8 +150,8 @@ def _lvm_metrics(
         Metric(f"{prefix}lvm_{gap}", gaps[gap], None, n_names, note=f"ranked by d(w, g); {fit_note}")
         for gap in ("neg_gap", "pos_gap")
     ]
-    mix = lvm_readout.sent_mix(result)
-    plug_in = lvm_readout.lexicon_sent_mix(counts, q)
+    mix = readout.sent_mix(result)
+    plug_in = readout.lexicon_sent_mix(counts, q)
     for i, s in enumerate(result.sentiments):
         f, m = result.gender("female"), result.gender("male")
         lo = result.p_sigma_min[i, f] - result.p_sigma_max[i, m]
@@ -160,7 +162,8 @@ def _lvm_metrics(
                 float(mix[i]),
                 None,
                 n_names,
-                note=f"p_sigma(s|g) is not identified by the data (lvm module): over the grid {lo:+.3f} to {hi:+.3f}; "
+                note="p_sigma(s|g) is not identified by the data (politicians.latent.model): over the grid "
+                f"{lo:+.3f} to {hi:+.3f}; "
                 f"the lexicon's plug-in mix of the words themselves {plug_in[i]:+.3f}; {fit_note}",
             )
         )
@@ -168,9 +171,9 @@ def _lvm_metrics(
     return out, keep
 
 
-def _supersenses(result: lvm.LvmResult, keep: np.ndarray, classes) -> pd.DataFrame:
+def _supersenses(result: LvmResult, keep: np.ndarray, classes) -> pd.DataFrame:
     top = {
-        (s, g): list(lvm_readout.rank_by_eta(result, s, g, TOP_WORDS, keep)["word"])
+        (s, g): list(readout.rank_by_eta(result, s, g, TOP_WORDS, keep)["word"])
         for s in result.sentiments
         for g in BINARY
     }
@@ -202,15 +205,15 @@ def analyse(task: str, predicted: Predictions, reference: Reference, grid: str =
     shares, p_values, tables, eta_tables, supersenses = {}, {}, {}, {}, {}
     samples = {pos: predicted.samples[order][pos] for pos in PREFIX}
     inputs = {pos: _lvm_inputs(samples[pos], reference) for pos in PREFIX}
-    # Both parts of speech's grids in one call: their fits share the processes (`lvm.fit_lvms`).
-    fitted = lvm.fit_lvms([(counts, q, words) for _, counts, q, words in inputs.values()], grid_pairs(grid))
+    # Both parts of speech's grids in one call: their fits share the processes (`latent.model.fit_lvms`).
+    fitted = fit_lvms([(counts, q, words) for _, counts, q, words in inputs.values()], grid_pairs(grid))
     for (pos, prefix), result in zip(PREFIX.items(), fitted, strict=True):
         labels = _labels(reference, samples[pos]["lemma"].unique())
         got, shares[pos], p_values[pos] = _pmi_metrics(prefix, samples[pos], labels, n_names)
         out += got
         got, keep = _lvm_metrics(prefix, inputs[pos], result, reference, n_names)
         out += got
-        eta_tables[pos] = lvm_readout.eta_table(result, keep=keep)
+        eta_tables[pos] = readout.eta_table(result, keep=keep)
         if pos in reference.classes:
             supersenses[pos] = _supersenses(result, keep, reference.classes[pos])
         out += _vocab(prefix, samples[pos])

@@ -99,7 +99,7 @@ def test_planted_feeling_adjectives_are_a_significant_supersense_for_women(refer
     """Fig 3's test on a known answer: 30 adjectives whose only supersense is 'feeling', raised after
     women's names, make 'feeling' a significantly larger share of women's largest-η words (Bonferroni over
     the 13 classes) in every sentiment where both lists have words (a list cut before a tie may be empty:
-    `lvm_readout.rank_by_eta`); at strength 0 no class differs."""
+    `latent.readout.rank_by_eta`); at strength 0 no class differs."""
     _, classes = reference.classes["adj"]
     feeling = sorted(w for w, c in classes.items() if c == {"feeling"} and w in reference.forms["adj"] and len(w) < 10)
     table = _analysis(reference, tuple(feeling[:30]), strength).supersenses["adj"]

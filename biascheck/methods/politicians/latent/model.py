@@ -44,12 +44,12 @@ optimum; on 1,500 words whose true mixes differ by +0.05 in pos, the default gri
 `lexicon_sent_mix` +0.048. Hence the result carries pσ's range over the grid, and `lexicon_sent_mix` gives
 the identified plug-in alternative Σ_w p̃(w|g) q(s|w) (the model's own pσ at its starting point).
 
-Elsewhere: the sentiment posterior pθ(s | w), the objective and its analytic gradient in `lvm_objective`;
-the generic FISTA solver in `fista`; the read-outs of a fitted result (rankings by η and by the deviation
-d(w, g), the lvm gaps, `sent_mix` and `lexicon_sent_mix`) in `lvm_readout`.
+Elsewhere: the sentiment posterior pθ(s | w), the objective and its analytic gradient in `objective`;
+the generic FISTA solver in `solver`; the read-outs of a fitted result (rankings by η and by the deviation
+d(w, g), the lvm gaps, `sent_mix` and `lexicon_sent_mix`) in `readout`.
 
 Fitting one (λ_L1, λ_PR) (`fit_one`): proximal gradient, FISTA (Beck & Teboulle 2009) on x = (η, σ), by
-`fista._fista` (its module docstring has the update, the backtracking and the stopping rules in full):
+`solver._fista` (its module docstring has the update, the backtracking and the stopping rules in full):
 1. start where sentiment and gender are independent given the word, pθ(w,s,g) = p̂(w,g) q(s|w) with
    p̂ = (n + ½)/Σ(n + ½): the cross-entropy is at its (smoothed) minimum, the KL is 0, and
    pσ(s|g) = Σ_w p̂(w|g) q(s|w) (`_initial`; deterministic, the same for every grid point);
@@ -62,7 +62,7 @@ Fitting one (λ_L1, λ_PR) (`fit_one`): proximal gradient, FISTA (Beck & Teboull
    zero gradient), or ('ftol') when the relative objective change is ≤ ftol (1e-10) for 10
    consecutive iterations: both count as converged; ('max_iter') not converged after 20,000
    iterations. A fit that did not converge is reported as such (the caller adds a note), never an
-   error. On 1,500 words, rankings by d(w, g) (`lvm_readout.gender_deviation`) agree with a fit run to
+   error. On 1,500 words, rankings by d(w, g) (`readout.gender_deviation`) agree with a fit run to
    1e-8 on ≥ 99 of the top 100 words at these tolerances.
 The objective is non-convex (a mixture), so this is a local optimum from a deterministic start.
 
@@ -73,7 +73,7 @@ before averaging each fit's η is centred: η[:, s, g] minus its (unweighted) me
 holds the mean centred η, the mean pσ(s|g) and its min and max over the grid, per-fit values
 (objective, posterior KL, convergence) and the mean posterior KL.
 The fits are independent. `fit_lvm` runs them in `fit_workers()` processes (`fit_lvms`: the grids of
-several word sets in the same processes; `lvm_workers`; spawned: the parent's torch and OpenMP state is
+several word sets in the same processes; `workers`; spawned: the parent's torch and OpenMP state is
 not forked), and each process runs its
 share side by side (`fit_stack`): one objective call per FISTA step for a stack of fits, in stacks of
 at most STACK_ELEMENTS parameters, instead of one per fit, which saves numpy's per-call overhead. Measured
@@ -100,8 +100,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from biascheck.methods.politicians.fista import _Fista, _fista_batch
-from biascheck.methods.politicians.lvm_objective import (
+from biascheck.methods.politicians.latent.objective import (
     _Data,
     _kl_per_word,
     _log_joint,
@@ -110,7 +109,8 @@ from biascheck.methods.politicians.lvm_objective import (
     _objective,
     _prepare,
 )
-from biascheck.methods.politicians.lvm_workers import fit_workers, map_spawned
+from biascheck.methods.politicians.latent.solver import _Fista, _fista_batch
+from biascheck.methods.politicians.latent.workers import fit_workers, map_spawned
 from biascheck.methods.politicians.pmi import SENTIMENTS
 from biascheck.timing import timed
 
@@ -255,7 +255,7 @@ def fit_stack(
     ftol: float = FTOL,
     gtol: float = GTOL,
 ) -> tuple[LvmFit, ...]:
-    """`fit_one` at every (λ_L1, λ_PR) of `pairs`, the fits side by side (`fista._fista_batch`), in stacks
+    """`fit_one` at every (λ_L1, λ_PR) of `pairs`, the fits side by side (`solver._fista_batch`), in stacks
     of at most STACK_ELEMENTS parameters: each fit's numbers are those of its lone run, bit for bit; one
     call per step for a stack saves the per-call overhead that dominates a fit of a few hundred words."""
     for l1, pr in pairs:
@@ -323,7 +323,7 @@ def _run_fits(problems: Sequence[tuple[np.ndarray, np.ndarray]], grid: Sequence[
     took 11-20k, λ_PR ≤ 1e-3 under 1.5k), so that a stack holds fits that end together and the longest
     start first; with several workers, each problem's grid in stacks of a quarter of a worker's share,
     and every problem's stacks in one map, which the processes take as they come free
-    (`lvm_workers.map_spawned`): the probe's two word sets share the processes, so that on many cores
+    (`workers.map_spawned`): the probe's two word sets share the processes, so that on many cores
     the second set's longest fits do not wait for the first's."""
     grid = list(grid)
     workers = max(1, min(workers, len(grid) * len(problems)))
