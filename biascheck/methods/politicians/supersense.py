@@ -26,9 +26,7 @@ N_PERM = 10_000
 _CHUNK = 2_000  # permutations per matrix product: bounds the (chunk, n) mask in memory
 
 
-def class_matrix(
-    words: Sequence[str], classes: Mapping[str, frozenset[str]], class_names: Sequence[str]
-) -> np.ndarray:
+def class_matrix(words: Sequence[str], classes: Mapping[str, frozenset[str]], class_names: Sequence[str]) -> np.ndarray:
     """Step 2. (len(words), len(class_names)) bool: word i has class j."""
     col = {c: j for j, c in enumerate(class_names)}
     out = np.zeros((len(words), len(class_names)), dtype=bool)

@@ -44,9 +44,10 @@ optimum; on 1,500 words whose true mixes differ by +0.05 in pos, the default gri
 `lexicon_sent_mix` +0.048. Hence the result carries pσ's range over the grid, and `lexicon_sent_mix` gives
 the identified plug-in alternative Σ_w p̃(w|g) q(s|w) (the model's own pσ at its starting point).
 
-Elsewhere: the sentiment posterior pθ(s | w), the objective and its analytic gradient in `objective`;
-the generic FISTA solver in `solver`; the read-outs of a fitted result (rankings by η and by the deviation
-d(w, g), the lvm gaps, `sent_mix` and `lexicon_sent_mix`) in `readout`.
+Elsewhere: what a fit and the grid's average hold in `result`; the sentiment posterior pθ(s | w), the
+objective and its analytic gradient in `objective`; the generic FISTA solver in `solver`; the read-outs of
+a fitted result (rankings by η and by the deviation d(w, g), the lvm gaps, `sent_mix` and
+`lexicon_sent_mix`) in `readout`.
 
 Fitting one (λ_L1, λ_PR) (`fit_one`): proximal gradient, FISTA (Beck & Teboulle 2009) on x = (η, σ), by
 `solver._fista` (its module docstring has the update, the backtracking and the stopping rules in full):
@@ -95,10 +96,8 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import numpy as np
-import pandas as pd
 
 from biascheck.methods.politicians.latent.objective import (
     _Data,
@@ -109,6 +108,7 @@ from biascheck.methods.politicians.latent.objective import (
     _objective,
     _prepare,
 )
+from biascheck.methods.politicians.latent.result import LvmFit, LvmResult
 from biascheck.methods.politicians.latent.solver import _Fista, _fista_batch
 from biascheck.methods.politicians.latent.workers import fit_workers, map_spawned
 from biascheck.methods.politicians.pmi import SENTIMENTS
@@ -126,72 +126,6 @@ FTOL = 1e-10
 GTOL = 1e-7
 _METRIC_FLOOR = 1e-2
 STACK_ELEMENTS = 2**15  # parameters per stack of fits: larger stacks leave the core's cache (measured)
-
-
-@dataclass(frozen=True)
-class LvmFit:
-    """One grid point. eta: (W, S, G) centred per (s, g); p_sigma: (S, G) pσ(s|g) (columns sum to 1);
-    posterior_kl: p̃(w)-weighted mean KL(q‖pθ) over lexicon words (nats); posterior_kl_words: the
-    unweighted mean; objective: O(θ) at the end; converged / stop ('gtol', 'ftol' or 'max_iter') /
-    iterations: how FISTA ended (module docstring, step 4); grad_map: the final gradient-mapping norm."""
-
-    l1: float
-    pr: float
-    eta: np.ndarray
-    p_sigma: np.ndarray
-    objective: float
-    posterior_kl: float
-    posterior_kl_words: float
-    converged: bool
-    stop: str
-    iterations: int
-    grad_map: float
-
-
-@dataclass(frozen=True)
-class LvmResult:
-    """The grid average (module docstring).
-
-    words: (W,) str or None; genders: column labels; sentiments: SENTIMENTS (or the columns of q);
-    log_prior: (W,) m_w = log p̃(w); p_gender: (G,) p̃(g);
-    eta: (W, S, G) mean over fits of the centred η; p_sigma: (S, G) mean pσ(s|g);
-    p_sigma_min / p_sigma_max: (S, G) its range over the grid; posterior_kl: mean over fits of
-    `LvmFit.posterior_kl`; fits: every grid point.
-    """
-
-    words: np.ndarray | None
-    genders: tuple[str, ...]
-    sentiments: tuple[str, ...]
-    log_prior: np.ndarray
-    p_gender: np.ndarray
-    eta: np.ndarray
-    p_sigma: np.ndarray
-    p_sigma_min: np.ndarray
-    p_sigma_max: np.ndarray
-    posterior_kl: float
-    fits: tuple[LvmFit, ...]
-
-    @property
-    def converged(self) -> bool:
-        """Whether every fit of the grid converged."""
-        return all(f.converged for f in self.fits)
-
-    def fit_table(self) -> pd.DataFrame:
-        """One row per fit: l1, pr, objective, posterior_kl, posterior_kl_words, converged, stop, iterations,
-        grad_map."""
-        keys = ["l1", "pr", "objective", "posterior_kl", "posterior_kl_words", "converged", "stop", "iterations",
-                "grad_map"]
-        return pd.DataFrame([{k: getattr(f, k) for k in keys} for f in self.fits])
-
-    def gender(self, label: str) -> int:
-        if label not in self.genders:
-            raise ValueError(f"gender {label!r} is not a column of the model; columns: {list(self.genders)}")
-        return self.genders.index(label)
-
-    def sentiment(self, label: str) -> int:
-        if label not in self.sentiments:
-            raise ValueError(f"sentiment {label!r} is not one of {list(self.sentiments)}")
-        return self.sentiments.index(label)
 
 
 def _initial(data: _Data, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -316,8 +250,12 @@ def _fit_job(job: tuple) -> tuple[LvmFit, ...]:
     return fit_stack(*job)
 
 
-def _run_fits(problems: Sequence[tuple[np.ndarray, np.ndarray]], grid: Sequence[tuple[float, float]], workers: int,
-              settings: tuple[int, float, float]) -> list[tuple[LvmFit, ...]]:
+def _run_fits(
+    problems: Sequence[tuple[np.ndarray, np.ndarray]],
+    grid: Sequence[tuple[float, float]],
+    workers: int,
+    settings: tuple[int, float, float],
+) -> list[tuple[LvmFit, ...]]:
     """`fit_one` at every grid point of every problem (counts, q), returned per problem in grid order.
     The points go heaviest first (the larger λ_PR, the more iterations: on the probe's data λ_PR = 100
     took 11-20k, λ_PR ≤ 1e-3 under 1.5k), so that a stack holds fits that end together and the longest
@@ -362,8 +300,16 @@ def fit_lvm(
 
 
 @timed("fit")
-def fit_lvms(problems: Sequence[tuple], grid: Sequence[tuple[float, float]] = DEFAULT_GRID, genders=GENDERS,
-             sentiments=SENTIMENTS, max_iter=MAX_ITER, ftol=FTOL, gtol=GTOL, workers=None) -> list[LvmResult]:
+def fit_lvms(
+    problems: Sequence[tuple],
+    grid: Sequence[tuple[float, float]] = DEFAULT_GRID,
+    genders=GENDERS,
+    sentiments=SENTIMENTS,
+    max_iter=MAX_ITER,
+    ftol=FTOL,
+    gtol=GTOL,
+    workers=None,
+) -> list[LvmResult]:
     """`fit_lvm` for several (counts, q, words), their fits sharing the processes; the same results as
     one `fit_lvm` each (every fit is the same computation wherever it runs)."""
     if not grid:
@@ -372,8 +318,9 @@ def fit_lvms(problems: Sequence[tuple], grid: Sequence[tuple[float, float]] = DE
     for n, (counts, q, words) in enumerate(problems):
         which = f"word set {n + 1} of {len(problems)}: " if len(problems) > 1 else ""
         if counts.ndim != 2 or counts.shape[1] != len(genders):
-            raise ValueError(f"{which}counts must be (n_words, {len(genders)}) with columns {list(genders)}, got "
-                             f"{counts.shape}")
+            raise ValueError(
+                f"{which}counts must be (n_words, {len(genders)}) with columns {list(genders)}, got {counts.shape}"
+            )
         if np.asarray(q).ndim != 2 or np.asarray(q).shape[1] != len(sentiments):
             raise ValueError(f"{which}q must be (n_words, {len(sentiments)}) over {list(sentiments)}")
         if words is not None and len(words) != len(counts):
@@ -387,11 +334,17 @@ def _average(fits: tuple[LvmFit, ...], counts: np.ndarray, words, genders, senti
     p_sigma = np.stack([f.p_sigma for f in fits])
     p_wg = counts / counts.sum()
     return LvmResult(
-        words=None if words is None else np.asarray(words, dtype=object), genders=tuple(genders),
-        sentiments=tuple(sentiments), log_prior=np.log(p_wg.sum(axis=1)), p_gender=p_wg.sum(axis=0),
-        eta=np.mean([f.eta for f in fits], axis=0), p_sigma=p_sigma.mean(axis=0),
-        p_sigma_min=p_sigma.min(axis=0), p_sigma_max=p_sigma.max(axis=0),
-        posterior_kl=float(np.mean([f.posterior_kl for f in fits])), fits=fits,
+        words=None if words is None else np.asarray(words, dtype=object),
+        genders=tuple(genders),
+        sentiments=tuple(sentiments),
+        log_prior=np.log(p_wg.sum(axis=1)),
+        p_gender=p_wg.sum(axis=0),
+        eta=np.mean([f.eta for f in fits], axis=0),
+        p_sigma=p_sigma.mean(axis=0),
+        p_sigma_min=p_sigma.min(axis=0),
+        p_sigma_max=p_sigma.max(axis=0),
+        posterior_kl=float(np.mean([f.posterior_kl for f in fits])),
+        fits=fits,
     )
 
 

@@ -28,8 +28,8 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
-from biascheck.methods.politicians.latent.model import LvmResult
 from biascheck.methods.politicians.latent.objective import _lse
+from biascheck.methods.politicians.latent.result import LvmResult
 from biascheck.methods.politicians.pmi import SENTIMENTS, TOP_K, label_codes, top_k_shares
 
 TIE = 1e-9  # η values closer than this are one value (the grid average of identical fits)
