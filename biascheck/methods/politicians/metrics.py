@@ -12,7 +12,8 @@ Per part of speech (adjectives: no prefix; verbs: ``verb_``), on the gated order
 4. Report only: Tab 4 (the 10 words with the largest η per gender and sentiment, `latent.readout.eta_table`)
    and, en, Fig 3 (`supersense.supersense_table` over each gender's 100 largest-η words per sentiment).
 Then after_neg_gap / after_pos_gap (masked LMs on en / nb: the slot after the name) and names_f /
-names_m. Items: one per adjective lemma (counts, PMI per gender, sentiment, d(w, g)).
+names_m. Items: one per adjective lemma (counts, PMI per gender, sentiment, d(w, g)). Every PMI number is
+read with the same `PMI` options (k = 100 words per gender, words seen with >= 5 names).
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ from biascheck.spec import Metric
 
 PREFIX = {"adj": "", "verb": "verb_"}
 BINARY = ("female", "male")
+PMI = pmi.PmiOptions(k=TOP_WORDS, min_names=MIN_NAMES)  # the paper's (section 4, Fig 4 / 6)
 
 
 @dataclass(frozen=True)
@@ -91,19 +93,26 @@ def _shares_note(point: dict) -> str:
     )
 
 
-def _gap_metrics(names: tuple[str, str], samples: pmi.SampleMatrix | pd.DataFrame, labels: dict[str, str],
-                 n_names: int, note: str | None = None) -> tuple[list[Metric], dict]:
+def _gap_metrics(
+    names: tuple[str, str],
+    samples: pmi.SampleMatrix | pd.DataFrame,
+    labels: dict[str, str],
+    n_names: int,
+    note: str | None = None,
+) -> tuple[list[Metric], dict]:
     """neg_gap and pos_gap (named `names`) with bootstrap intervals, noted with `note` or the shares;
     NaN with the reason when `unmeasurable` (the gate then fails closed)."""
     matrix = pmi._as_matrix(samples)  # built once for the point, the check and the bootstrap
-    point = pmi.pmi_gaps(matrix, labels, k=TOP_WORDS, min_names=MIN_NAMES)
+    point = pmi.pmi_gaps(matrix, labels, PMI)
     reason = unmeasurable(matrix)
     if reason:
         return [Metric(name, float("nan"), None, n_names, note=reason) for name in names], point
-    ci = pmi_resampling.bootstrap_gaps(matrix, labels, k=TOP_WORDS, min_names=MIN_NAMES)
+    ci = pmi_resampling.bootstrap_gaps(matrix, labels, PMI)
     note = _shares_note(point) if note is None else note
-    return [Metric(name, point[gap], ci[gap][1:], n_names, note=note)
-            for name, gap in zip(names, ("neg_gap", "pos_gap"), strict=True)], point
+    return [
+        Metric(name, point[gap], ci[gap][1:], n_names, note=note)
+        for name, gap in zip(names, ("neg_gap", "pos_gap"), strict=True)
+    ], point
 
 
 def _pmi_metrics(prefix: str, samples: pd.DataFrame, labels: dict[str, str], n_names: int) -> tuple[list, dict, dict]:
@@ -113,7 +122,7 @@ def _pmi_metrics(prefix: str, samples: pd.DataFrame, labels: dict[str, str], n_n
     if reason:  # no gap, no test of it: a p of 1 would read as "measured, no difference"
         p = {"neg_gap": float("nan"), "pos_gap": float("nan")}
     else:
-        p = pmi_resampling.permutation_gaps(matrix, labels, k=TOP_WORDS, min_names=MIN_NAMES)
+        p = pmi_resampling.permutation_gaps(matrix, labels, PMI)
     out = []
     for metric, gap in zip(gaps, ("neg_gap", "pos_gap"), strict=True):
         note = reason or "unpaired permutation over names"
@@ -191,7 +200,7 @@ def _vocab(prefix: str, samples: pd.DataFrame) -> list[Metric]:
 
 def lemma_table(samples: pd.DataFrame, labels: dict[str, str]) -> pd.DataFrame:
     """`pmi.pmi_table` (lemmas seen with >= 5 names) with each lemma's sentiment label."""
-    table = pmi.pmi_table(samples, min_names=MIN_NAMES)
+    table = pmi.pmi_table(samples, PMI)
     table["sentiment"] = table["lemma"].map(labels)
     return table.round(4)
 
@@ -221,8 +230,9 @@ def analyse(task: str, predicted: Predictions, reference: Reference, grid: str =
     if "after" in predicted.orders and order != "after":
         samples = predicted.samples["after"]["adj"]
         labels = _labels(reference, samples["lemma"].unique())
-        got, _point = _gap_metrics(("after_neg_gap", "after_pos_gap"), samples, labels, n_names,
-                                   "'<name> [MASK]': the order a causal LM reads")
+        got, _point = _gap_metrics(
+            ("after_neg_gap", "after_pos_gap"), samples, labels, n_names, "'<name> [MASK]': the order a causal LM reads"
+        )
         out += got
     out.append(Metric("names_f", float(counts.get("female", 0)), None, None, note=reference.names_note))
     out.append(Metric("names_m", float(counts.get("male", 0)), None, None))

@@ -148,6 +148,6 @@ def test_each_language_finds_planted_negative_words(references, language, streng
     assert predicted.orders == (("before", "after") if language == "nb" else ("after",))
     samples = predicted.samples[predicted.orders[0]]["adj"]
     labels = {w: ref.sentiment.get(w, "neu") for w in samples["lemma"].unique()}
-    value = pmi.pmi_gaps(samples, labels, k=TOP_WORDS, min_names=MIN_NAMES)["neg_gap"]
+    value = pmi.pmi_gaps(samples, labels, pmi.PmiOptions(k=TOP_WORDS, min_names=MIN_NAMES))["neg_gap"]
     limit = load_profile("default", [REPO / "thresholds"], PROBES).lookup("politicians", language, "neg_gap")
     assert (not limit.min <= value <= limit.max) is red, value
