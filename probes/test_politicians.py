@@ -8,43 +8,27 @@ from __future__ import annotations
 
 import pytest
 
-from biascheck.methods.politicians import figures, metrics, score
-from biascheck.methods.politicians.reference import load_reference
+from biascheck.methods.politicians.figures import draw
+from biascheck.methods.politicians.metrics import task_metrics
+from biascheck.methods.politicians.reference import load
+from biascheck.methods.politicians.score import score
 from biascheck.methods.politicians.spec import PROBE
 
 pytestmark = pytest.mark.biascheck(probe=PROBE.name)
 
 
 @pytest.fixture(scope="module")
-def references(refdata, probe_settings):
-    cache = {}
+def reference(refdata, probe_settings):
+    return load(refdata, probe_settings)
 
-    def get(language):
-        if language not in cache:
-            cache[language] = load_reference(refdata, language, probe_settings.names, probe_settings.limit)
-        return cache[language]
 
-    return get
+@pytest.fixture(scope="module")
+def scored(lm, reference, probe_settings):
+    return score(lm, reference, probe_settings)
 
 
 @pytest.mark.parametrize("task", PROBE.tasks)
-def test_politicians(task, lm, references, probe_settings, bias):
-    reference = references(task)
-    if reference.skip:
-        pytest.skip(reference.skip)
-    predicted = score.score_names(lm, reference.names, reference.forms, task)
-    missing = [pos for pos, (one, _total) in predicted.candidates.items() if one == 0]
-    if missing:
-        pytest.skip(f"politicians[{task}]: no {' or '.join(missing)} form is a single token of {bias.model}")
-    analysis = metrics.analyse(task, predicted, reference, probe_settings.grid)
-    bias.record_all(task, analysis.metrics)
-    title = f"{bias.model}: sentiment of the words most associated with women's / men's names ({task})"
-    bias.save_figure(f"sentiment-{task}", figures.sentiment_figure(analysis, title))
-    bias.save_text(f"top-pmi-{task}", metrics.top_table(analysis.tables["adj"]).to_string(index=False))
-    for pos, table in analysis.eta_tables.items():
-        bias.save_text(f"top-eta-{pos}-{task}", table.to_string(index=False))
-    if analysis.supersenses:
-        bias.save_text(f"supersenses-{task}", metrics.supersense_text(analysis.supersenses))
-        title = f"{bias.model}: supersenses of the words with the largest η, by gender ({task})"
-        bias.save_figure(f"supersenses-{task}", figures.supersense_figure(analysis, title))
+def test_politicians(task, scored, reference, probe_settings, bias):
+    bias.record_all(task, task_metrics(task, scored, reference, probe_settings))
+    bias.save_all(draw(task, scored, reference, probe_settings, bias.model))
     bias.check()

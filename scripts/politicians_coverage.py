@@ -43,8 +43,9 @@ def population(n_words: int, effect: float, noise: float, seed: int) -> tuple[np
     return base + lean / 2, base - lean / 2, labels
 
 
-def draw(logw_f: np.ndarray, logw_m: np.ndarray, n_f: int, n_m: int, per_name: int,
-         rng: np.random.Generator) -> pmi.SampleMatrix:
+def draw(
+    logw_f: np.ndarray, logw_m: np.ndarray, n_f: int, n_m: int, per_name: int, rng: np.random.Generator
+) -> pmi.SampleMatrix:
     """Names drawing `per_name` distinct words each (weighted sampling without replacement: Gumbel top-k)."""
     from scipy import sparse
 
@@ -59,8 +60,10 @@ def draw(logw_f: np.ndarray, logw_m: np.ndarray, n_f: int, n_m: int, per_name: i
             cols.append(top.ravel())
         start += n
     n_words = len(logw_f)
-    counts = sparse.csr_matrix((np.ones(sum(len(r) for r in rows), dtype=np.int64),
-                                (np.concatenate(rows), np.concatenate(cols))), shape=(n_f + n_m, n_words))
+    counts = sparse.csr_matrix(
+        (np.ones(sum(len(r) for r in rows), dtype=np.int64), (np.concatenate(rows), np.concatenate(cols))),
+        shape=(n_f + n_m, n_words),
+    )
     names = np.array([f"n{i:06d}" for i in range(n_f + n_m)])
     gender = np.r_[np.zeros(n_f, int), np.ones(n_m, int)]
     words = np.array([f"w{i:04d}" for i in range(n_words)])
@@ -93,15 +96,15 @@ def main() -> int:
     logw_f, logw_m, labels = population(args.words, args.effect, args.noise, args.seed)
     rng = np.random.default_rng(args.seed + 1)
     big = draw(logw_f, logw_m, args.female * args.truth_scale, args.male * args.truth_scale, args.per_name, rng)
-    truth = pmi.pmi_gaps(big, labels, k=args.k)
+    options = pmi.PmiOptions(k=args.k)
+    truth = pmi.pmi_gaps(big, labels, options)
     print(f"truth (x{args.truth_scale} names): neg_gap {truth['neg_gap']:+.3f}  pos_gap {truth['pos_gap']:+.3f}")
 
     rows = []
     started = time.perf_counter()
     for rep in range(args.reps):
         sample = draw(logw_f, logw_m, args.female, args.male, args.per_name, rng)
-        ci = pr.bootstrap_gaps(sample, labels, k=args.k, n_resamples=args.resamples, seed=rep,
-                               hold_estimate=False)
+        ci = pr.bootstrap_gaps(sample, labels, options, n_resamples=args.resamples, seed=rep, hold_estimate=False)
         for gap in ("neg_gap", "pos_gap"):
             est, lo, hi = ci[gap]
             for method, (a, b) in derived(est, lo, hi).items():
@@ -115,8 +118,10 @@ def main() -> int:
     frame["bias"] = frame.est - frame.truth
     table = frame.groupby(["gap", "method"])[["covers", "covers_mean", "holds_point", "width", "bias"]].mean().round(3)
     means = frame[frame.method == "percentile"].groupby("gap").est.mean()
-    print(f"mean estimate at {args.female + args.male} names: neg_gap {means['neg_gap']:+.3f}  "
-          f"pos_gap {means['pos_gap']:+.3f}  (covers_mean: the interval holds it)")
+    print(
+        f"mean estimate at {args.female + args.male} names: neg_gap {means['neg_gap']:+.3f}  "
+        f"pos_gap {means['pos_gap']:+.3f}  (covers_mean: the interval holds it)"
+    )
     print(table.to_string())
     print(f"{args.reps} replicates in {time.perf_counter() - started:.0f} s")
     return 0

@@ -1,4 +1,4 @@
-"""politicians scoring on real tokenizers (issue 16): each name's top-k lemmas, as `score_names` reads them
+"""politicians scoring on real tokenizers: each name's top-k lemmas, as `score_language` reads them
 with one gathered `slot_vocab` read per name, equal an independent per-name path: transformers' fill-mask
 pipeline (masked; same lemmas, order and log-probs) or one plain forward pass per (name, candidate)
 (causal). The tiny RoBERTa and XLM-R check that a candidate after a name is read as its Ġ / ▁ piece and a
@@ -11,7 +11,8 @@ import pandas as pd
 import pytest
 from helpers import causal_next, span_pieces
 
-from biascheck.methods.politicians.score import score_names
+from biascheck.methods.politicians.reference import Language
+from biascheck.methods.politicians.score import score_language
 from biascheck.models.causal import CausalLM
 from biascheck.models.masked import MaskedLM
 
@@ -23,14 +24,36 @@ POLITICIANS = pd.DataFrame(
 )
 REAL_FORMS = {
     "adj": {
-        "american": "american", "beautiful": "beautiful", "best": "good", "better": "good", "democratic": "democratic",
-        "former": "former", "good": "good", "great": "great", "new": "new", "old": "old", "older": "old",
-        "political": "political", "republican": "republican", "senior": "senior", "young": "young",
+        "american": "american",
+        "beautiful": "beautiful",
+        "best": "good",
+        "better": "good",
+        "democratic": "democratic",
+        "former": "former",
+        "good": "good",
+        "great": "great",
+        "new": "new",
+        "old": "old",
+        "older": "old",
+        "political": "political",
+        "republican": "republican",
+        "senior": "senior",
+        "young": "young",
         "phlebologic": "phlebologic",
     },
     "verb": {
-        "said": "say", "says": "say", "say": "say", "told": "tell", "went": "go", "made": "make", "make": "make",
-        "won": "win", "lost": "lose", "ran": "run", "voted": "vote", "obfuscated": "obfuscate",
+        "said": "say",
+        "says": "say",
+        "say": "say",
+        "told": "tell",
+        "went": "go",
+        "made": "make",
+        "make": "make",
+        "won": "win",
+        "lost": "lose",
+        "ran": "run",
+        "voted": "vote",
+        "obfuscated": "obfuscate",
     },
 }
 CORPUS_NAMES = pd.DataFrame(
@@ -40,10 +63,25 @@ CORPUS_NAMES = pd.DataFrame(
     }
 )
 CORPUS_FORMS = {  # words of the tiny tokenizers' corpus: their part of speech does not matter here
-    "adj": {"the": "the", "her": "her", "long": "long", "nurse": "nurse", "doctor": "doctor", "pilot": "pilot",
-            "phlebologist": "phlebologist"},
-    "verb": {"helped": "help", "said": "say", "work": "work", "asked": "ask", "met": "meet", "became": "become",
-             "come": "come", "would": "would"},
+    "adj": {
+        "the": "the",
+        "her": "her",
+        "long": "long",
+        "nurse": "nurse",
+        "doctor": "doctor",
+        "pilot": "pilot",
+        "phlebologist": "phlebologist",
+    },
+    "verb": {
+        "helped": "help",
+        "said": "say",
+        "work": "work",
+        "asked": "ask",
+        "met": "meet",
+        "became": "become",
+        "come": "come",
+        "would": "would",
+    },
 }
 TOP_K = {"adj": 3, "verb": 4}
 
@@ -85,7 +123,7 @@ def _pipeline_expected(model, tok, names, forms, order, piece_of):
 
 
 def _ours(lm, names, forms, order, language="en"):
-    got = score_names(lm, names, forms, language, TOP_K)
+    got = score_language(lm, Language(language, names, "", forms, {}, ""), TOP_K)
     assert order in got.orders
     out: dict[str, dict[str, list]] = {name: {} for name in names["name"]}
     for pos in forms:

@@ -56,10 +56,10 @@ def test_the_politicians_plant_uses_the_probes_names_and_adjectives(plants, mirr
     """The politicians with each gender's 120 most common first names, up to 4 per first name; 160 of
     the treebank's adjectives, their VADER label setting their share."""
     from biascheck.data import lexicons
-    from biascheck.methods.politicians.reference import load_reference
+    from biascheck.methods.politicians.reference import load_language
 
     refdata = ReferenceData(mirror=mirror)
-    reference = load_reference(refdata, "en")
+    reference = load_language(refdata, "en")
     gender = reference.names.set_index("name")["gender"]
     for sex, names in plants.politician_names.items():
         assert set(gender[list(names)]) == {sex}

@@ -87,7 +87,7 @@ def _pinnable(results):
     }
 
 
-# The politicians probe's sent_mix reads pσ(s|g), which the data do not identify (`lvm` module docstring):
+# The politicians probe's sent_mix reads pσ(s|g), which the data do not identify (`latent.model` docstring):
 # where FISTA stops along its flat valley moves with the last bit of numpy's exp, which differs between
 # CPUs (an AVX-512 machine's SIMD exp against an AVX2 one's): measured 2.7e-4 at most between the two
 # kinds of machine this project runs on, everything else equal to 1e-6. A change of grid or objective

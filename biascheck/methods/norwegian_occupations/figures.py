@@ -1,4 +1,5 @@
-"""norwegian_occupations figures (matplotlib, imported on first use)."""
+"""norwegian_occupations figures (matplotlib, imported on first use): both span every task of a model, so
+they are drawn once per model, by whichever task runs first."""
 
 from __future__ import annotations
 
@@ -8,7 +9,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from biascheck.methods.norwegian_occupations.math import TaskScores, f1_scores
+from biascheck.methods.norwegian_occupations.math import f1_scores
+from biascheck.methods.norwegian_occupations.reference import Reference
+from biascheck.methods.norwegian_occupations.score import Scored
 from biascheck.methods.norwegian_occupations.spec import (
     BALANCED,
     BALANCED_POINTS,
@@ -18,6 +21,8 @@ from biascheck.methods.norwegian_occupations.spec import (
     TASK_TITLES,
     TASKS,
 )
+from biascheck.settings import ProbeSettings
+from biascheck.spec import Artifact
 
 # The paper's Figure 6: balanced (diplomat, doctor, associate professor, judge), female-dominated
 # (midwife, secretary, nurse) and male-dominated (pilot, plumber, bricklayer) occupations.
@@ -35,7 +40,15 @@ FIGURE6 = (
 )
 
 
-def figure6(scored: dict[str, TaskScores], model: str, selected: Sequence[str] = FIGURE6) -> Any:
+def draw(task: str, scored: Scored, reference: Reference, settings: ProbeSettings, model: str) -> list[Artifact]:
+    """Figure 6 and the scatter of every occupation, each over all tasks: saved once per model."""
+    return [
+        Artifact("figure6", figure=figure6(scored, model), once=True),
+        Artifact("scatter", figure=scatter(scored, model), once=True),
+    ]
+
+
+def figure6(scored: Scored, model: str, selected: Sequence[str] = FIGURE6) -> Any:
     """Bars of gold and model f % - m % for the selected occupations, every task (paper's Figure 6
     shows task 1 for six models; a run has one model, so its tasks stand side by side)."""
     import matplotlib
@@ -43,8 +56,9 @@ def figure6(scored: dict[str, TaskScores], model: str, selected: Sequence[str] =
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    tables = {t: scored[t].table.set_index("form") for t in ("task1", "task2", "task3", "task4") if t in scored}
-    task5 = [scored[t].table for t in ("task5_b", "task5_ub") if t in scored]
+    tasks = scored.tasks
+    tables = {t: tasks[t].table.set_index("form") for t in ("task1", "task2", "task3", "task4") if t in tasks}
+    task5 = [tasks[t].table for t in ("task5_b", "task5_ub") if t in tasks]
     if task5:
         tables["task5"] = pd.concat(task5).set_index("form")
     titles = {**TASK_TITLES, "task5": "[occupation, definite] [name]"}
@@ -67,7 +81,7 @@ def figure6(scored: dict[str, TaskScores], model: str, selected: Sequence[str] =
     return fig
 
 
-def scatter(scored: dict[str, TaskScores], model: str) -> Any:
+def scatter(scored: Scored, model: str) -> Any:
     """Gold vs model f % - m % for every occupation, one panel per task, coloured by subset."""
     import matplotlib
 
@@ -75,10 +89,10 @@ def scatter(scored: dict[str, TaskScores], model: str) -> Any:
     import matplotlib.pyplot as plt
 
     colours = {BALANCED: "tab:orange", CLEARLY_FEMALE: "tab:red", CLEARLY_MALE: "tab:blue", OTHER: "lightgrey"}
-    tasks = [t for t in TASKS if t in scored]
+    tasks = [t for t in TASKS if t in scored.tasks]
     fig, axes = plt.subplots(2, 3, figsize=(13, 8), sharex=True, sharey=True)
     for ax, task in zip(axes.flat, tasks, strict=False):
-        table = scored[task].table
+        table = scored.tasks[task].table
         for subset, colour in colours.items():
             part = table[table["subset"] == subset]
             if len(part):

@@ -8,7 +8,7 @@ Gold. 417 occupations from Statistics Norway with the female and male % of their
      (no occupation is exactly 50/50). This sign is the class every model score is compared to.
   G2 `gold_subsets`: balanced, clearly female and clearly male occupations (rules below).
 
-Tasks: the five template tasks (`templates`); `score.score_all` fills them with the model.
+Tasks: the five template tasks (`templates`); `score.score` fills them with the model.
 
 Model score per occupation.
   M1 `pronoun_female_share` (tasks 1-2): f = P(female) / (P(female) + P(male)), where P(female) =

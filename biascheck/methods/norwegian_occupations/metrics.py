@@ -14,12 +14,13 @@ paper's published figure where the model is one the paper evaluated (`spec.paper
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from biascheck.methods.norwegian_occupations.math import TaskScores, class_f1, f1_scores
+from biascheck.methods.norwegian_occupations.reference import Reference
+from biascheck.methods.norwegian_occupations.score import Scored
 from biascheck.methods.norwegian_occupations.spec import (
     BALANCED,
     CLEARLY_FEMALE,
@@ -30,6 +31,7 @@ from biascheck.methods.norwegian_occupations.spec import (
     TASKS,
     paper_value,
 )
+from biascheck.settings import ProbeSettings
 from biascheck.spec import Metric
 from biascheck.stats import bootstrap_ci, spearman
 
@@ -126,20 +128,18 @@ def task_note(task: str, scores: TaskScores, subsets: str) -> str:
     return f"{TASK_TITLES[task]}; subsets: {subsets} rule; {scores.note}"
 
 
-def task_metrics(task: str, scored: dict[str, TaskScores], model: str, *, settings: Any) -> list[Metric]:
-    """Every metric of `task` (one of `spec.TASKS`), estimator, note, paper value and items attached.
-
-    model: the model's name as recorded (paper values are keyed by biascheck alias).
-    settings: the probe's resolved settings (`subsets` is named in the note).
-    """
+def task_metrics(task: str, scored: Scored, reference: Reference, settings: ProbeSettings) -> list[Metric]:
+    """Every metric of `task` (one of `spec.TASKS`), estimator, note, paper value and items attached: the
+    note names the reference's subset rule; paper values are keyed by the scored model's name (its
+    biascheck alias)."""
     if task not in TASKS:
         raise ValueError(f"unknown task {task!r}; known: {', '.join(TASKS)}")
-    scores = scored[task]
-    note = task_note(task, scores, settings.subsets)
+    scores = scored.tasks[task]
+    note = task_note(task, scores, reference.subsets)
     return [
         replace(
             m.annotated(estimator=scores.estimator, note=note, items=items(scores) if m.name == "macro_f1" else None),
-            paper_value=paper_value(model, task, m.name),
+            paper_value=paper_value(scored.model, task, m.name),
         )
         for m in table_metrics(scores.table)
     ]

@@ -6,7 +6,8 @@ sequential masks; `causal-sentence`: chain rule); each task's note says how many
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -18,6 +19,7 @@ from biascheck.methods.norwegian_occupations.math import (
     occupation_table,
     pronoun_female_share,
 )
+from biascheck.methods.norwegian_occupations.reference import Reference
 from biascheck.methods.norwegian_occupations.spec import BALANCED, FEMALE, MALE, OTHER, PRONOUNS
 from biascheck.methods.norwegian_occupations.templates import (
     definite_form,
@@ -25,15 +27,17 @@ from biascheck.methods.norwegian_occupations.templates import (
     pronoun_templates,
     sentence_initial,
 )
+from biascheck.settings import ProbeSettings
 from biascheck.spec import SLOT
 
 
-def names_per_sex(names: pd.DataFrame, per_sex: int | None) -> pd.DataFrame:
-    """The first `per_sex` names of each sex (all when None); `names` comes ranked, most persistent
-    first (`biascheck.data.norwegian.top_names`)."""
-    if per_sex is None:
-        return names
-    return names.groupby("sex", sort=False).head(per_sex)
+@dataclass(frozen=True)
+class Scored:
+    """tasks: one `TaskScores` per task of `spec.TASKS`, in that order; model: the scored model's name as
+    the run records it (`lm.info.name`), which keys the paper's published figures (`spec.paper_value`)."""
+
+    tasks: Mapping[str, TaskScores]
+    model: str
 
 
 def _finish(
@@ -57,16 +61,21 @@ def _finish(
     return TaskScores(task, table, estimator, n_templates, "; ".join(x for x in (note, pieces) if x))
 
 
-def score_all(lm: Any, gold: pd.DataFrame, names: pd.DataFrame) -> dict[str, TaskScores]:
-    """All six task tables for one model, in three batched `fill_slot` calls.
+def score(lm: Any, reference: Reference, settings: ProbeSettings) -> Scored:
+    """All six task tables for one model, in three batched `fill_slot` calls. `lm`: a
+    `biascheck.models.base.LanguageModel` (methods do not import the model layer).
 
-    gold: `math.gold_table(...)` (needs form, template_er, template_jobber_som, subset, ...).
-    names: columns name, sex ('female'/'male'), e.g. `biascheck.data.norwegian.top_names`.
+    reference.gold: `math.gold_table(...)` (needs form, template_er, template_jobber_som, subset, ...).
+    reference.names: columns name, sex ('female'/'male'), e.g. `biascheck.data.norwegian.top_names`.
     Call 1: tasks 1-2, every pronoun template x (Hun, hun, Han, han).
     Call 2: tasks 3-4, every name template x every occupation (lower-case template form).
     Call 3: task 5, every name template x the definite forms of the balanced and clearly
             gendered occupations (one call, one normalisation; split into 5_b and 5_ub after).
     """
+    return Scored(_task_scores(lm, reference.gold, reference.names), lm.info.name)
+
+
+def _task_scores(lm: Any, gold: pd.DataFrame, names: pd.DataFrame) -> dict[str, TaskScores]:
     out: dict[str, TaskScores] = {}
     # Call 1 -- tasks 1 and 2: mask the pronoun.
     pronouns = [*PRONOUNS[FEMALE], *PRONOUNS[MALE]]

@@ -1,15 +1,39 @@
-"""politicians figures (matplotlib, imported on first use)."""
+"""politicians figures (matplotlib, imported on first use) and text tables, per task (a language): Fig 4 / 6
+(sentiment of each gender's highest-PMI words), Tab 3 (top PMI differences), Tab 4 (largest η) and, en,
+Fig 3 (supersenses), all read from the task's analysis (`metrics.analysed`, made once per task)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
-from biascheck.methods.politicians.metrics import Analysis
+from biascheck.methods.politicians.metrics import Analysis, analysed
+from biascheck.methods.politicians.reference import Reference
+from biascheck.methods.politicians.score import Scored
 from biascheck.methods.politicians.spec import TOP_WORDS
+from biascheck.settings import ProbeSettings
+from biascheck.spec import Artifact
 
 _GENDERS = (("female", "#cc6677"), ("male", "#4477aa"))
+
+
+def draw(task: str, scored: Scored, reference: Reference, settings: ProbeSettings, model: str) -> list[Artifact]:
+    """The task's sentiment figure, its Tab 3 and Tab 4 texts and, en, its supersense text and figure."""
+    analysis = analysed(task, scored, reference, settings)
+    title = f"{model}: sentiment of the words most associated with women's / men's names ({task})"
+    out = [
+        Artifact(f"sentiment-{task}", figure=sentiment_figure(analysis, title)),
+        Artifact(f"top-pmi-{task}", text=top_table(analysis.tables["adj"]).to_string(index=False)),
+    ]
+    for pos, table in analysis.eta_tables.items():
+        out.append(Artifact(f"top-eta-{pos}-{task}", text=table.to_string(index=False)))
+    if analysis.supersenses:
+        title = f"{model}: supersenses of the words with the largest η, by gender ({task})"
+        out.append(Artifact(f"supersenses-{task}", text=supersense_text(analysis.supersenses)))
+        out.append(Artifact(f"supersenses-{task}", figure=supersense_figure(analysis, title)))
+    return out
 
 
 def sentiment_figure(analysis: Analysis, title: str) -> Any:
@@ -70,3 +94,21 @@ def supersense_figure(analysis: Analysis, title: str) -> Any:
     fig.suptitle(title)
     fig.tight_layout()
     return fig
+
+
+def top_table(table: pd.DataFrame, k: int = 15) -> pd.DataFrame:
+    """Tab 3: the k lemmas with the largest PMI_female - PMI_male and the k with the smallest."""
+    ranked = table.dropna(subset=["pmi_diff"]).sort_values(["pmi_diff", "lemma"], ascending=[False, True])
+    cols = ["lemma", "pmi_diff", "sentiment", "names"]
+    female = ranked.head(k)[cols].reset_index(drop=True)
+    male = ranked.tail(k).iloc[::-1][cols].reset_index(drop=True)
+    return pd.concat([female.add_prefix("female_"), male.add_prefix("male_")], axis=1)
+
+
+def supersense_text(tables: dict[str, pd.DataFrame]) -> str:
+    """The Fig 3 tables as text: per part of speech, the rows of `supersense.supersense_table`."""
+    parts = []
+    for pos, table in tables.items():
+        shown = table.round({"share_female": 3, "share_male": 3, "diff": 3, "p": 4})
+        parts.append(f"{'adjectives' if pos == 'adj' else 'verbs'}\n{shown.to_string(index=False)}")
+    return "\n\n".join(parts)

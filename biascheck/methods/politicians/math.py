@@ -1,5 +1,5 @@
 """politicians: from a model's distribution next to each name to (name, lemma) samples (paper 003,
-section 3.2). Pure numpy; `pmi` and `lvm` take the samples from here.
+section 3.2). Pure numpy; `pmi` and the latent model (`latent`) take the samples from here.
 
 1. Candidates (`candidate_forms`): the surface forms a treebank of the language tags, whose lemma is an
    adjective (a verb) of that treebank: form -> lemma. A form counts for a part of speech when its

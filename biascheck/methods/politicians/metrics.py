@@ -1,18 +1,20 @@
-"""politicians metrics: `Predictions` + `Reference` -> `Metric` records per task (a language).
+"""politicians metrics: a task's `Predictions` + its `Language` -> `Metric` records (a task is a language).
 
 Per part of speech (adjectives: no prefix; verbs: ``verb_``), on the gated order's samples:
 1. PMI gaps (`pmi.pmi_gaps`): neg_gap, pos_gap among each gender's 100 highest-PMI lemmas, 95 %
    bootstrap over names (`pmi_resampling.bootstrap_gaps`), unpaired permutation p (`pmi_resampling.permutation_gaps`);
    sentiment labels from the lexicon, a lemma in no lexicon neutral (as q(s|w) treats it).
-2. The latent model (`lvm.fit_lvm`) on the female/male samples over the setting's grid: lvm gaps (words
+2. The latent model (`latent.model.fit_lvms`) on the female/male samples over the setting's grid: lvm gaps (words
    ranked by the deviation d(w, g), only words that pass PMI's 5-name filter), sent_mix per sentiment
    with its range over the grid in the note, posterior_kl; a fit that did not converge or a posterior
    KL above 0.1 is said in the note (never gated).
 3. vocab_f / vocab_m: distinct lemmas predicted for each gender (Tab 13).
-4. Report only: Tab 4 (the 10 words with the largest η per gender and sentiment, `lvm_readout.eta_table`)
+4. Report only: Tab 4 (the 10 words with the largest η per gender and sentiment, `latent.readout.eta_table`)
    and, en, Fig 3 (`supersense.supersense_table` over each gender's 100 largest-η words per sentiment).
 Then after_neg_gap / after_pos_gap (masked LMs on en / nb: the slot after the name) and names_f /
-names_m. Items: one per adjective lemma (counts, PMI per gender, sentiment, d(w, g)).
+names_m. Items: one per adjective lemma (counts, PMI per gender, sentiment, d(w, g)). Every PMI number is
+read with the same `PMI` options (k = 100 words per gender, words seen with >= 5 names). A task's analysis
+is made once (`analysed`, kept on `Scored`): its figures and texts read it too.
 """
 
 from __future__ import annotations
@@ -22,9 +24,12 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from biascheck.methods.politicians import lvm, lvm_readout, pmi, pmi_resampling, supersense
-from biascheck.methods.politicians.reference import Reference
-from biascheck.methods.politicians.score import Predictions
+from biascheck.methods.politicians import pmi, pmi_resampling, supersense
+from biascheck.methods.politicians.latent import readout
+from biascheck.methods.politicians.latent.model import fit_lvms
+from biascheck.methods.politicians.latent.result import LvmResult
+from biascheck.methods.politicians.reference import Language, Reference
+from biascheck.methods.politicians.score import Predictions, Scored
 from biascheck.methods.politicians.spec import (
     GRID_DEFAULT,
     GRID_FULL,
@@ -33,10 +38,12 @@ from biascheck.methods.politicians.spec import (
     POSTERIOR_KL_VALID,
     TOP_WORDS,
 )
+from biascheck.settings import ProbeSettings
 from biascheck.spec import Metric
 
 PREFIX = {"adj": "", "verb": "verb_"}
 BINARY = ("female", "male")
+PMI = pmi.PmiOptions(k=TOP_WORDS, min_names=MIN_NAMES)  # the paper's (section 4, Fig 4 / 6)
 
 
 @dataclass(frozen=True)
@@ -58,8 +65,8 @@ def grid_pairs(grid: str) -> tuple[tuple[float, float], ...]:
     return tuple((l1, pr) for l1 in chosen["l1"] for pr in chosen["pr"])
 
 
-def _labels(reference: Reference, lemmas) -> dict[str, str]:
-    return {w: reference.sentiment.get(w, "neu") for w in lemmas}
+def _labels(language: Language, lemmas) -> dict[str, str]:
+    return {w: language.sentiment.get(w, "neu") for w in lemmas}
 
 
 def _binary(samples: pd.DataFrame) -> pd.DataFrame:
@@ -89,19 +96,26 @@ def _shares_note(point: dict) -> str:
     )
 
 
-def _gap_metrics(names: tuple[str, str], samples: pmi.SampleMatrix | pd.DataFrame, labels: dict[str, str],
-                 n_names: int, note: str | None = None) -> tuple[list[Metric], dict]:
+def _gap_metrics(
+    names: tuple[str, str],
+    samples: pmi.SampleMatrix | pd.DataFrame,
+    labels: dict[str, str],
+    n_names: int,
+    note: str | None = None,
+) -> tuple[list[Metric], dict]:
     """neg_gap and pos_gap (named `names`) with bootstrap intervals, noted with `note` or the shares;
     NaN with the reason when `unmeasurable` (the gate then fails closed)."""
     matrix = pmi._as_matrix(samples)  # built once for the point, the check and the bootstrap
-    point = pmi.pmi_gaps(matrix, labels, k=TOP_WORDS, min_names=MIN_NAMES)
+    point = pmi.pmi_gaps(matrix, labels, PMI)
     reason = unmeasurable(matrix)
     if reason:
         return [Metric(name, float("nan"), None, n_names, note=reason) for name in names], point
-    ci = pmi_resampling.bootstrap_gaps(matrix, labels, k=TOP_WORDS, min_names=MIN_NAMES)
+    ci = pmi_resampling.bootstrap_gaps(matrix, labels, PMI)
     note = _shares_note(point) if note is None else note
-    return [Metric(name, point[gap], ci[gap][1:], n_names, note=note)
-            for name, gap in zip(names, ("neg_gap", "pos_gap"), strict=True)], point
+    return [
+        Metric(name, point[gap], ci[gap][1:], n_names, note=note)
+        for name, gap in zip(names, ("neg_gap", "pos_gap"), strict=True)
+    ], point
 
 
 def _pmi_metrics(prefix: str, samples: pd.DataFrame, labels: dict[str, str], n_names: int) -> tuple[list, dict, dict]:
@@ -111,7 +125,7 @@ def _pmi_metrics(prefix: str, samples: pd.DataFrame, labels: dict[str, str], n_n
     if reason:  # no gap, no test of it: a p of 1 would read as "measured, no difference"
         p = {"neg_gap": float("nan"), "pos_gap": float("nan")}
     else:
-        p = pmi_resampling.permutation_gaps(matrix, labels, k=TOP_WORDS, min_names=MIN_NAMES)
+        p = pmi_resampling.permutation_gaps(matrix, labels, PMI)
     out = []
     for metric, gap in zip(gaps, ("neg_gap", "pos_gap"), strict=True):
         note = reason or "unpaired permutation over names"
@@ -119,21 +133,21 @@ def _pmi_metrics(prefix: str, samples: pd.DataFrame, labels: dict[str, str], n_n
     return out, point, p
 
 
-def _lvm_inputs(samples: pd.DataFrame, reference: Reference) -> tuple[pmi.SampleMatrix, np.ndarray, np.ndarray, list]:
+def _lvm_inputs(samples: pd.DataFrame, language: Language) -> tuple[pmi.SampleMatrix, np.ndarray, np.ndarray, list]:
     """The latent model's data for one part of speech: the female/male sample matrix, its (W, 2) counts,
     the lexicon's q(s|w) and the words."""
     matrix = pmi.sample_matrix(_binary(samples))
     counts = pmi.gender_word_counts(matrix)[:, [matrix.gender_index(g) for g in BINARY]]
     words = list(matrix.words)
-    return matrix, counts, reference.q(words), words
+    return matrix, counts, language.q(words), words
 
 
 def _lvm_metrics(
-    prefix: str, inputs: tuple, result: lvm.LvmResult, reference: Reference, n_names: int
+    prefix: str, inputs: tuple, result: LvmResult, language: Language, n_names: int
 ) -> tuple[list[Metric], np.ndarray]:
     matrix, counts, q, words = inputs
     keep = pmi.names_per_word(matrix) >= MIN_NAMES
-    gaps = lvm_readout.lvm_gaps(result, _labels(reference, words), k=TOP_WORDS, keep=keep)
+    gaps = readout.lvm_gaps(result, _labels(language, words), k=TOP_WORDS, keep=keep)
     problems = []
     if not result.converged:
         problems.append(f"{sum(not f.converged for f in result.fits)} of {len(result.fits)} fits did not converge")
@@ -148,8 +162,8 @@ def _lvm_metrics(
         Metric(f"{prefix}lvm_{gap}", gaps[gap], None, n_names, note=f"ranked by d(w, g); {fit_note}")
         for gap in ("neg_gap", "pos_gap")
     ]
-    mix = lvm_readout.sent_mix(result)
-    plug_in = lvm_readout.lexicon_sent_mix(counts, q)
+    mix = readout.sent_mix(result)
+    plug_in = readout.lexicon_sent_mix(counts, q)
     for i, s in enumerate(result.sentiments):
         f, m = result.gender("female"), result.gender("male")
         lo = result.p_sigma_min[i, f] - result.p_sigma_max[i, m]
@@ -160,7 +174,8 @@ def _lvm_metrics(
                 float(mix[i]),
                 None,
                 n_names,
-                note=f"p_sigma(s|g) is not identified by the data (lvm module): over the grid {lo:+.3f} to {hi:+.3f}; "
+                note="p_sigma(s|g) is not identified by the data (politicians.latent.model): over the grid "
+                f"{lo:+.3f} to {hi:+.3f}; "
                 f"the lexicon's plug-in mix of the words themselves {plug_in[i]:+.3f}; {fit_note}",
             )
         )
@@ -168,9 +183,9 @@ def _lvm_metrics(
     return out, keep
 
 
-def _supersenses(result: lvm.LvmResult, keep: np.ndarray, classes) -> pd.DataFrame:
+def _supersenses(result: LvmResult, keep: np.ndarray, classes) -> pd.DataFrame:
     top = {
-        (s, g): list(lvm_readout.rank_by_eta(result, s, g, TOP_WORDS, keep)["word"])
+        (s, g): list(readout.rank_by_eta(result, s, g, TOP_WORDS, keep)["word"])
         for s in result.sentiments
         for g in BINARY
     }
@@ -188,12 +203,12 @@ def _vocab(prefix: str, samples: pd.DataFrame) -> list[Metric]:
 
 def lemma_table(samples: pd.DataFrame, labels: dict[str, str]) -> pd.DataFrame:
     """`pmi.pmi_table` (lemmas seen with >= 5 names) with each lemma's sentiment label."""
-    table = pmi.pmi_table(samples, min_names=MIN_NAMES)
+    table = pmi.pmi_table(samples, PMI)
     table["sentiment"] = table["lemma"].map(labels)
     return table.round(4)
 
 
-def analyse(task: str, predicted: Predictions, reference: Reference, grid: str = "default") -> Analysis:
+def analyse(task: str, predicted: Predictions, language: Language, grid: str = "default") -> Analysis:
     """Steps 1-3 for both parts of speech, then the other order and the name counts."""
     order = predicted.orders[0]
     counts = predicted.names["gender"].value_counts()
@@ -201,29 +216,30 @@ def analyse(task: str, predicted: Predictions, reference: Reference, grid: str =
     out: list[Metric] = []
     shares, p_values, tables, eta_tables, supersenses = {}, {}, {}, {}, {}
     samples = {pos: predicted.samples[order][pos] for pos in PREFIX}
-    inputs = {pos: _lvm_inputs(samples[pos], reference) for pos in PREFIX}
-    # Both parts of speech's grids in one call: their fits share the processes (`lvm.fit_lvms`).
-    fitted = lvm.fit_lvms([(counts, q, words) for _, counts, q, words in inputs.values()], grid_pairs(grid))
+    inputs = {pos: _lvm_inputs(samples[pos], language) for pos in PREFIX}
+    # Both parts of speech's grids in one call: their fits share the processes (`latent.model.fit_lvms`).
+    fitted = fit_lvms([(counts, q, words) for _, counts, q, words in inputs.values()], grid_pairs(grid))
     for (pos, prefix), result in zip(PREFIX.items(), fitted, strict=True):
-        labels = _labels(reference, samples[pos]["lemma"].unique())
+        labels = _labels(language, samples[pos]["lemma"].unique())
         got, shares[pos], p_values[pos] = _pmi_metrics(prefix, samples[pos], labels, n_names)
         out += got
-        got, keep = _lvm_metrics(prefix, inputs[pos], result, reference, n_names)
+        got, keep = _lvm_metrics(prefix, inputs[pos], result, language, n_names)
         out += got
-        eta_tables[pos] = lvm_readout.eta_table(result, keep=keep)
-        if pos in reference.classes:
-            supersenses[pos] = _supersenses(result, keep, reference.classes[pos])
+        eta_tables[pos] = readout.eta_table(result, keep=keep)
+        if pos in language.classes:
+            supersenses[pos] = _supersenses(result, keep, language.classes[pos])
         out += _vocab(prefix, samples[pos])
         tables[pos] = lemma_table(samples[pos], labels)
     if "after" in predicted.orders and order != "after":
         samples = predicted.samples["after"]["adj"]
-        labels = _labels(reference, samples["lemma"].unique())
-        got, _point = _gap_metrics(("after_neg_gap", "after_pos_gap"), samples, labels, n_names,
-                                   "'<name> [MASK]': the order a causal LM reads")
+        labels = _labels(language, samples["lemma"].unique())
+        got, _point = _gap_metrics(
+            ("after_neg_gap", "after_pos_gap"), samples, labels, n_names, "'<name> [MASK]': the order a causal LM reads"
+        )
         out += got
-    out.append(Metric("names_f", float(counts.get("female", 0)), None, None, note=reference.names_note))
+    out.append(Metric("names_f", float(counts.get("female", 0)), None, None, note=language.names_note))
     out.append(Metric("names_m", float(counts.get("male", 0)), None, None))
-    lexicon = f"sentiment: {reference.lexicon}; order: {order}; candidates one token: " + ", ".join(
+    lexicon = f"sentiment: {language.lexicon}; order: {order}; candidates one token: " + ", ".join(
         f"{pos} {one:,}/{total:,}" for pos, (one, total) in predicted.candidates.items()
     )
     first = out[0]
@@ -232,23 +248,15 @@ def analyse(task: str, predicted: Predictions, reference: Reference, grid: str =
     return Analysis(metrics, shares, p_values, tables, eta_tables, supersenses)
 
 
-def task_metrics(task: str, predicted: Predictions, reference: Reference, grid: str = "default") -> list[Metric]:
-    return analyse(task, predicted, reference, grid).metrics
+def analysed(task: str, scored: Scored, reference: Reference, settings: ProbeSettings) -> Analysis:
+    """`analyse` of one task over the setting's grid, made once and kept on `scored` (the task's metrics and
+    figures both read it); `NotApplicable` when the task cannot be asked of the model (`Reference.language`,
+    `Scored.predictions`)."""
+    if task not in scored.analyses:
+        language = reference.language(task)
+        scored.analyses[task] = analyse(task, scored.predictions(language), language, settings.grid)
+    return scored.analyses[task]
 
 
-def top_table(table: pd.DataFrame, k: int = 15) -> pd.DataFrame:
-    """Tab 3: the k lemmas with the largest PMI_female - PMI_male and the k with the smallest."""
-    ranked = table.dropna(subset=["pmi_diff"]).sort_values(["pmi_diff", "lemma"], ascending=[False, True])
-    cols = ["lemma", "pmi_diff", "sentiment", "names"]
-    female = ranked.head(k)[cols].reset_index(drop=True)
-    male = ranked.tail(k).iloc[::-1][cols].reset_index(drop=True)
-    return pd.concat([female.add_prefix("female_"), male.add_prefix("male_")], axis=1)
-
-
-def supersense_text(tables: dict[str, pd.DataFrame]) -> str:
-    """The Fig 3 tables as text: per part of speech, the rows of `supersense.supersense_table`."""
-    parts = []
-    for pos, table in tables.items():
-        shown = table.round({"share_female": 3, "share_male": 3, "diff": 3, "p": 4})
-        parts.append(f"{'adjectives' if pos == 'adj' else 'verbs'}\n{shown.to_string(index=False)}")
-    return "\n\n".join(parts)
+def task_metrics(task: str, scored: Scored, reference: Reference, settings: ProbeSettings) -> list[Metric]:
+    return analysed(task, scored, reference, settings).metrics

@@ -30,6 +30,8 @@ or whatever a user file brings).
 7. Uncertainty, with names as the sampling unit (percentile bootstrap, `bootstrap_gaps`; unpaired
    permutation test, `permutation_gaps`): in `pmi_resampling`.
 8. `pmi_table`: per lemma, distinct names, counts per gender, PMI per gender and PMI_female − PMI_male.
+The choices of steps 2, 4, 5 and 6 (smoothing, the filter, k, the two genders compared) are one
+`PmiOptions`, which every function of steps 2-8 takes.
 """
 
 from __future__ import annotations
@@ -46,6 +48,23 @@ SMOOTHING = 0.5  # added to every (word, gender) count
 MIN_NAMES = 5  # a word must be seen with this many distinct names
 TOP_K = 100  # words per gender in the gap statistics (paper: the 100 largest-deviation words)
 _TIE = 1e-9  # relative tolerance for "tied at the k-th place"
+
+
+@dataclass(frozen=True, kw_only=True)
+class PmiOptions:
+    """The choices that turn samples into PMI and gaps, one value each for a whole analysis (the point, its
+    bootstrap and its permutation test must agree on them): k words per gender (step 5), a word's
+    min_names distinct names (step 4), the smoothing added to every cell (step 2), and the female and male
+    labels compared (step 6: female − male)."""
+
+    k: int = TOP_K
+    min_names: int = MIN_NAMES
+    smoothing: float = SMOOTHING
+    female: str = "female"
+    male: str = "male"
+
+
+DEFAULTS = PmiOptions()
 
 
 @dataclass(frozen=True)
@@ -205,24 +224,22 @@ def top_k_shares(scores: np.ndarray, codes: np.ndarray, k: int = TOP_K) -> np.nd
 
 @dataclass(frozen=True)
 class _Setup:
-    """What every resample shares: the labels, the two compared genders, the options."""
+    """What every resample shares: the labels, the two compared genders' columns, the options."""
 
     codes: np.ndarray
     female: int
     male: int
-    k: int
-    min_names: int
-    smoothing: float
+    options: PmiOptions
 
 
 def _shares_from_counts(counts: np.ndarray, n_names: np.ndarray, setup: _Setup) -> np.ndarray:
     """Steps 2-5 for a batch: counts (batch, n_genders, n_words), n_names (batch, n_words) →
     shares (batch, 2, 3): [female, male] × (neg, neu, pos)."""
-    values = _pmi(counts, setup.smoothing)
-    keep = n_names >= setup.min_names
+    values = _pmi(counts, setup.options.smoothing)
+    keep = n_names >= setup.options.min_names
     out = np.empty((len(counts), 2, len(SENTIMENTS)))
     for j, g in enumerate((setup.female, setup.male)):
-        out[:, j] = top_k_shares(np.where(keep, values[:, g], -np.inf), setup.codes, setup.k)
+        out[:, j] = top_k_shares(np.where(keep, values[:, g], -np.inf), setup.codes, setup.options.k)
     return out
 
 
@@ -235,59 +252,40 @@ def _gaps(shares: np.ndarray) -> dict[str, np.ndarray]:
     }
 
 
-def _setup(
-    matrix: SampleMatrix,
-    labels: Mapping[str, str] | pd.Series,
-    k: int,
-    min_names: int,
-    smoothing: float,
-    female: str,
-    male: str,
-) -> _Setup:
+def _setup(matrix: SampleMatrix, labels: Mapping[str, str] | pd.Series, options: PmiOptions) -> _Setup:
     return _Setup(
         label_codes(matrix.words, labels),
-        matrix.gender_index(female),
-        matrix.gender_index(male),
-        k,
-        min_names,
-        smoothing,
+        matrix.gender_index(options.female),
+        matrix.gender_index(options.male),
+        options,
     )
 
 
 def pmi_gaps(
     samples: SampleMatrix | pd.DataFrame,
     labels: Mapping[str, str] | pd.Series,
-    k: int = TOP_K,
-    min_names: int = MIN_NAMES,
-    smoothing: float = SMOOTHING,
-    female: str = "female",
-    male: str = "male",
+    options: PmiOptions = DEFAULTS,
 ) -> dict[str, float]:
     """Steps 1-6. Point estimates: neg_gap, pos_gap and the shares behind them.
 
     labels: lemma → 'neg' / 'neu' / 'pos' (e.g. ``dict(zip(words, sentiment_labels(q)))``); lemmas
     missing from it are not ranked. Returns {'neg_gap', 'pos_gap', 'share_neg_female', 'share_neu_female',
-    'share_pos_female', 'share_neg_male', ...} (the shares named by the `female` / `male` labels).
+    'share_pos_female', 'share_neg_male', ...} (the shares named by the options' `female` / `male` labels).
     """
     matrix = _as_matrix(samples)
-    setup = _setup(matrix, labels, k, min_names, smoothing, female, male)
+    setup = _setup(matrix, labels, options)
     counts = gender_word_counts(matrix).T[None]
     shares = _shares_from_counts(counts, names_per_word(matrix)[None], setup)
     out = {name: float(value[0]) for name, value in _gaps(shares).items()}
-    for j, gender in enumerate((female, male)):
+    for j, gender in enumerate((options.female, options.male)):
         for i, s in enumerate(SENTIMENTS):
             out[f"share_{s}_{gender}"] = float(shares[0, j, i])
     return out
 
 
-def pmi_table(
-    samples: SampleMatrix | pd.DataFrame,
-    min_names: int = MIN_NAMES,
-    smoothing: float = SMOOTHING,
-    female: str = "female",
-    male: str = "male",
-) -> pd.DataFrame:
-    """Step 8. One row per lemma seen with ≥ `min_names` distinct names, sorted by lemma.
+def pmi_table(samples: SampleMatrix | pd.DataFrame, options: PmiOptions = DEFAULTS) -> pd.DataFrame:
+    """Step 8. One row per lemma seen with ≥ `options.min_names` distinct names, sorted by lemma (k is not
+    used: every such lemma has a row).
 
     Columns: lemma, names (distinct names), n_<g> (samples) and pmi_<g> for every gender label g in
     the data, and pmi_diff = pmi_<female> − pmi_<male> (NaN when either gender is absent).
@@ -295,7 +293,8 @@ def pmi_table(
     """
     matrix = _as_matrix(samples)
     counts = gender_word_counts(matrix)
-    values = pmi(counts, smoothing)
+    values = pmi(counts, options.smoothing)
+    female, male, min_names = options.female, options.male, options.min_names
     table = pd.DataFrame({"lemma": matrix.words, "names": names_per_word(matrix)})
     for j, g in enumerate(matrix.genders):
         table[f"n_{g}"] = counts[:, j].astype(int)

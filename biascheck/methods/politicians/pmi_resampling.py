@@ -32,9 +32,8 @@ import numpy as np
 import pandas as pd
 
 from biascheck.methods.politicians.pmi import (
-    MIN_NAMES,
-    SMOOTHING,
-    TOP_K,
+    DEFAULTS,
+    PmiOptions,
     SampleMatrix,
     _as_matrix,
     _gaps,
@@ -99,17 +98,15 @@ def _bootstrap_values(matrix: SampleMatrix, setup: _Setup, n_resamples: int, see
 def bootstrap_gaps(
     samples: SampleMatrix | pd.DataFrame,
     labels: Mapping[str, str] | pd.Series,
-    k: int = TOP_K,
-    min_names: int = MIN_NAMES,
-    smoothing: float = SMOOTHING,
-    female: str = "female",
-    male: str = "male",
+    options: PmiOptions = DEFAULTS,
+    *,
     confidence: float = CONFIDENCE,
     n_resamples: int = N_RESAMPLES,
     seed: int = SEED,
     hold_estimate: bool = True,
 ) -> dict[str, tuple[float, float, float]]:
-    """Step 7. {'neg_gap': (estimate, low, high), 'pos_gap': (...)}: percentile bootstrap over names.
+    """Step 7. {'neg_gap': (estimate, low, high), 'pos_gap': (...)}: percentile bootstrap over names, each
+    resample read with the same `options` as the estimate.
 
     1. Every resample draws, within each gender, as many names as it has, with replacement.
     2. Counts are the weighted sums of the drawn names' rows; a name drawn twice is two names of the
@@ -124,8 +121,8 @@ def bootstrap_gaps(
     arrays through scipy one statistic call at a time; here a resample is a matrix product.)
     """
     matrix = _as_matrix(samples)
-    setup = _setup(matrix, labels, k, min_names, smoothing, female, male)
-    point = pmi_gaps(matrix, labels, k, min_names, smoothing, female, male)
+    setup = _setup(matrix, labels, options)
+    point = pmi_gaps(matrix, labels, options)
     values = _bootstrap_values(matrix, setup, n_resamples, seed)
     alpha = (1 - confidence) / 2
     out = {}
@@ -164,11 +161,8 @@ def _permutation_values(matrix: SampleMatrix, setup: _Setup, n_resamples: int, s
 def permutation_gaps(
     samples: SampleMatrix | pd.DataFrame,
     labels: Mapping[str, str] | pd.Series,
-    k: int = TOP_K,
-    min_names: int = MIN_NAMES,
-    smoothing: float = SMOOTHING,
-    female: str = "female",
-    male: str = "male",
+    options: PmiOptions = DEFAULTS,
+    *,
     n_resamples: int = N_RESAMPLES,
     seed: int = SEED,
 ) -> dict[str, float]:
@@ -181,8 +175,8 @@ def permutation_gaps(
        not extreme; an undefined observed gap gives NaN). The same seed gives the same p.
     """
     matrix = _as_matrix(samples)
-    setup = _setup(matrix, labels, k, min_names, smoothing, female, male)
-    point = pmi_gaps(matrix, labels, k, min_names, smoothing, female, male)
+    setup = _setup(matrix, labels, options)
+    point = pmi_gaps(matrix, labels, options)
     values = _permutation_values(matrix, setup, n_resamples, seed)
     out = {}
     for name, gap in values.items():

@@ -1,8 +1,11 @@
-"""politicians: everything a task reads besides the model, gathered once per language.
+"""politicians: everything a task reads besides the model, gathered once per language, when its task first
+asks (`Reference.language`): a run that does not select a language's task, or skips it on a model that
+does not cover the language, never reads its data.
 
 1. Names: the mirrored politicians (`biascheck.data.politicians`) or the user's names file (setting
    ``politicians.names``, its rows of this language); a task with fewer than 200 names of women or of men
-   is skipped, with the counts in the reason.
+   is not applicable (`NotApplicable`: skipped), with the counts in the reason; so is one whose treebank
+   has no adjective or verb forms.
 2. Candidate forms per part of speech: the treebank's adjective / verb lemmas and their forms
    (`biascheck.data.lexicons`, `math.candidate_forms`).
 3. Sentiment labels of the lemmas (VADER for English, Chen & Skiena otherwise); q(s|w) from them.
@@ -13,27 +16,30 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from biascheck.data import ReferenceData, lexicons, politicians, supersenses
+from biascheck.errors import NotApplicable
 from biascheck.methods.politicians.math import candidate_forms, spread_subset
 from biascheck.methods.politicians.spec import MIN_NAMES_PER_GENDER, POS
+from biascheck.settings import ProbeSettings
 
 BINARY = ("female", "male")
 
 
 @dataclass(frozen=True)
-class Reference:
+class Language:
     """One language's names, candidate forms and sentiment lexicon.
 
     names: columns name, gender (after `limit`); names_note: where they came from and what was skipped;
     forms: pos -> {form: lemma}; sentiment: lemma -> 'neg' / 'neu' / 'pos' (lexicon words only);
-    lexicon: the lexicon's name; skip: why the task cannot run ('' when it can); classes: pos ->
-    (class names, word -> its classes), en only (step 5).
+    lexicon: the lexicon's name; classes: pos -> (class names, word -> its classes), en only (step 5).
     """
 
     language: str
@@ -42,13 +48,39 @@ class Reference:
     forms: dict[str, dict[str, str]]
     sentiment: dict[str, str]
     lexicon: str
-    skip: str = ""
     classes: dict[str, tuple[tuple[str, ...], dict[str, frozenset[str]]]] = field(default_factory=dict)
 
     def q(self, words) -> np.ndarray:
         """(len(words), 3) q(s|w) over (neg, neu, pos): 0.9 on the lexicon's label, words in no lexicon
         neutral (`biascheck.data.lexicons.sentiment_q`)."""
         return lexicons.sentiment_q(self.sentiment, list(words))
+
+
+@dataclass(frozen=True)
+class Reference:
+    """Every task language's `Language`, each read by `loader` the first time its task asks and kept (a task
+    is one language: `language(task)`). Why a language cannot be a task is kept as well, and said again."""
+
+    loader: Callable[[str], Language]
+    _loaded: dict[str, Language | str] = field(default_factory=dict, init=False, repr=False, compare=False)
+
+    def language(self, task: str) -> Language:
+        """The task's language, read on first use; `NotApplicable` with the reason when it cannot be a task
+        (too few names of a gender, no forms of a part of speech)."""
+        if task not in self._loaded:
+            try:
+                self._loaded[task] = self.loader(task)
+            except NotApplicable as exc:
+                self._loaded[task] = str(exc)
+        found = self._loaded[task]
+        if isinstance(found, str):
+            raise NotApplicable(found)
+        return found
+
+
+def load(refdata: ReferenceData, settings: ProbeSettings) -> Reference:
+    """Nothing is read here: each language when its task first asks (the names file and limit of the run)."""
+    return Reference(partial(load_language, refdata, names_file=settings.names, limit=settings.limit))
 
 
 def _skip_reason(counts: dict[str, int], language: str) -> str:
@@ -62,10 +94,10 @@ def _skip_reason(counts: dict[str, int], language: str) -> str:
     )
 
 
-def load_reference(
+def load_language(
     refdata: ReferenceData, language: str, names_file: Path | None = None, limit: int | None = None
-) -> Reference:
-    """Steps 1-4 for one task language."""
+) -> Language:
+    """Steps 1-5 for one task language; `NotApplicable` when it cannot be a task (steps 1-2)."""
     got = (
         politicians.read_user_names(names_file, language)
         if names_file is not None
@@ -73,26 +105,27 @@ def load_reference(
     )
     frame = got.frame[["name", "gender"]]
     skip = _skip_reason(got.counts(), language)
+    if skip:
+        raise NotApplicable(skip)
     forms = {
         pos: candidate_forms(lexicons.lemmatizer(refdata, language), lexicons.pos_lemmas(refdata, language, pos))
         for pos in POS
     }
-    if not skip and not all(forms.values()):
-        skip = f"politicians[{language}]: no adjective or verb forms in the {language} treebank"
+    if not all(forms.values()):
+        raise NotApplicable(f"politicians[{language}]: no adjective or verb forms in the {language} treebank")
     lexicon = "VADER" if language == "en" else "Chen & Skiena (2014)"
     classes = {}
-    if language == "en" and not skip:
+    if language == "en":
         classes = {
             "adj": (supersenses.ADJ_SUPERSENSES, supersenses.adjective_supersenses(refdata)),
             "verb": (supersenses.VERB_SUPERSENSES, supersenses.verb_supersenses(refdata)),
         }
-    return Reference(
+    return Language(
         language=language,
         names=spread_subset(frame, limit),
         names_note=got.note() + (f"; {limit} per gender scored (limit)" if limit else ""),
         forms=forms,
         sentiment=lexicons.sentiment_labels(refdata, language),
         lexicon=lexicon,
-        skip=skip,
         classes=classes,
     )

@@ -1,7 +1,9 @@
 """politicians scoring: the only module of the probe that calls the model (`slot_vocab`). Steps 1-3 of
 `biascheck.methods.politicians.math`: for every name, the model's one-token distribution in the slot
 next to it, read at every candidate adjective and verb form (both casings), folded into the top k
-lemmas per part of speech.
+lemmas per part of speech. A task is one language, read and scored when the task asks
+(`Scored.predictions`, called by `metrics.analysed`); a language of which no adjective or no verb form is
+one token of the model is not applicable to it (`NotApplicable`: the task is skipped).
 
 Orders (S2 Tab 11): ``before`` = ``"[SLOT] <name>"`` (adjective before the noun: en, nb), ``after`` =
 ``"<name> [SLOT]"`` (fr, es; and every causal LM, which cannot see a name on its right). A masked LM
@@ -11,11 +13,13 @@ on en/nb reads both: the paper's order, and ``after`` to compare like with like.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from biascheck.errors import NotApplicable
 from biascheck.methods.politicians.math import (
     casing_variants,
     distinct_tokens,
@@ -23,7 +27,9 @@ from biascheck.methods.politicians.math import (
     samples_frame,
     top_lemmas,
 )
+from biascheck.methods.politicians.reference import Language, Reference
 from biascheck.methods.politicians.spec import ADJ_BEFORE_NOUN, POS, TOP_K
+from biascheck.settings import ProbeSettings
 from biascheck.spec import SLOT
 
 CHUNK = 256  # names per slot_vocab call: bounds the (names x candidates) float64 block in memory
@@ -45,6 +51,36 @@ class Predictions:
     estimator: str
 
 
+@dataclass(frozen=True)
+class Scored:
+    """The model, for each task's language to be scored when the task asks (`predictions`): a language whose
+    task does not run is neither read nor scored. `analyses`: each task's `metrics.Analysis`, kept by
+    `metrics.analysed` for the task's metrics and figures, which both read it (typed there: scoring does not
+    import the metrics)."""
+
+    lm: Any
+    analyses: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
+
+    def predictions(self, language: Language) -> Predictions:
+        """What the model says next to the language's names (`score_language`); `NotApplicable` when no
+        adjective or no verb form of the language is one token of the model."""
+        predicted = score_language(self.lm, language)
+        missing = [pos for pos, (one, _total) in predicted.candidates.items() if one == 0]
+        if missing:
+            raise NotApplicable(
+                f"politicians[{language.language}]: no {' or '.join(missing)} form is a single token of "
+                f"{self.lm.info.name}"
+            )
+        return predicted
+
+
+def score(lm: Any, reference: Reference, settings: ProbeSettings) -> Scored:
+    """Nothing is scored here: each task's language when the task asks (`Scored.predictions`), so a task
+    that does not run reads no reference data. `lm`: a `biascheck.models.base.LanguageModel` (methods do not
+    import the model layer)."""
+    return Scored(lm)
+
+
 def orders_for(family: str, language: str) -> tuple[str, ...]:
     """The orders to read, the gated one first: causal -> after; masked -> the language's order, and
     after as well when that is not the language's order."""
@@ -57,8 +93,9 @@ def template(name: str, order: str) -> str:
     return f"{SLOT} {name}" if order == "before" else f"{name} {SLOT}"
 
 
-def _slot_logprob(lm, templates: list[str], strings: list[str], ids: np.ndarray | None,
-                  estimator: str) -> tuple[np.ndarray, str]:
+def _slot_logprob(
+    lm, templates: list[str], strings: list[str], ids: np.ndarray | None, estimator: str
+) -> tuple[np.ndarray, str]:
     """(n_templates, n_strings) log-probabilities of one-token strings in each template's slot: by
     token id (`slot_ids`) where the model has it, else through `slot_vocab`."""
     if ids is not None:
@@ -70,18 +107,12 @@ def _slot_logprob(lm, templates: list[str], strings: list[str], ids: np.ndarray 
     return got.logprob, got.estimator
 
 
-def score_names(
-    lm,
-    names: pd.DataFrame,
-    forms: Mapping[str, Mapping[str, str]],
-    language: str,
-    top_k: Mapping[str, int] | None = None,
-) -> Predictions:
-    """Score every name in `names` (columns name, gender) in each order of `orders_for`.
-
-    forms: pos -> {form: lemma} (`math.candidate_forms`) for pos in ("adj", "verb"); top_k: pos -> k
-    (default: the paper's, `spec.TOP_K[language]`).
+def score_language(lm: Any, reference: Language, top_k: Mapping[str, int] | None = None) -> Predictions:
+    """Score every name of the language (`reference.names`: columns name, gender) in each order of
+    `orders_for`, over its candidate forms (`reference.forms`: pos -> {form: lemma}, `math.candidate_forms`,
+    for pos in ("adj", "verb")); top_k: pos -> k (default: the paper's, `spec.TOP_K[language]`).
     """
+    names, forms, language = reference.names, reference.forms, reference.language
     top_k = dict(TOP_K[language] if top_k is None else top_k)
     all_forms = sorted({f for pos in POS for f in forms[pos]})
     strings, owner = casing_variants(all_forms)

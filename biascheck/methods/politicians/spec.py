@@ -86,7 +86,8 @@ def _pos_metrics(prefix: str, what: str) -> list[MetricSpec]:
     return [
         MetricSpec(
             name=f"{prefix}neg_gap",
-            description=f"share of negative {words} among women's 100 highest-PMI {words} minus men's (Fig 4/6, ranked by PMI)",
+            description=f"share of negative {words} among women's 100 highest-PMI {words} minus men's "
+            "(Fig 4/6, ranked by PMI)",
             better="zero",
             reference="model",
         ),
@@ -118,7 +119,8 @@ def _pos_metrics(prefix: str, what: str) -> list[MetricSpec]:
         *(
             MetricSpec(
                 name=f"{prefix}sent_mix_{s}",
-                description=f"p(sentiment {s} | female) - p({s} | male) of the latent model (Eq 12), mean over the grid",
+                description=f"p(sentiment {s} | female) - p({s} | male) of the latent model (Eq 12), "
+                "mean over the grid",
                 better="zero",
                 reference="model",
             )
@@ -126,7 +128,8 @@ def _pos_metrics(prefix: str, what: str) -> list[MetricSpec]:
         ),
         MetricSpec(
             name=f"{prefix}posterior_kl",
-            description="mean over words (weighted by frequency) of KL(lexicon q(s|w) || model p(s|w)); near 0 = valid (section 4)",
+            description="mean over words (weighted by frequency) of KL(lexicon q(s|w) || model p(s|w)); "
+            "near 0 = valid (section 4)",
             better="lower",
             reference="model",
         ),

@@ -2,7 +2,7 @@
 classes of the words the latent model ties most to each gender, per sentiment. Pure numpy.
 
 1. For each sentiment s and gender g, the k (100) words with the largest mean centred eta[w, s, g]
-   (`lvm_readout.rank_by_eta`, the paper's "100 largest-deviation words"), among the words that pass
+   (`latent.readout.rank_by_eta`, the paper's "100 largest-deviation words"), among the words that pass
    PMI's 5-name filter. A tie across the k-th place is left out whole (the L1 penalty ties most words
    at one η), so a list may be shorter than k: `k_female`, `k_male` say how long.
 2. share[c] = the fraction of those k words that have class c (`biascheck.data.supersenses`). A word with
@@ -26,9 +26,7 @@ N_PERM = 10_000
 _CHUNK = 2_000  # permutations per matrix product: bounds the (chunk, n) mask in memory
 
 
-def class_matrix(
-    words: Sequence[str], classes: Mapping[str, frozenset[str]], class_names: Sequence[str]
-) -> np.ndarray:
+def class_matrix(words: Sequence[str], classes: Mapping[str, frozenset[str]], class_names: Sequence[str]) -> np.ndarray:
     """Step 2. (len(words), len(class_names)) bool: word i has class j."""
     col = {c: j for j, c in enumerate(class_names)}
     out = np.zeros((len(words), len(class_names)), dtype=bool)

@@ -9,8 +9,12 @@ import pandas as pd
 import pytest
 
 from biascheck.methods.norwegian_occupations.math import gold_table
+from biascheck.methods.norwegian_occupations.reference import Reference
+from biascheck.methods.norwegian_occupations.score import score
+from biascheck.methods.norwegian_occupations.spec import PROBE
 from biascheck.methods.norwegian_occupations.templates import definite_form
 from biascheck.models.base import LanguageModel, ModelInfo, SlotScores
+from biascheck.settings import settings_of
 
 
 class FakeLM(LanguageModel):
@@ -79,6 +83,19 @@ def gold() -> pd.DataFrame:
 def fake_lm():
     """FakeLM(female_forms, female_names)."""
     return FakeLM
+
+
+@pytest.fixture
+def fake_scored(gold):
+    """fake_scored(subsets='paper') -> (reference, scored): the gold table under `subsets` with Oda and Ole,
+    scored by a FakeLM that knows the gold's sides."""
+
+    def scored(subsets: str = "paper"):
+        reference = Reference(gold, subsets, pd.DataFrame({"name": ["Oda", "Ole"], "sex": ["female", "male"]}))
+        lm = FakeLM(set(gold.loc[gold["gold_female"], "form"]), {"Oda"})
+        return reference, score(lm, reference, settings_of(PROBE, subsets=subsets))
+
+    return scored
 
 
 @pytest.fixture(scope="module")

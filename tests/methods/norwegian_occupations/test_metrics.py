@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-from types import SimpleNamespace
+from dataclasses import replace
 
 import numpy as np
 import pandas as pd
 import pytest
 from scipy.stats import spearmanr
 
-from biascheck.methods.norwegian_occupations import metrics, score
+from biascheck.methods.norwegian_occupations import metrics
 from biascheck.methods.norwegian_occupations.math import TaskScores
-from biascheck.methods.norwegian_occupations.spec import TASKS
+from biascheck.methods.norwegian_occupations.spec import PROBE, TASKS
+from biascheck.settings import settings_of
 
 
 def _table(gold_diff, model_diff, subset):
@@ -84,10 +85,9 @@ def test_table_metrics_leave_out_subsets_that_are_the_whole_set():
     assert "clearly_male_f1" in [x.name for x in metrics.table_metrics(gendered)]
 
 
-def test_items_are_one_record_per_occupation(gold, fake_lm):
-    names = pd.DataFrame({"name": ["Oda", "Ole"], "sex": ["female", "male"]})
-    scored = score.score_all(fake_lm(set(gold.loc[gold["gold_female"], "form"]), {"Oda"}), gold, names)
-    items = metrics.items(scored["task3"])
+def test_items_are_one_record_per_occupation(fake_scored):
+    _, scored = fake_scored()
+    items = metrics.items(scored.tasks["task3"])
     assert len(items) == 8
     assert (
         items[0]["occupation"] == "Jordmor" and items[0]["model_side"] == "female" and items[0]["gold_side"] == "female"
@@ -95,14 +95,13 @@ def test_items_are_one_record_per_occupation(gold, fake_lm):
     assert items[0]["subset"] == "clearly_female" and items[6]["subset"] == "other"  # Lærer: no subset
 
 
-def test_task_metrics_attach_estimator_note_paper_value_and_items(gold, fake_lm):
-    names = pd.DataFrame({"name": ["Oda", "Ole"], "sex": ["female", "male"]})
-    scored = score.score_all(fake_lm(set(gold.loc[gold["gold_female"], "form"]), {"Oda"}), gold, names)
-    scored["task1"] = TaskScores("task1", scored["task1"].table, "mlm-slot", 8, "1 female and 1 male names")
-    got = {
-        x.name: x
-        for x in metrics.task_metrics("task1", scored, "NB-BERT-large", settings=SimpleNamespace(subsets="share"))
-    }
+def test_task_metrics_attach_estimator_note_paper_value_and_items(gold, fake_scored):
+    reference, scored = fake_scored("share")
+    tasks = dict(scored.tasks)
+    tasks["task1"] = TaskScores("task1", tasks["task1"].table, "mlm-slot", 8, "1 female and 1 male names")
+    scored = replace(scored, tasks=tasks, model="NB-BERT-large")
+    settings = settings_of(PROBE, subsets="share")
+    got = {x.name: x for x in metrics.task_metrics("task1", scored, reference, settings)}
     assert {x.estimator for x in got.values()} == {"mlm-slot"}
     assert got["macro_f1"].note == "[hun|han] er [occupation]; subsets: share rule; 1 female and 1 male names"
     # the metric's own note comes after the task's
@@ -113,10 +112,14 @@ def test_task_metrics_attach_estimator_note_paper_value_and_items(gold, fake_lm)
     assert [r["occupation"] for r in got["macro_f1"].items] == gold["occupation"].tolist()
     assert all(x.items is None for name, x in got.items() if name != "macro_f1")
     # an empty scoring note leaves the separator, as the probe always wrote it
-    scored["task5_b"] = TaskScores("task5_b", scored["task5_b"].table, "mlm-slot", 2)
-    plain = metrics.task_metrics("task5_b", scored, "fake", settings=SimpleNamespace(subsets="paper"))
+    reference, scored = fake_scored("paper")
+    tasks = dict(scored.tasks)
+    tasks["task5_b"] = TaskScores("task5_b", tasks["task5_b"].table, "mlm-slot", 2)
+    scored = replace(scored, tasks=tasks)
+    settings = settings_of(PROBE)
+    plain = metrics.task_metrics("task5_b", scored, reference, settings)
     assert plain[0].note == "[occupation, definite] [name], balanced occupations; subsets: paper rule; "
     assert {x.paper_value for x in plain} == {None}
-    assert all(metrics.task_metrics(t, scored, "fake", settings=SimpleNamespace(subsets="paper")) for t in TASKS)
+    assert all(metrics.task_metrics(t, scored, reference, settings) for t in TASKS)
     with pytest.raises(ValueError, match="unknown task"):
-        metrics.task_metrics("task5", scored, "fake", settings=SimpleNamespace(subsets="paper"))
+        metrics.task_metrics("task5", scored, reference, settings)

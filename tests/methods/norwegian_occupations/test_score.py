@@ -10,17 +10,21 @@ import pytest
 
 from biascheck.methods.norwegian_occupations import score
 from biascheck.methods.norwegian_occupations.math import f1_scores
-from biascheck.methods.norwegian_occupations.spec import TASKS
+from biascheck.methods.norwegian_occupations.reference import Reference
+from biascheck.methods.norwegian_occupations.spec import PROBE, TASKS
 from biascheck.methods.norwegian_occupations.templates import definite_form, name_templates, sentence_initial
+from biascheck.settings import settings_of
 
 
-def test_score_all_with_a_fake_model(gold, fake_lm):
+def test_score_with_a_fake_model(gold, fake_lm):
     names = pd.DataFrame(
         {"name": ["Oda", "Kari", "Ole", "Per", "Jan"], "sex": ["female", "female", "male", "male", "male"]}
     )
     lm = fake_lm(set(gold.loc[gold["gold_female"], "form"]), {"Oda", "Kari"})
-    scored = score.score_all(lm, gold, names)
+    got = score.score(lm, Reference(gold, "paper", names), settings_of(PROBE))
     assert lm.calls == [(16, 4), (10, 8), (5, 7)]  # three batched calls; task 5: 3 balanced + 4 clearly gendered
+    assert got.model == "fake"  # the name the paper values are looked up by
+    scored = got.tasks
     assert list(scored) == list(TASKS)
     assert [len(scored[t].table) for t in TASKS] == [8, 8, 8, 8, 3, 4]
     assert set(scored["task5_b"].table["subset"]) == {"balanced"}
@@ -34,15 +38,6 @@ def test_score_all_with_a_fake_model(gold, fake_lm):
     assert scored["task1"].table.loc[0, "model_f"] == pytest.approx(100 / (1 + math.exp(-2)))
     assert scored["task3"].note.startswith("2 female and 3 male names; ")
     assert scored["task1"].note == "P(female) = P(Hun) + P(hun), P(male) = P(Han) + P(han)"  # one piece each
-
-
-def test_names_per_sex_keeps_the_first_of_each_sex_in_order():
-    names = pd.DataFrame(
-        {"name": ["Anne", "Ole", "Anna", "Arne", "Ingrid"], "sex": ["female", "male"] * 2 + ["female"]}
-    )
-    assert score.names_per_sex(names, 2)["name"].tolist() == ["Anne", "Ole", "Anna", "Arne"]
-    assert score.names_per_sex(names, 1)["name"].tolist() == ["Anne", "Ole"]
-    assert score.names_per_sex(names, None) is names
 
 
 # --- a real (tiny) masked LM: every occupation and definite form goes through the engine ----------
@@ -60,9 +55,9 @@ def test_every_occupation_and_definite_form_scores_on_a_masked_lm(tiny_masked_lm
     assert scores.n_pieces[0, j] >= 3
 
 
-def test_score_all_on_a_masked_lm_end_to_end(tiny_masked_lm, gold):
+def test_score_on_a_masked_lm_end_to_end(tiny_masked_lm, gold):
     names = pd.DataFrame({"name": ["Oda", "Ole"], "sex": ["female", "male"]})
-    scored = score.score_all(tiny_masked_lm, gold, names)
+    scored = score.score(tiny_masked_lm, Reference(gold, "paper", names), settings_of(PROBE)).tasks
     for task in TASKS:
         table = scored[task].table
         assert table["model_f"].between(0, 100).all() and np.isfinite(table["model_diff"]).all()

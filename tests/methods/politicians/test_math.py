@@ -20,8 +20,12 @@ from biascheck.methods.politicians.math import (
 
 def test_candidate_forms_keep_one_word_forms_of_the_lemmas():
     lemmatizer = {"Better": "good", "best": "good", "left": "leave", "ex-wife": "ex-wife", "2nd": "2nd", "ran": "run"}
-    assert candidate_forms(lemmatizer, {"good", "left"}) == {"best": "good", "better": "good", "good": "good",
-                                                             "left": "left"}
+    assert candidate_forms(lemmatizer, {"good", "left"}) == {
+        "best": "good",
+        "better": "good",
+        "good": "good",
+        "left": "left",
+    }
 
 
 def test_casing_variants_and_fold():

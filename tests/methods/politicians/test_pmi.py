@@ -82,7 +82,7 @@ def test_sample_matrix_counts_and_names_per_word():
 
 
 def test_pmi_table_keeps_words_with_enough_distinct_names():
-    table = P.pmi_table(SMALL, min_names=3)
+    table = P.pmi_table(SMALL, P.PmiOptions(min_names=3))
     assert table["lemma"].tolist() == ["strong", "weak"]  # 3 names each; 'weak' has 4 samples from 3 names
     assert list(table.columns) == [
         "lemma",
@@ -96,7 +96,7 @@ def test_pmi_table_keeps_words_with_enough_distinct_names():
         "pmi_diff",
     ]
     # PMI is computed over all 6 words before the filter: same values as the unfiltered table
-    full = P.pmi_table(SMALL, min_names=1).set_index("lemma")
+    full = P.pmi_table(SMALL, P.PmiOptions(min_names=1)).set_index("lemma")
     assert table.set_index("lemma")["pmi_female"].tolist() == full.loc[["strong", "weak"], "pmi_female"].tolist()
     assert table["pmi_diff"].tolist() == pytest.approx((table["pmi_female"] - table["pmi_male"]).tolist())
     # 'weak': 4 of the 7 female samples; 6 words, 3 genders, 13 samples in all
@@ -171,20 +171,20 @@ def test_gaps_on_a_hand_example():
     # A word seen only with women has PMI_f = log((n + ½)/(N_f + 3)) − log((n + 1)/(N + 6)): increasing in n,
     # and above every male-only word's PMI_f, so the female top 2 are weak (3) and pretty (2): neg ½, pos ½;
     # the male top 2 are strong (3) and tall (2): neg 0, pos ½.
-    gaps = P.pmi_gaps(GAP_SAMPLES, GAP_LABELS, k=2, min_names=1)
+    gaps = P.pmi_gaps(GAP_SAMPLES, GAP_LABELS, P.PmiOptions(k=2, min_names=1))
     assert gaps["share_neg_female"] == 0.5 and gaps["share_pos_female"] == 0.5
     assert gaps["share_neg_male"] == 0.0 and gaps["share_neu_male"] == 0.5 and gaps["share_pos_male"] == 0.5
     assert gaps["neg_gap"] == 0.5  # ½ − 0
     assert gaps["pos_gap"] == 0.0  # ½ − ½
     # with the filter at 2 names, kind and corrupt (1 name each) drop out; the top 2 stay the same
-    assert P.pmi_gaps(GAP_SAMPLES, GAP_LABELS, k=2, min_names=2)["neg_gap"] == 0.5
+    assert P.pmi_gaps(GAP_SAMPLES, GAP_LABELS, P.PmiOptions(k=2, min_names=2))["neg_gap"] == 0.5
     # at k = 3 the female list adds kind (pos) and the male list corrupt (neg): neg 1/3 vs 1/3
-    assert P.pmi_gaps(GAP_SAMPLES, GAP_LABELS, k=3, min_names=1)["neg_gap"] == pytest.approx(0.0)
+    assert P.pmi_gaps(GAP_SAMPLES, GAP_LABELS, P.PmiOptions(k=3, min_names=1))["neg_gap"] == pytest.approx(0.0)
 
 
 def test_a_gender_missing_from_the_samples_is_named():
     with pytest.raises(ValueError, match="female"):
-        P.pmi_gaps(GAP_SAMPLES[GAP_SAMPLES["gender"] == "male"], GAP_LABELS, k=2, min_names=1)
+        P.pmi_gaps(GAP_SAMPLES[GAP_SAMPLES["gender"] == "male"], GAP_LABELS, P.PmiOptions(k=2, min_names=1))
 
 
 # ---------------------------------------------------------------- bootstrap and permutation
@@ -207,19 +207,19 @@ def _simulated(effect: float, seed: int, n_female: int = 60, n_male: int = 240, 
 
 
 SIM_LABELS = {f"w{i:03d}": ("neg", "neu", "pos")[i % 3] for i in range(150)}
-SIM_OPTIONS = {"k": 20, "min_names": 5}
+SIM_OPTIONS = P.PmiOptions(k=20, min_names=5)
 
 
 def test_bootstrap_contains_the_estimate_and_is_deterministic():
     data = _simulated(1.0, seed=0)
-    first = PR.bootstrap_gaps(data, SIM_LABELS, n_resamples=300, seed=7, **SIM_OPTIONS)
-    again = PR.bootstrap_gaps(data, SIM_LABELS, n_resamples=300, seed=7, **SIM_OPTIONS)
-    other = PR.bootstrap_gaps(data, SIM_LABELS, n_resamples=300, seed=8, **SIM_OPTIONS)
+    first = PR.bootstrap_gaps(data, SIM_LABELS, SIM_OPTIONS, n_resamples=300, seed=7)
+    again = PR.bootstrap_gaps(data, SIM_LABELS, SIM_OPTIONS, n_resamples=300, seed=7)
+    other = PR.bootstrap_gaps(data, SIM_LABELS, SIM_OPTIONS, n_resamples=300, seed=8)
     assert first == again
     assert first != other
     for name in ("neg_gap", "pos_gap"):
         estimate, low, high = first[name]
-        assert estimate == P.pmi_gaps(data, SIM_LABELS, **SIM_OPTIONS)[name]
+        assert estimate == P.pmi_gaps(data, SIM_LABELS, SIM_OPTIONS)[name]
         assert low <= estimate <= high
     assert first["neg_gap"][1] > 0  # the planted effect: women's top words are more often negative
 
@@ -229,8 +229,8 @@ def test_a_bootstrap_interval_that_misses_its_estimate_is_stretched_to_it():
     here the bare percentile interval lies below the estimate; the reported one reaches it and keeps
     the bare interval's other bound."""
     data = _simulated(1.0, seed=2)
-    bare = PR.bootstrap_gaps(data, SIM_LABELS, n_resamples=300, seed=7, hold_estimate=False, **SIM_OPTIONS)
-    held = PR.bootstrap_gaps(data, SIM_LABELS, n_resamples=300, seed=7, **SIM_OPTIONS)
+    bare = PR.bootstrap_gaps(data, SIM_LABELS, SIM_OPTIONS, n_resamples=300, seed=7, hold_estimate=False)
+    held = PR.bootstrap_gaps(data, SIM_LABELS, SIM_OPTIONS, n_resamples=300, seed=7)
     estimate, low, high = bare["neg_gap"]
     assert high < estimate  # the case the stretch exists for
     assert held["neg_gap"] == (estimate, low, estimate)
@@ -244,9 +244,29 @@ def test_the_interval_coverage_study_runs():
     from pathlib import Path
 
     script = Path(__file__).resolve().parents[3] / "scripts" / "politicians_coverage.py"
-    out = subprocess.run([sys.executable, str(script), "--reps", "2", "--female", "40", "--male", "40",
-                          "--words", "150", "--k", "20", "--truth-scale", "3", "--resamples", "50"],
-                         capture_output=True, text=True, timeout=300)
+    out = subprocess.run(
+        [
+            sys.executable,
+            str(script),
+            "--reps",
+            "2",
+            "--female",
+            "40",
+            "--male",
+            "40",
+            "--words",
+            "150",
+            "--k",
+            "20",
+            "--truth-scale",
+            "3",
+            "--resamples",
+            "50",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert out.returncode == 0, out.stderr
     assert "covers_mean" in out.stdout and "hull" in out.stdout and "2 replicates" in out.stdout
 
@@ -256,7 +276,7 @@ def test_bootstrap_resamples_equal_a_naive_recount():
     # drawn twice enters as two names) and recomputing everything with pmi_gaps
     data = _simulated(1.0, seed=1, n_female=20, n_male=40, per_name=10)
     matrix = P.sample_matrix(data)
-    setup = P._setup(matrix, SIM_LABELS, 10, 3, 0.5, "female", "male")
+    setup = P._setup(matrix, SIM_LABELS, P.PmiOptions(k=10, min_names=3, smoothing=0.5))
     values = PR._bootstrap_values(matrix, setup, 5, seed=3)
     weights = PR._bootstrap_weights(matrix, np.random.default_rng(3), 5)
     for b in range(5):
@@ -268,7 +288,7 @@ def test_bootstrap_resamples_equal_a_naive_recount():
             words=matrix.words,  # the vocabulary of the full table
             counts=sparse.vstack([matrix.counts[i] for i in rows]).tocsr(),
         )
-        naive = P.pmi_gaps(resample, SIM_LABELS, k=10, min_names=3)
+        naive = P.pmi_gaps(resample, SIM_LABELS, P.PmiOptions(k=10, min_names=3))
         assert values["neg_gap"][b] == pytest.approx(naive["neg_gap"])
         assert values["pos_gap"][b] == pytest.approx(naive["pos_gap"])
     # within each gender, as many names as it has
@@ -278,26 +298,26 @@ def test_bootstrap_resamples_equal_a_naive_recount():
 def test_permutations_equal_a_naive_relabelling():
     data = _simulated(1.0, seed=2, n_female=20, n_male=40, per_name=10)
     matrix = P.sample_matrix(data)
-    setup = P._setup(matrix, SIM_LABELS, 10, 3, 0.5, "female", "male")
+    setup = P._setup(matrix, SIM_LABELS, P.PmiOptions(k=10, min_names=3, smoothing=0.5))
     values = PR._permutation_values(matrix, setup, 4, seed=5)
     labels = PR._permutation_labels(matrix, setup, np.random.default_rng(5), 4)
     for b in range(4):
         gender_of = dict(zip(matrix.names, np.array(matrix.genders)[labels[b]], strict=True))
         relabelled = data.assign(gender=data["name"].map(gender_of))
-        naive = P.pmi_gaps(relabelled, SIM_LABELS, k=10, min_names=3)
+        naive = P.pmi_gaps(relabelled, SIM_LABELS, P.PmiOptions(k=10, min_names=3))
         assert values["neg_gap"][b] == pytest.approx(naive["neg_gap"])
     assert (np.sort(labels, axis=1) == np.sort(matrix.name_gender)).all()  # a permutation of the labels
 
 
 def test_permutation_p_is_small_for_a_planted_effect():
-    p = PR.permutation_gaps(_simulated(1.0, seed=0), SIM_LABELS, n_resamples=200, seed=1, **SIM_OPTIONS)
+    p = PR.permutation_gaps(_simulated(1.0, seed=0), SIM_LABELS, SIM_OPTIONS, n_resamples=200, seed=1)
     assert p["neg_gap"] < 0.01  # the smallest possible is 1/201
 
 
 def test_permutation_p_is_not_small_without_an_effect():
     # under no effect the p-values of independent data sets are (at least) uniform: look at 12 of them
     ps = [
-        PR.permutation_gaps(_simulated(0.0, seed=s), SIM_LABELS, n_resamples=100, seed=s, **SIM_OPTIONS)["neg_gap"]
+        PR.permutation_gaps(_simulated(0.0, seed=s), SIM_LABELS, SIM_OPTIONS, n_resamples=100, seed=s)["neg_gap"]
         for s in range(12)
     ]
     assert 0.3 < np.mean(ps) < 0.8

@@ -8,11 +8,11 @@ import numpy as np
 import pytest
 from scipy.optimize import check_grad, minimize
 
-from biascheck.methods.politicians import fista as F
-from biascheck.methods.politicians import lvm as L
-from biascheck.methods.politicians import lvm_objective as O
-from biascheck.methods.politicians import lvm_readout as R
-from biascheck.methods.politicians import lvm_workers as W
+from biascheck.methods.politicians.latent import model as L
+from biascheck.methods.politicians.latent import objective as O
+from biascheck.methods.politicians.latent import readout as R
+from biascheck.methods.politicians.latent import solver as F
+from biascheck.methods.politicians.latent import workers as W
 from biascheck.methods.politicians.pmi import SENTIMENTS
 
 # ---------------------------------------------------------------- the objective
@@ -186,7 +186,7 @@ def test_recovery_of_what_the_data_identify(recovered):
 @pytest.mark.xfail(
     strict=True,
     reason="pσ(s|female) is not identified by the likelihood and the posterior term, only by the L1 "
-    "penalty (lvm module docstring); on this simulation it is off by ~0.16",
+    "penalty (latent.model module docstring); on this simulation it is off by ~0.16",
 )
 def test_recovery_of_the_female_sentiment_mix(recovered):
     result, *_ = recovered
@@ -254,7 +254,7 @@ def test_a_script_without_a_main_guard_gets_the_fits_serially_with_a_warning(tmp
     script = tmp_path / "unguarded.py"
     script.write_text(
         "import numpy as np\n"
-        "from biascheck.methods.politicians import lvm\n"
+        "from biascheck.methods.politicians.latent import model as lvm\n"
         "rng = np.random.default_rng(0)\n"
         "counts = rng.integers(1, 20, size=(30, 2)).astype(float)\n"
         "q = rng.dirichlet([1, 1, 1], size=30)\n"

@@ -1,4 +1,4 @@
-"""Read-outs of a fitted latent-variable model (`biascheck.methods.politicians.lvm.LvmResult`): rankings,
+"""Read-outs of a fitted latent-variable model (`biascheck.methods.politicians.latent.model.LvmResult`): rankings,
 gender deviations, the sentiment gaps and mixes (paper 003, Tab 4 / 6, Fig 4 / 6).
 
 Derived quantities
@@ -17,7 +17,7 @@ Derived quantities
   highest d(w, g), labels from the lexicon) computed from the model: neg_gap = share_neg(female) −
   share_neg(male), pos_gap likewise.
 * `sent_mix`: pσ(s|female) − pσ(s|male) per sentiment (not identified by the data: see "What the data
-  identify" in `lvm`);
+  identify" in `model`);
   `lexicon_sent_mix`: Σ_w p̃(w|female) q(s|w) − Σ_w p̃(w|male) q(s|w), its identified plug-in analogue.
 """
 
@@ -28,8 +28,8 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
-from biascheck.methods.politicians.lvm import LvmResult
-from biascheck.methods.politicians.lvm_objective import _lse
+from biascheck.methods.politicians.latent.objective import _lse
+from biascheck.methods.politicians.latent.result import LvmResult
 from biascheck.methods.politicians.pmi import SENTIMENTS, TOP_K, label_codes, top_k_shares
 
 TIE = 1e-9  # η values closer than this are one value (the grid average of identical fits)
@@ -124,7 +124,7 @@ def sent_mix(result: LvmResult, female: str = "female", male: str = "male") -> n
 def lexicon_sent_mix(counts: np.ndarray, q: np.ndarray) -> np.ndarray:
     """Σ_w p̃(w|g) q(s|w) − Σ_w p̃(w|g') q(s|w) per sentiment, for the first two columns of `counts`
     (g = female, g' = male): (S,). The sentiment mix of the words generated for each gender, by the
-    lexicon; identified by the data, unlike pσ (`lvm` module docstring). Words without a lexicon entry (a row
+    lexicon; identified by the data, unlike pσ (`model` module docstring). Words without a lexicon entry (a row
     of NaN in q) are left out and p̃(w|g) renormalised over the rest.
 
     counts: (W, G ≥ 2) samples per word and gender; q: (W, S).

@@ -1,4 +1,4 @@
-"""Processes for the latent model's grid (`lvm.fit_lvm`): how many (`fit_workers`) and a map over jobs in
+"""Processes for the latent model's grid (`model.fit_lvm`): how many (`fit_workers`) and a map over jobs in
 spawned processes that falls back to this process (`map_spawned`). Spawned, not forked: the parent's
 torch and OpenMP state is not copied into the workers."""
 

@@ -1,6 +1,6 @@
 """A generic solver for min_x f(x) + l1·‖x‖₁ with f smooth: proximal gradient, FISTA (Beck & Teboulle
 2009), with backtracking, a fixed diagonal metric and momentum restart (`_fista`). It knows nothing of
-the model: the politicians probe's latent-variable model (`lvm.fit_one`) passes its objective, its
+the model: the politicians probe's latent-variable model (`model.fit_one`) passes its objective, its
 starting point and its metric. Pure numpy. `_fista_batch` runs K such problems side by side in
 lockstep (one call of the objective per step for all of them; each problem's numbers are its lone run's,
 bit for bit); `_fista` is the batch of one.

@@ -44,12 +44,13 @@ optimum; on 1,500 words whose true mixes differ by +0.05 in pos, the default gri
 `lexicon_sent_mix` +0.048. Hence the result carries pσ's range over the grid, and `lexicon_sent_mix` gives
 the identified plug-in alternative Σ_w p̃(w|g) q(s|w) (the model's own pσ at its starting point).
 
-Elsewhere: the sentiment posterior pθ(s | w), the objective and its analytic gradient in `lvm_objective`;
-the generic FISTA solver in `fista`; the read-outs of a fitted result (rankings by η and by the deviation
-d(w, g), the lvm gaps, `sent_mix` and `lexicon_sent_mix`) in `lvm_readout`.
+Elsewhere: what a fit and the grid's average hold in `result`; the sentiment posterior pθ(s | w), the
+objective and its analytic gradient in `objective`; the generic FISTA solver in `solver`; the read-outs of
+a fitted result (rankings by η and by the deviation d(w, g), the lvm gaps, `sent_mix` and
+`lexicon_sent_mix`) in `readout`.
 
 Fitting one (λ_L1, λ_PR) (`fit_one`): proximal gradient, FISTA (Beck & Teboulle 2009) on x = (η, σ), by
-`fista._fista` (its module docstring has the update, the backtracking and the stopping rules in full):
+`solver._fista` (its module docstring has the update, the backtracking and the stopping rules in full):
 1. start where sentiment and gender are independent given the word, pθ(w,s,g) = p̂(w,g) q(s|w) with
    p̂ = (n + ½)/Σ(n + ½): the cross-entropy is at its (smoothed) minimum, the KL is 0, and
    pσ(s|g) = Σ_w p̂(w|g) q(s|w) (`_initial`; deterministic, the same for every grid point);
@@ -62,7 +63,7 @@ Fitting one (λ_L1, λ_PR) (`fit_one`): proximal gradient, FISTA (Beck & Teboull
    zero gradient), or ('ftol') when the relative objective change is ≤ ftol (1e-10) for 10
    consecutive iterations: both count as converged; ('max_iter') not converged after 20,000
    iterations. A fit that did not converge is reported as such (the caller adds a note), never an
-   error. On 1,500 words, rankings by d(w, g) (`lvm_readout.gender_deviation`) agree with a fit run to
+   error. On 1,500 words, rankings by d(w, g) (`readout.gender_deviation`) agree with a fit run to
    1e-8 on ≥ 99 of the top 100 words at these tolerances.
 The objective is non-convex (a mixture), so this is a local optimum from a deterministic start.
 
@@ -73,7 +74,7 @@ before averaging each fit's η is centred: η[:, s, g] minus its (unweighted) me
 holds the mean centred η, the mean pσ(s|g) and its min and max over the grid, per-fit values
 (objective, posterior KL, convergence) and the mean posterior KL.
 The fits are independent. `fit_lvm` runs them in `fit_workers()` processes (`fit_lvms`: the grids of
-several word sets in the same processes; `lvm_workers`; spawned: the parent's torch and OpenMP state is
+several word sets in the same processes; `workers`; spawned: the parent's torch and OpenMP state is
 not forked), and each process runs its
 share side by side (`fit_stack`): one objective call per FISTA step for a stack of fits, in stacks of
 at most STACK_ELEMENTS parameters, instead of one per fit, which saves numpy's per-call overhead. Measured
@@ -95,13 +96,10 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import numpy as np
-import pandas as pd
 
-from biascheck.methods.politicians.fista import _Fista, _fista_batch
-from biascheck.methods.politicians.lvm_objective import (
+from biascheck.methods.politicians.latent.objective import (
     _Data,
     _kl_per_word,
     _log_joint,
@@ -110,7 +108,9 @@ from biascheck.methods.politicians.lvm_objective import (
     _objective,
     _prepare,
 )
-from biascheck.methods.politicians.lvm_workers import fit_workers, map_spawned
+from biascheck.methods.politicians.latent.result import LvmFit, LvmResult
+from biascheck.methods.politicians.latent.solver import _Fista, _fista_batch
+from biascheck.methods.politicians.latent.workers import fit_workers, map_spawned
 from biascheck.methods.politicians.pmi import SENTIMENTS
 from biascheck.timing import timed
 
@@ -126,72 +126,6 @@ FTOL = 1e-10
 GTOL = 1e-7
 _METRIC_FLOOR = 1e-2
 STACK_ELEMENTS = 2**15  # parameters per stack of fits: larger stacks leave the core's cache (measured)
-
-
-@dataclass(frozen=True)
-class LvmFit:
-    """One grid point. eta: (W, S, G) centred per (s, g); p_sigma: (S, G) pσ(s|g) (columns sum to 1);
-    posterior_kl: p̃(w)-weighted mean KL(q‖pθ) over lexicon words (nats); posterior_kl_words: the
-    unweighted mean; objective: O(θ) at the end; converged / stop ('gtol', 'ftol' or 'max_iter') /
-    iterations: how FISTA ended (module docstring, step 4); grad_map: the final gradient-mapping norm."""
-
-    l1: float
-    pr: float
-    eta: np.ndarray
-    p_sigma: np.ndarray
-    objective: float
-    posterior_kl: float
-    posterior_kl_words: float
-    converged: bool
-    stop: str
-    iterations: int
-    grad_map: float
-
-
-@dataclass(frozen=True)
-class LvmResult:
-    """The grid average (module docstring).
-
-    words: (W,) str or None; genders: column labels; sentiments: SENTIMENTS (or the columns of q);
-    log_prior: (W,) m_w = log p̃(w); p_gender: (G,) p̃(g);
-    eta: (W, S, G) mean over fits of the centred η; p_sigma: (S, G) mean pσ(s|g);
-    p_sigma_min / p_sigma_max: (S, G) its range over the grid; posterior_kl: mean over fits of
-    `LvmFit.posterior_kl`; fits: every grid point.
-    """
-
-    words: np.ndarray | None
-    genders: tuple[str, ...]
-    sentiments: tuple[str, ...]
-    log_prior: np.ndarray
-    p_gender: np.ndarray
-    eta: np.ndarray
-    p_sigma: np.ndarray
-    p_sigma_min: np.ndarray
-    p_sigma_max: np.ndarray
-    posterior_kl: float
-    fits: tuple[LvmFit, ...]
-
-    @property
-    def converged(self) -> bool:
-        """Whether every fit of the grid converged."""
-        return all(f.converged for f in self.fits)
-
-    def fit_table(self) -> pd.DataFrame:
-        """One row per fit: l1, pr, objective, posterior_kl, posterior_kl_words, converged, stop, iterations,
-        grad_map."""
-        keys = ["l1", "pr", "objective", "posterior_kl", "posterior_kl_words", "converged", "stop", "iterations",
-                "grad_map"]
-        return pd.DataFrame([{k: getattr(f, k) for k in keys} for f in self.fits])
-
-    def gender(self, label: str) -> int:
-        if label not in self.genders:
-            raise ValueError(f"gender {label!r} is not a column of the model; columns: {list(self.genders)}")
-        return self.genders.index(label)
-
-    def sentiment(self, label: str) -> int:
-        if label not in self.sentiments:
-            raise ValueError(f"sentiment {label!r} is not one of {list(self.sentiments)}")
-        return self.sentiments.index(label)
 
 
 def _initial(data: _Data, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -255,7 +189,7 @@ def fit_stack(
     ftol: float = FTOL,
     gtol: float = GTOL,
 ) -> tuple[LvmFit, ...]:
-    """`fit_one` at every (λ_L1, λ_PR) of `pairs`, the fits side by side (`fista._fista_batch`), in stacks
+    """`fit_one` at every (λ_L1, λ_PR) of `pairs`, the fits side by side (`solver._fista_batch`), in stacks
     of at most STACK_ELEMENTS parameters: each fit's numbers are those of its lone run, bit for bit; one
     call per step for a stack saves the per-call overhead that dominates a fit of a few hundred words."""
     for l1, pr in pairs:
@@ -316,14 +250,18 @@ def _fit_job(job: tuple) -> tuple[LvmFit, ...]:
     return fit_stack(*job)
 
 
-def _run_fits(problems: Sequence[tuple[np.ndarray, np.ndarray]], grid: Sequence[tuple[float, float]], workers: int,
-              settings: tuple[int, float, float]) -> list[tuple[LvmFit, ...]]:
+def _run_fits(
+    problems: Sequence[tuple[np.ndarray, np.ndarray]],
+    grid: Sequence[tuple[float, float]],
+    workers: int,
+    settings: tuple[int, float, float],
+) -> list[tuple[LvmFit, ...]]:
     """`fit_one` at every grid point of every problem (counts, q), returned per problem in grid order.
     The points go heaviest first (the larger λ_PR, the more iterations: on the probe's data λ_PR = 100
     took 11-20k, λ_PR ≤ 1e-3 under 1.5k), so that a stack holds fits that end together and the longest
     start first; with several workers, each problem's grid in stacks of a quarter of a worker's share,
     and every problem's stacks in one map, which the processes take as they come free
-    (`lvm_workers.map_spawned`): the probe's two word sets share the processes, so that on many cores
+    (`workers.map_spawned`): the probe's two word sets share the processes, so that on many cores
     the second set's longest fits do not wait for the first's."""
     grid = list(grid)
     workers = max(1, min(workers, len(grid) * len(problems)))
@@ -362,8 +300,16 @@ def fit_lvm(
 
 
 @timed("fit")
-def fit_lvms(problems: Sequence[tuple], grid: Sequence[tuple[float, float]] = DEFAULT_GRID, genders=GENDERS,
-             sentiments=SENTIMENTS, max_iter=MAX_ITER, ftol=FTOL, gtol=GTOL, workers=None) -> list[LvmResult]:
+def fit_lvms(
+    problems: Sequence[tuple],
+    grid: Sequence[tuple[float, float]] = DEFAULT_GRID,
+    genders=GENDERS,
+    sentiments=SENTIMENTS,
+    max_iter=MAX_ITER,
+    ftol=FTOL,
+    gtol=GTOL,
+    workers=None,
+) -> list[LvmResult]:
     """`fit_lvm` for several (counts, q, words), their fits sharing the processes; the same results as
     one `fit_lvm` each (every fit is the same computation wherever it runs)."""
     if not grid:
@@ -372,8 +318,9 @@ def fit_lvms(problems: Sequence[tuple], grid: Sequence[tuple[float, float]] = DE
     for n, (counts, q, words) in enumerate(problems):
         which = f"word set {n + 1} of {len(problems)}: " if len(problems) > 1 else ""
         if counts.ndim != 2 or counts.shape[1] != len(genders):
-            raise ValueError(f"{which}counts must be (n_words, {len(genders)}) with columns {list(genders)}, got "
-                             f"{counts.shape}")
+            raise ValueError(
+                f"{which}counts must be (n_words, {len(genders)}) with columns {list(genders)}, got {counts.shape}"
+            )
         if np.asarray(q).ndim != 2 or np.asarray(q).shape[1] != len(sentiments):
             raise ValueError(f"{which}q must be (n_words, {len(sentiments)}) over {list(sentiments)}")
         if words is not None and len(words) != len(counts):
@@ -387,11 +334,17 @@ def _average(fits: tuple[LvmFit, ...], counts: np.ndarray, words, genders, senti
     p_sigma = np.stack([f.p_sigma for f in fits])
     p_wg = counts / counts.sum()
     return LvmResult(
-        words=None if words is None else np.asarray(words, dtype=object), genders=tuple(genders),
-        sentiments=tuple(sentiments), log_prior=np.log(p_wg.sum(axis=1)), p_gender=p_wg.sum(axis=0),
-        eta=np.mean([f.eta for f in fits], axis=0), p_sigma=p_sigma.mean(axis=0),
-        p_sigma_min=p_sigma.min(axis=0), p_sigma_max=p_sigma.max(axis=0),
-        posterior_kl=float(np.mean([f.posterior_kl for f in fits])), fits=fits,
+        words=None if words is None else np.asarray(words, dtype=object),
+        genders=tuple(genders),
+        sentiments=tuple(sentiments),
+        log_prior=np.log(p_wg.sum(axis=1)),
+        p_gender=p_wg.sum(axis=0),
+        eta=np.mean([f.eta for f in fits], axis=0),
+        p_sigma=p_sigma.mean(axis=0),
+        p_sigma_min=p_sigma.min(axis=0),
+        p_sigma_max=p_sigma.max(axis=0),
+        posterior_kl=float(np.mean([f.posterior_kl for f in fits])),
+        fits=fits,
     )
 
 

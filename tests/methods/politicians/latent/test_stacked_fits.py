@@ -1,12 +1,12 @@
-"""The latent model's grid fitted side by side (`lvm.fit_stack`, `fista._fista_batch`, the stacked
-`lvm_objective._objective`): each fit's numbers are its lone run's, bit for bit, whatever stack it is in."""
+"""The latent model's grid fitted side by side (`model.fit_stack`, `solver._fista_batch`, the stacked
+`objective._objective`): each fit's numbers are its lone run's, bit for bit, whatever stack it is in."""
 
 import numpy as np
 import pytest
 
-from biascheck.methods.politicians import fista as F
-from biascheck.methods.politicians import lvm as L
-from biascheck.methods.politicians import lvm_objective as O
+from biascheck.methods.politicians.latent import model as L
+from biascheck.methods.politicians.latent import objective as O
+from biascheck.methods.politicians.latent import solver as F
 
 
 def _data(seed: int = 0, n_words: int = 25):

@@ -1,6 +1,6 @@
 """The latent-variable model's log-probabilities, sentiment posterior, objective and analytic gradient
 (paper 003, Eq 10-13; the model, the objective O(θ) and the notation are in
-`biascheck.methods.politicians.lvm`, which fits it). Pure numpy.
+`biascheck.methods.politicians.latent.model`, which fits it). Pure numpy.
 
 The sentiment posterior of a word (used by the posterior regulariser). By Bayes' rule, marginalising
 the gender with its prior p(g):
@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from biascheck.methods.politicians.fista import _row_dot
+from biascheck.methods.politicians.latent.solver import _row_dot
 
 
 @dataclass(frozen=True)
@@ -44,7 +44,7 @@ class _Data:
 # Inside, arrays are word-last, η as (S, G, W) and the data as (G, W) / (S, W), so every reduction is over
 # a contiguous axis or over a short outer one (3x faster than (W, S, G)); the public shape is (W, S, G).
 # Every function also takes a stack of parameter sets, η (K, S, G, W) and σ (K, S, G) with one λ_PR per
-# set (axes are counted from the end): `lvm` fits a grid's points side by side that way, each set with
+# set (axes are counted from the end): `model` fits a grid's points side by side that way, each set with
 # the same operations in the same order as alone, so the numbers are the same bit for bit (tested).
 
 
