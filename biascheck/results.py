@@ -91,7 +91,7 @@ class ProbeRecorder:
     sink: Callable[[Result], None]
     figure_dir: Path | None = None
     recorded: list[Result] = field(default_factory=list)
-    done: set[tuple[str, str, str]] = field(default_factory=set)  # shared by the run: see `first_time`
+    done: set[tuple[str, str, str]] = field(default_factory=set)  # shared by the run: see `_first_time`
     tier: str = ""
     before_record: Callable[[str], None] | None = None  # called with the task before each record (the guard's)
 
@@ -153,7 +153,7 @@ class ProbeRecorder:
         """Record every metric of one task, in order."""
         return [self.record(task, metric) for metric in metrics]
 
-    def first_time(self, what: str) -> bool:
+    def _first_time(self, what: str) -> bool:
         """True once per (model, probe, `what`) in a run: for work done once per model by whichever
         task runs first (a figure over all tasks), also when `-k` selects a single task."""
         key = (self.model, self.probe.name, what)
@@ -199,7 +199,7 @@ class ProbeRecorder:
         """Save what a probe's `figures.draw` returned: each figure as PNG, each text as .txt (and printed);
         an artifact drawn `once` per model is saved by the first of the model's tests that reaches it."""
         for artifact in artifacts:
-            if artifact.once and not self.first_time(f"artifact:{artifact.name}"):
+            if artifact.once and not self._first_time(f"artifact:{artifact.name}"):
                 if artifact.figure is not None:
                     import matplotlib.pyplot as plt
 

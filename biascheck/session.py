@@ -224,7 +224,7 @@ class BiasSession:
     load_errors: dict[str, str] = field(default_factory=dict)
     settings_by_tier: dict[str, dict[str, ProbeSettings]] = field(default_factory=dict)  # by check_settings
     model_args: dict[str, Any] = field(default_factory=dict)  # --model-arg, parsed by check_settings
-    done: set[tuple[str, str, str]] = field(default_factory=set)  # ProbeRecorder.first_time
+    done: set[tuple[str, str, str]] = field(default_factory=set)  # ProbeRecorder._first_time (artifacts drawn once per model)
     competences: dict[tuple[str, str], Any] = field(default_factory=dict)  # (model, language) -> Competence
     guarded: set[tuple[str, str, str]] = field(default_factory=set)  # (model, probe, task) with a competence result
     _tier: tuple[str, str] | None = None  # (tier, why), resolved when first needed

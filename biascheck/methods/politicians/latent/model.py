@@ -207,6 +207,7 @@ def fit_stack(
 
     def smooth(rows: np.ndarray, x: np.ndarray, grad: bool) -> tuple[np.ndarray, np.ndarray | None]:
         value, g_eta, g_sigma = _objective(*split(x), data, prs[rows], grad)
+        value = np.asarray(value, dtype=float)
         if g_eta is None or g_sigma is None:
             return value, None
         return value, np.concatenate([g_eta.reshape(len(x), -1), g_sigma.reshape(len(x), -1)], axis=1)

@@ -144,10 +144,12 @@ def _backtrack(smooth, active, y_a, f_y, g_y, lip, l1, metric) -> tuple[np.ndarr
         if every:
             x_new, f_new, scale = trial, f_trial, trial_scale  # rows that fail are overwritten below
         else:
+            assert x_new is not None and f_new is not None and scale is not None  # set by the first round
             done = pending[holds]
             x_new[done], f_new[done], scale[done] = trial[holds], f_trial[holds], trial_scale[holds]
         lip[rows[~holds]] *= 2.0
         pending = pending[~holds]
+    assert x_new is not None and f_new is not None and scale is not None  # len(active) > 0: one round ran
     return x_new, f_new, scale
 
 
