@@ -25,6 +25,7 @@ hidden states it projected; embeddings are lookups, not counted), and the peak r
 is machine-readable: ``engine/lm-eval=3.17x engine/naive=12.46x max|d|=1.4e-04 matmul_share=0.80`` (ratios
 of CPU time).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -38,10 +39,34 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 BUILTIN = [
-    "a nurse", "an engineer", "a secretary", "a carpenter", "a firefighter", "a librarian", "a surgeon",
-    "a receptionist", "a mechanic", "a hairdresser", "a plumber", "a dancer", "a pilot", "a nanny",
-    "an electrician", "a housekeeper", "a programmer", "a teacher", "a lawyer", "a farmer", "a cashier",
-    "a janitor", "a chef", "a baker", "a pharmacist", "a dentist", "an accountant", "a designer",
+    "a nurse",
+    "an engineer",
+    "a secretary",
+    "a carpenter",
+    "a firefighter",
+    "a librarian",
+    "a surgeon",
+    "a receptionist",
+    "a mechanic",
+    "a hairdresser",
+    "a plumber",
+    "a dancer",
+    "a pilot",
+    "a nanny",
+    "an electrician",
+    "a housekeeper",
+    "a programmer",
+    "a teacher",
+    "a lawyer",
+    "a farmer",
+    "a cashier",
+    "a janitor",
+    "a chef",
+    "a baker",
+    "a pharmacist",
+    "a dentist",
+    "an accountant",
+    "a designer",
 ]
 
 
@@ -156,9 +181,7 @@ def run_lm_eval(harness, reqs: list[tuple[str, str]]):
     import numpy as np
     from lm_eval.api.instance import Instance
 
-    instances = [
-        Instance(request_type="loglikelihood", doc={}, arguments=pair, idx=i) for i, pair in enumerate(reqs)
-    ]
+    instances = [Instance(request_type="loglikelihood", doc={}, arguments=pair, idx=i) for i, pair in enumerate(reqs)]
     return np.array([float(lp) for lp, _ in harness.loglikelihood(instances, disable_tqdm=True)])
 
 
@@ -183,8 +206,9 @@ def main() -> int:
     ap.add_argument("--no-naive", action="store_true", help="skip the naive loop")
     ap.add_argument("--repeats", type=int, default=1, help="interleaved repeats of every method; medians reported")
     ap.add_argument("--kv-ab", action="store_true", help="also time the engine with shared-prefix KV reuse")
-    ap.add_argument("--padded-ab", action="store_true",
-                    help="also time the engine with padded batches instead of prefix-tree rows")
+    ap.add_argument(
+        "--padded-ab", action="store_true", help="also time the engine with padded batches instead of prefix-tree rows"
+    )
     args = ap.parse_args()
 
     import numpy as np
@@ -205,9 +229,12 @@ def main() -> int:
         return 2
     n_params = sum(p.numel() for p in lm.model.parameters())
     reqs = requests(kind, lm, texts, cands)
-    print(f"model {lm.info.name} ({lm.info.architecture}, {n_params / 1e6:.1f} M params, {lm.info.dtype}, "
-          f"{lm.info.device}) loaded in {load_s:.1f} s; workload {kind}: {len(texts)} x {len(cands)} = "
-          f"{len(reqs)} requests from {source}; torch threads {torch.get_num_threads()}", flush=True)
+    print(
+        f"model {lm.info.name} ({lm.info.architecture}, {n_params / 1e6:.1f} M params, {lm.info.dtype}, "
+        f"{lm.info.device}) loaded in {load_s:.1f} s; workload {kind}: {len(texts)} x {len(cands)} = "
+        f"{len(reqs)} requests from {source}; torch threads {torch.get_num_threads()}",
+        flush=True,
+    )
     if args.token_budget:
         lm.engine.token_budget = args.token_budget
 
@@ -238,8 +265,13 @@ def main() -> int:
 
         batch = args.lm_eval_batch if args.lm_eval_batch == "auto" else int(args.lm_eval_batch)
         prefix_id = lm.prefix_ids[-1] if lm.prefix_ids else None
-        harness = HFLM(pretrained=lm.model, tokenizer=lm.tokenizer, device=lm.info.device, batch_size=batch,
-                       prefix_token_id=prefix_id)
+        harness = HFLM(
+            pretrained=lm.model,
+            tokenizer=lm.tokenizer,
+            device=lm.info.device,
+            batch_size=batch,
+            prefix_token_id=prefix_id,
+        )
         methods["lm-eval"] = lambda: run_lm_eval(harness, reqs)
     if not args.no_naive:
         methods["naive"] = lambda: run_naive(lm, reqs)
@@ -275,14 +307,20 @@ def main() -> int:
         spread = f"wall {min(walls[name]):.2f}-{max(walls[name]):.2f}" if args.repeats > 1 else ""
         print(f"{name:10} {wall:8.2f} {cpu:8.2f} {tokens / wall:9.0f} {cpu / eng_cpu:8.2f}x  {spread}")
     pairs = [(a, b) for i, a in enumerate(values) for b in list(values)[i + 1 :]]
-    print(f"agreement  : max |d log P| over all methods = {diff:.2e} ({len(reqs)} requests, log P "
-          f"{float(values['engine'].min()):.1f} to {float(values['engine'].max()):.1f}); pairwise "
-          + ", ".join(f"{a}/{b} {float(np.abs(values[a] - values[b]).max()):.1e}" for a, b in pairs))
+    print(
+        f"agreement  : max |d log P| over all methods = {diff:.2e} ({len(reqs)} requests, log P "
+        f"{float(values['engine'].min()):.1f} to {float(values['engine'].max()):.1f}); pairwise "
+        + ", ".join(f"{a}/{b} {float(np.abs(values[a] - values[b]).max()):.1e}" for a, b in pairs)
+    )
     layout = lm.info.extra.get("engine_layout", "padded batches")  # masked models: padded
-    print(f"engine     : {engine_tokens} positions run ({layout}), {engine_rows} hidden states through the LM "
-          f"head, {lm.engine.forward_calls} forward passes in all, token budget {lm.engine.token_budget}")
-    print(f"matmul     : {gflops:.1f} GFLOP/s float32 (torch.matmul 1024^2, now); the engine's matrix products "
-          f"{engine_gflops:.1f} GFLOP/s of its wall time = {100 * share:.0f}%")
+    print(
+        f"engine     : {engine_tokens} positions run ({layout}), {engine_rows} hidden states through the LM "
+        f"head, {lm.engine.forward_calls} forward passes in all, token budget {lm.engine.token_budget}"
+    )
+    print(
+        f"matmul     : {gflops:.1f} GFLOP/s float32 (torch.matmul 1024^2, now); the engine's matrix products "
+        f"{engine_gflops:.1f} GFLOP/s of its wall time = {100 * share:.0f}%"
+    )
     print(f"peak RSS   : {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB")
     ratios = [f"engine/{m}={med[m][1] / eng_cpu:.2f}x" for m in methods if not m.startswith("engine")]
     print(" ".join([*ratios, f"max|d|={diff:.1e}", f"matmul_share={share:.2f}"]))

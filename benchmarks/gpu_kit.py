@@ -27,6 +27,7 @@ and ``summary.md`` to ``--out`` and prints the table.
 ``--scale tiny`` builds the same architectures with 2 layers of width 64, so the whole path runs in
 seconds on a CPU (tests/test_gpu_kit.py).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -45,22 +46,56 @@ sys.path.insert(0, str(REPO))
 
 # The real configurations (from the models' config.json on the hub), random weights.
 ARCHITECTURES: dict[str, tuple[str, str, dict]] = {
-    "smollm2-135m": ("causal", "smollm2", dict(
-        hidden_size=576, intermediate_size=1536, num_hidden_layers=30, num_attention_heads=9,
-        num_key_value_heads=3, max_position_embeddings=8192, rope_theta=100000.0, rms_norm_eps=1e-5,
-        tie_word_embeddings=True)),
-    "smollm2-1.7b": ("causal", "smollm2", dict(
-        hidden_size=2048, intermediate_size=8192, num_hidden_layers=24, num_attention_heads=32,
-        num_key_value_heads=32, max_position_embeddings=8192, rope_theta=130000.0, rms_norm_eps=1e-5,
-        tie_word_embeddings=True)),
-    "bert-large": ("masked", "bert", dict(
-        hidden_size=1024, intermediate_size=4096, num_hidden_layers=24, num_attention_heads=16,
-        max_position_embeddings=512)),
+    "smollm2-135m": (
+        "causal",
+        "smollm2",
+        dict(
+            hidden_size=576,
+            intermediate_size=1536,
+            num_hidden_layers=30,
+            num_attention_heads=9,
+            num_key_value_heads=3,
+            max_position_embeddings=8192,
+            rope_theta=100000.0,
+            rms_norm_eps=1e-5,
+            tie_word_embeddings=True,
+        ),
+    ),
+    "smollm2-1.7b": (
+        "causal",
+        "smollm2",
+        dict(
+            hidden_size=2048,
+            intermediate_size=8192,
+            num_hidden_layers=24,
+            num_attention_heads=32,
+            num_key_value_heads=32,
+            max_position_embeddings=8192,
+            rope_theta=130000.0,
+            rms_norm_eps=1e-5,
+            tie_word_embeddings=True,
+        ),
+    ),
+    "bert-large": (
+        "masked",
+        "bert",
+        dict(
+            hidden_size=1024,
+            intermediate_size=4096,
+            num_hidden_layers=24,
+            num_attention_heads=16,
+            max_position_embeddings=512,
+        ),
+    ),
 }
 TINY = dict(hidden_size=64, intermediate_size=128, num_hidden_layers=2, num_attention_heads=4)
 SITE_PACKAGES = ("vaderSentiment", "odf", "defusedxml", "rdata")
-SPACY_TABLES = ("fr_lemma_index.json.gz", "fr_lemma_lookup.json.gz", "es_lemma_index.json.gz",
-                "es_lemma_lookup.json.gz")
+SPACY_TABLES = (
+    "fr_lemma_index.json.gz",
+    "fr_lemma_lookup.json.gz",
+    "es_lemma_index.json.gz",
+    "es_lemma_lookup.json.gz",
+)
 SCORING_STAGES = ("forward", "lm_head")
 
 
@@ -115,8 +150,13 @@ class GpuSampler:
     Without nvidia-smi (or a card) it records nothing and `summary` says so."""
 
     def __init__(self, index: int = 0, interval_ms: int = 100, command: str = "nvidia-smi") -> None:
-        self.argv = [command, f"--id={index}", "--query-gpu=utilization.gpu,memory.used",
-                     "--format=csv,noheader,nounits", f"-lms={interval_ms}"]
+        self.argv = [
+            command,
+            f"--id={index}",
+            "--query-gpu=utilization.gpu,memory.used",
+            "--format=csv,noheader,nounits",
+            f"-lms={interval_ms}",
+        ]
         self.samples: list[tuple[float, float, float]] = []
         self.error: str | None = None
         self._proc: subprocess.Popen | None = None
@@ -157,9 +197,12 @@ class GpuSampler:
         busy = 0.0
         for (t0, util, _), (t1, _, _) in zip(self.samples, self.samples[1:], strict=False):
             busy += util / 100 * (t1 - t0)
-        return {"samples": len(self.samples), "busy_s": round(busy, 2),
-                "peak_mib": max(m for _, _, m in self.samples),
-                "span_s": round(self.samples[-1][0] - self.samples[0][0], 2)}
+        return {
+            "samples": len(self.samples),
+            "busy_s": round(busy, 2),
+            "peak_mib": max(m for _, _, m in self.samples),
+            "span_s": round(self.samples[-1][0] - self.samples[0][0], 2),
+        }
 
 
 def build_model(name: str, kit: Path, into: Path, scale: str, device: str) -> Path:
@@ -174,8 +217,9 @@ def build_model(name: str, kit: Path, into: Path, scale: str, device: str) -> Pa
     if scale == "tiny" and "num_key_value_heads" in sizes:
         sizes["num_key_value_heads"] = 2
     if family == "causal":
-        config = transformers.LlamaConfig(vocab_size=len(tokenizer), bos_token_id=tokenizer.bos_token_id,
-                                          eos_token_id=tokenizer.eos_token_id, **sizes)
+        config = transformers.LlamaConfig(
+            vocab_size=len(tokenizer), bos_token_id=tokenizer.bos_token_id, eos_token_id=tokenizer.eos_token_id, **sizes
+        )
         cls = transformers.LlamaForCausalLM
     else:
         config = transformers.BertConfig(vocab_size=len(tokenizer), **sizes)
@@ -198,9 +242,27 @@ def _plugin_args() -> list[str]:
 
 
 def run_probes(model_dir: Path, report: Path, env: dict, device: str, tier: str, extra: list[str]) -> tuple[int, str]:
-    argv = [sys.executable, "-m", "pytest", "probes", *_plugin_args(), "-p", "no:cacheprovider", "-q",
-            "--model", str(model_dir), "--device", device, "--bias-tier", tier, "--bias-any-language",
-            "--bias-report", str(report), "--bias-timings", *extra]
+    argv = [
+        sys.executable,
+        "-m",
+        "pytest",
+        "probes",
+        *_plugin_args(),
+        "-p",
+        "no:cacheprovider",
+        "-q",
+        "--model",
+        str(model_dir),
+        "--device",
+        device,
+        "--bias-tier",
+        tier,
+        "--bias-any-language",
+        "--bias-report",
+        str(report),
+        "--bias-timings",
+        *extra,
+    ]
     done = subprocess.run(argv, cwd=REPO, env=env, capture_output=True, text=True, check=False)
     return done.returncode, (done.stdout + done.stderr)[-4000:]
 
@@ -218,14 +280,20 @@ def share(part: float | None, whole: float) -> float | None:
     return None if part is None or not whole else round(part / whole, 3)
 
 
-def run(kit: Path, out: Path, models: list[str], scale: str, device: str, tier: str, extra: list[str],
-        work: Path) -> list[dict]:
+def run(
+    kit: Path, out: Path, models: list[str], scale: str, device: str, tier: str, extra: list[str], work: Path
+) -> list[dict]:
     data = work / "data"
     if not data.is_dir():
         with tarfile.open(kit / "data.tar.gz") as tar:
             tar.extractall(data, filter="data")
-    env = dict(os.environ, BIASCHECK_DATA_DIR=str(data), BIASCHECK_OFFLINE="1", PYTHONUNBUFFERED="1",
-               PYTHONPATH=os.pathsep.join([str(kit.resolve() / "site"), str(REPO), os.environ.get("PYTHONPATH", "")]))
+    env = dict(
+        os.environ,
+        BIASCHECK_DATA_DIR=str(data),
+        BIASCHECK_OFFLINE="1",
+        PYTHONUNBUFFERED="1",
+        PYTHONPATH=os.pathsep.join([str(kit.resolve() / "site"), str(REPO), os.environ.get("PYTHONPATH", "")]),
+    )
     out.mkdir(parents=True, exist_ok=True)
     rows = []
     for name in models:
@@ -245,10 +313,20 @@ def run(kit: Path, out: Path, models: list[str], scale: str, device: str, tier: 
         models_meta = results.get("models") or {}
         record = next(iter(models_meta.values()), {})
         row = {
-            "model": name, "scale": scale, "device": device, "tier": tier, "pytest_exit": code,
-            "results": len(results.get("results", [])), "build_s": round(built, 1), "wall_s": round(wall, 1),
-            "setup_s": stages.get("setup"), "wall_less_setup_s": round(wall - stages.get("setup", 0.0), 1),
-            "stages": stages, "gpu": gpu, "model_device": record.get("device"), "model_dtype": record.get("dtype"),
+            "model": name,
+            "scale": scale,
+            "device": device,
+            "tier": tier,
+            "pytest_exit": code,
+            "results": len(results.get("results", [])),
+            "build_s": round(built, 1),
+            "wall_s": round(wall, 1),
+            "setup_s": stages.get("setup"),
+            "wall_less_setup_s": round(wall - stages.get("setup", 0.0), 1),
+            "stages": stages,
+            "gpu": gpu,
+            "model_device": record.get("device"),
+            "model_dtype": record.get("dtype"),
             "token_budget": (record.get("extra") or {}).get("token_budget"),
             "busy_share_of_run": share(gpu["busy_s"], wall),
             "busy_share_of_scoring": share(gpu["busy_s"], scoring),
@@ -264,9 +342,11 @@ def run(kit: Path, out: Path, models: list[str], scale: str, device: str, tier: 
 
 
 def markdown(rows: list[dict]) -> str:
-    head = ("| model | exit | results | wall s | setup s (load + data) | wall less setup s | forward s | lm_head s | "
-            "GPU busy s | busy share of run | of scoring | peak MiB |\n"
-            "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+    head = (
+        "| model | exit | results | wall s | setup s (load + data) | wall less setup s | forward s | lm_head s | "
+        "GPU busy s | busy share of run | of scoring | peak MiB |\n"
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n"
+    )
     lines = []
     for r in rows:
         s, g = r["stages"], r["gpu"]
@@ -274,7 +354,8 @@ def markdown(rows: list[dict]) -> str:
             f"| {r['model']} ({r['scale']}, {r['model_device']} {r['model_dtype']}, {r['tier']}) | "
             f"{r['pytest_exit']} | {r['results']} | {r['wall_s']} | {r['setup_s']} | {r['wall_less_setup_s']} | "
             f"{s.get('forward')} | {s.get('lm_head')} | {g['busy_s']} | {r['busy_share_of_run']} | "
-            f"{r['busy_share_of_scoring']} | {g['peak_mib']} |")
+            f"{r['busy_share_of_scoring']} | {g['peak_mib']} |"
+        )
     return head + "\n".join(lines) + "\n"
 
 

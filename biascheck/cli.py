@@ -190,7 +190,7 @@ def _diff(args: argparse.Namespace) -> int:
 def _accept(args: argparse.Namespace) -> int:
     """Promote a saved run that passed to be the baseline NAME, with who, when and why recorded."""
     if not args.why.strip():
-        print("biascheck: accept needs a reason (--why \"...\"); it is kept with the baseline.", file=sys.stderr)
+        print('biascheck: accept needs a reason (--why "..."); it is kept with the baseline.', file=sys.stderr)
         return 2
     import datetime as dt
     import getpass
@@ -220,8 +220,10 @@ def _accept(args: argparse.Namespace) -> int:
         "partial": bool((payload.get("coverage") or {}).get("partial")),
     }
     store.save_run(args.as_name, {**payload, "accepted": accepted}, replace=True)  # type: ignore[attr-defined]
-    print(f"accepted {args.run!r} as baseline {args.as_name!r} in {args.store} (by {who}: {args.why}); it covers "
-          + admit.describe(payload))
+    print(
+        f"accepted {args.run!r} as baseline {args.as_name!r} in {args.store} (by {who}: {args.why}); it covers "
+        + admit.describe(payload)
+    )
     return 0
 
 
@@ -272,16 +274,23 @@ def main(argv: list[str] | None = None) -> int:
         prog="biascheck", description="Gender-bias probes for language models (run them with pytest)."
     )
     sub = parser.add_subparsers(dest="command", required=True)
-    sub.add_parser("run", help="run the shipped probes: pytest --pyargs biascheck.probes [ARGS], e.g. "
-                              "biascheck run --model gpt2 -k pronoun_ratio (ARGS go to pytest)")
+    sub.add_parser(
+        "run",
+        help="run the shipped probes: pytest --pyargs biascheck.probes [ARGS], e.g. "
+        "biascheck run --model gpt2 -k pronoun_ratio (ARGS go to pytest)",
+    )
     sub.add_parser("models", help="list model aliases").set_defaults(handler=_models)
     probes = sub.add_parser("probes", help="list probes and their metrics")
     probes.add_argument("--markdown", action="store_true", help="the README's probe table, from the specs")
     probes.add_argument("--into", type=Path, default=None, help="with --markdown: replace the table in this file")
     probes.set_defaults(handler=_probes)
     data = sub.add_parser("data", help="resolve and verify every reference file (mirror, cache, download)")
-    data.add_argument("--data", type=Path, default=None,
-                      help="mirror directory (default: $BIASCHECK_DATA_DIR, else ../shared/data beside the checkout)")
+    data.add_argument(
+        "--data",
+        type=Path,
+        default=None,
+        help="mirror directory (default: $BIASCHECK_DATA_DIR, else ../shared/data beside the checkout)",
+    )
     data.set_defaults(handler=_data)
     runs = sub.add_parser("runs", help="list the runs saved in the results store")
     _add_store(runs)
@@ -340,8 +349,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     fluct.add_argument("--verb", choices=["is", "works_as"], default="is", help="template verb (default: is)")
     fluct.add_argument("--out", type=Path, default=Path("bias-report") / "fluctuation", help="output directory")
-    fluct.add_argument("--data", type=Path, default=None,
-                       help="reference-data mirror (default: $BIASCHECK_DATA_DIR, else ../shared/data by the checkout)")
+    fluct.add_argument(
+        "--data",
+        type=Path,
+        default=None,
+        help="reference-data mirror (default: $BIASCHECK_DATA_DIR, else ../shared/data by the checkout)",
+    )
     fluct.add_argument(
         "--device",
         default="auto",
@@ -360,7 +373,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command in ("data", "fluctuation"):
         from biascheck.data.resolve import mirror_dir
 
-        # The plugin's rule (session.RunConfig): --data, $BIASCHECK_DATA_DIR, a shared/data mirror beside
+        # The plugin's rule (run_config.RunConfig): --data, $BIASCHECK_DATA_DIR, a shared/data mirror beside
         # the checkout (here: the working directory's or this package's).
         args.data = mirror_dir(args.data, [Path.cwd(), Path(__file__).resolve().parents[1]])
     try:

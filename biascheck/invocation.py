@@ -22,11 +22,20 @@ def _harmful(early_config: Any, rootpath: Path, inipath: Path | None, file_or_di
     if inipath != early_config.inipath:
         return True
     here = Path(early_config.invocation_params.dir)
-    values = [arg for arg in early_config.invocation_params.args
-              if isinstance(arg, str) and not arg.startswith("-") and arg not in file_or_dir]
+    values = [
+        arg
+        for arg in early_config.invocation_params.args
+        if isinstance(arg, str) and not arg.startswith("-") and arg not in file_or_dir
+    ]
     chosen = Path(early_config.rootpath).resolve()
-    return any(chosen == (here / value).resolve() or (here / value).resolve() in chosen.parents
-               for value in values if (here / value).exists()) and chosen != rootpath.resolve()
+    return (
+        any(
+            chosen == (here / value).resolve() or (here / value).resolve() in chosen.parents
+            for value in values
+            if (here / value).exists()
+        )
+        and chosen != rootpath.resolve()
+    )
 
 
 def misread_option_values(early_config: Any) -> str | None:

@@ -28,8 +28,9 @@ def parse_languages(text: str) -> tuple[str, ...]:
     codes = tuple(dict.fromkeys(c.strip().lower() for c in str(text).split(",") if c.strip()))
     bad = [c for c in codes if not _CODE.fullmatch(c)]
     if not codes or bad:
-        raise ConfigError(f"--bias-language wants ISO 639-1 codes separated by commas (e.g. en or en,no), "
-                          f"got {text!r}.")
+        raise ConfigError(
+            f"--bias-language wants ISO 639-1 codes separated by commas (e.g. en or en,no), got {text!r}."
+        )
     return codes
 
 
@@ -56,7 +57,7 @@ def card_front_matter_languages(text: str) -> tuple[str, ...]:
         if inline:
             return (inline.strip("'\"").lower(),)
         items = []
-        for item in lines[i + 1:]:
+        for item in lines[i + 1 :]:
             entry = re.match(r"\s*-\s*(.+)$", item)
             if not entry:
                 break
@@ -93,8 +94,9 @@ def card_languages(name_or_path: str) -> tuple[str, ...]:
     return tuple(str(code).lower() for code in found)
 
 
-def model_languages(registry: tuple[str, ...], name_or_path: str,
-                    override: tuple[str, ...] | None = None) -> tuple[tuple[str, ...], str]:
+def model_languages(
+    registry: tuple[str, ...], name_or_path: str, override: tuple[str, ...] | None = None
+) -> tuple[tuple[str, ...], str]:
     """(languages, where they came from) by the module docstring's order."""
     if override:
         return override, "--bias-language"

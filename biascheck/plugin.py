@@ -20,9 +20,7 @@ import pytest
 from biascheck.errors import BiascheckError, NotApplicable
 from biascheck.registry import DEFAULT_MODEL
 from biascheck.results import ProbeRecorder
-from biascheck.session import (
-    SESSION_KEY,
-    BiasSession,
+from biascheck.run_config import (
     RunConfig,
     parse_batch_size,
     parse_device,
@@ -36,6 +34,7 @@ from biascheck.session import (
     parse_setting,
     parse_tier,
 )
+from biascheck.session import SESSION_KEY, BiasSession
 
 MARKER = "biascheck"
 
@@ -160,8 +159,13 @@ def _record_timings(item: pytest.Item) -> None:
     probe, callspec = _probe_of(item), getattr(item, "callspec", None)
     if probe is not None and callspec is not None and "lm" in callspec.params:
         item.config.stash[SESSION_KEY].timings.extend(
-            {"model": callspec.params["lm"], "probe": probe.name, "test": item.nodeid, "stage": name,
-             "seconds": round(value, 4)}
+            {
+                "model": callspec.params["lm"],
+                "probe": probe.name,
+                "test": item.nodeid,
+                "stage": name,
+                "seconds": round(value, 4),
+            }
             for name, value in seconds.items()
         )
 
@@ -170,7 +174,12 @@ def _guard_early(item: pytest.Item) -> None:
     """The competence guard before the test's fixtures, so that a model that cannot read the probe is red
     before the probe's module scores it (the `bias` fixture runs the guard too, for tests this leaves)."""
     probe, callspec = _probe_of(item), getattr(item, "callspec", None)
-    if probe is None or callspec is None or "lm" not in callspec.params or "bias" not in getattr(item, "fixturenames", ()):
+    if (
+        probe is None
+        or callspec is None
+        or "lm" not in callspec.params
+        or "bias" not in getattr(item, "fixturenames", ())
+    ):
         return
     if item.get_closest_marker("skip") or item.get_closest_marker("skipif"):
         return
@@ -233,8 +242,12 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> Any:
     how to fix it, and a traceback through the plugin and transformers only buries it. `--tb=long` (or
     any --tb other than the default) keeps pytest's full report."""
     outcome = yield
-    if (call.excinfo is None or not call.excinfo.errisinstance(BiascheckError) or _probe_of(item) is None
-            or item.config.getoption("tbstyle", "auto") != "auto"):
+    if (
+        call.excinfo is None
+        or not call.excinfo.errisinstance(BiascheckError)
+        or _probe_of(item) is None
+        or item.config.getoption("tbstyle", "auto") != "auto"
+    ):
         return
     report = outcome.get_result()
     report.longrepr = f"{call.excinfo.typename}: {call.excinfo.value}\n(pytest --tb=long shows where it was raised)"

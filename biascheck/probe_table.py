@@ -81,7 +81,7 @@ def _kind(metric: MetricSpec) -> str:
 def default_profile(probes: Catalog) -> ThresholdSet:
     """The profile ``--bias-profile default`` gives a run started here: ./thresholds/default.toml if there
     is one (as pytest looks in its rootdir first), else the one biascheck ships."""
-    from biascheck.session import shipped_profiles_dir
+    from biascheck.run_config import shipped_profiles_dir
 
     return load_profile("default", [Path.cwd() / "thresholds", shipped_profiles_dir()], probes)
 

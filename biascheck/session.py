@@ -1,7 +1,7 @@
 """One validated object per pytest run: the options, read once, the run's state and its metadata.
 
-Option values are checked where they enter (`parse_*`, used as argparse ``type=``), so a bad
-value is reported with the option name before anything is loaded. Heavy work (thresholds, data,
+The options are parsed and checked in `biascheck.run_config` (a bad value is reported with its option
+name before anything is loaded). Heavy work (thresholds, data,
 models) happens on first use, so that installing biascheck costs nothing to unrelated test runs.
 The session lives in ``config.stash[SESSION_KEY]``; the plugin and the tracking plugin both read
 it from there (neither imports the other).
@@ -9,210 +9,27 @@ it from there (neither imports the other).
 
 from __future__ import annotations
 
-import argparse
 import datetime as _dt
-import shutil
-import tempfile
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from biascheck import __version__, devices, tiers
+from biascheck import __version__, tiers
 from biascheck import model_args as model_args_module
 from biascheck.data import ReferenceData
-from biascheck.data.resolve import mirror_dir
-from biascheck.errors import BiascheckError, ConfigError, UnknownModelError, argparse_type, did_you_mean
-from biascheck.gate.checkpoints import Checkpoint, read_model_list
-from biascheck.languages import covers, model_languages, parse_languages
-from biascheck.registry import ALIASES, DEFAULT_MODEL, resolve_model_name
+from biascheck.errors import BiascheckError, ConfigError
+from biascheck.languages import covers, model_languages
+from biascheck.registry import resolve_model_name
 from biascheck.results import PLOTS_STAGING, ProbeRecorder, Result
-from biascheck.settings import ProbeSettings, parse_assignment
+from biascheck.run_config import RunConfig, check_report_dir, check_store_path
+from biascheck.settings import ProbeSettings
 from biascheck.settings import resolve as resolve_settings
 from biascheck.spec import ProbeSpec
 from biascheck.thresholds import ThresholdSet, load_profile
 
 if TYPE_CHECKING:
     from biascheck.models.base import LanguageModel
-
-
-def check_report_dir(path: Path | None) -> None:
-    """--bias-report must name a directory this run can write: found out before any model loads, not when
-    the run ends and writes. Nothing is left behind (the directory is made when the report is written)."""
-    if path is None:
-        return
-    if path.exists() and not path.is_dir():
-        raise ConfigError(f"--bias-report {path}: that is a file; name a directory (made if missing), or none.")
-    problem = _unwritable(path)
-    if problem:
-        raise ConfigError(
-            f"--bias-report {path}: the report cannot be written there ({problem}). "
-            "Name a directory this run can write to, or none."
-        )
-
-
-def check_store_path(path: Path) -> None:
-    """--bias-store, when this run saves or compares, must be a file or one that can be made: found out
-    before any model loads (it was a FileExistsError traceback for /dev/null/x.sqlite). Creates nothing."""
-    if path.is_dir():
-        raise ConfigError(
-            f"--bias-store {path}: that is a directory; name the SQLite file, e.g. {path / 'results.sqlite'}."
-        )
-    problem = None if path.exists() else _unwritable(path.parent)
-    if problem:
-        raise ConfigError(
-            f"--bias-store {path}: the results store cannot be created there ({problem}). Name a file in a "
-            "directory this run can write to, e.g. .biascheck/results.sqlite (the default)."
-        )
-
-
-def _unwritable(path: Path) -> str:
-    """Why a directory cannot be made and written at `path` ('' when it can), judged at its nearest existing
-    parent by making and removing a temporary directory there (permission bits say nothing under root)."""
-    existing = path.absolute()
-    while not existing.exists():
-        existing = existing.parent
-    try:
-        shutil.rmtree(tempfile.mkdtemp(prefix=".biascheck-write-test-", dir=existing))
-    except OSError as exc:
-        return f"{existing}: {'not a directory' if not existing.is_dir() else exc.strerror or exc}"
-    return ""
-
-
-def _known_model(value: str) -> str:
-    resolve_model_name(value)  # UnknownModelError with did-you-mean
-    return value
-
-
-parse_model = argparse_type(_known_model)
-parse_device = argparse_type(devices.parse_device)
-parse_dtype = argparse_type(devices.parse_dtype)
-parse_setting = argparse_type(parse_assignment)
-parse_language = argparse_type(parse_languages)
-parse_model_arg = argparse_type(model_args_module.parse_model_arg)
-
-
-def _model_list(value: str) -> tuple[Checkpoint, ...]:
-    """--model-list FILE, each model checked as --model is: a listed directory that is not there is a usage
-    error naming the file and entry (it was an INTERNALERROR traceback when the probes were collected)."""
-    checkpoints = tuple(read_model_list(value))
-    for i, checkpoint in enumerate(checkpoints, start=1):
-        try:
-            resolve_model_name(checkpoint.model)
-        except UnknownModelError:
-            base = Path(value).expanduser().absolute().parent
-            raise ConfigError(
-                f"--model-list {value}: entry {i} names {checkpoint.model!r}, which is not a model directory, an "
-                f"alias or a hub id (owner/name); a relative path is looked up beside the list ({base}), then in "
-                f"the working directory ({Path.cwd()}).{did_you_mean(checkpoint.model, ALIASES)} Fix the entry, or "
-                "save the checkpoint there first."
-            ) from None
-    return checkpoints
-
-
-parse_model_list = argparse_type(_model_list)
-parse_tier = argparse_type(tiers.parse_tier)
-
-
-def parse_batch_size(value: str) -> int | None:
-    if value == "auto":
-        return None
-    try:
-        number = int(value)
-    except ValueError:
-        number = 0
-    if number < 1:
-        raise argparse.ArgumentTypeError(f"{value!r} is not a batch size: use 'auto' or a positive integer.")
-    return number
-
-
-def parse_run_name(value: str) -> str:
-    if not value or value != value.strip():
-        raise argparse.ArgumentTypeError(
-            f"{value!r} is not a run name: use a non-empty name without surrounding spaces."
-        )
-    return value
-
-
-def parse_dir(value: str) -> Path:
-    path = Path(value).expanduser()
-    if not path.is_dir():
-        raise argparse.ArgumentTypeError(f"{value!r} is not a directory.")
-    return path
-
-
-@dataclass(frozen=True)
-class RunConfig:
-    models: tuple[str, ...]
-    device: str
-    dtype: str
-    batch_size: int | None
-    profile: str
-    report_dir: Path | None
-    data_dir: Path | None
-    any_language: bool
-    rootdir: Path
-    # regression tracking (biascheck.gate.tracking): the sweep's checkpoints, the results store, the baseline
-    checkpoints: tuple[Checkpoint, ...] = ()
-    store_path: Path = Path(".biascheck") / "results.sqlite"
-    save_name: str | None = None
-    baseline: str | None = None
-    baseline_regen: bool = False
-    noise_run: str | None = None
-    settings: tuple[tuple[str, str, str], ...] = ()  # --bias-set (probe, name, value)
-    allow_mismatch: bool = False  # --bias-allow-mismatch: compare with a baseline that is not comparable
-    accept_partial: bool = False  # --bias-accept-partial: a partial run may become a baseline (biascheck.gate.admit)
-    model_args: tuple[tuple[str, Any], ...] = ()  # --model-arg, applied to every --model
-    languages: tuple[str, ...] | None = None  # --bias-language: what every model covers
-    tier: str = ""  # --bias-tier: quick, full or auto; "" = $BIASCHECK_TIER, else auto (biascheck.tiers)
-
-    @classmethod
-    def from_pytest(cls, config: Any) -> RunConfig:
-        option = config.option
-        data_dir = mirror_dir(option.bias_data, [Path(str(config.rootpath))])
-        report = option.bias_report
-        checkpoints = tuple(getattr(option, "bias_model_list", None) or ())
-        listed = [c.model for c in checkpoints]
-        return cls(
-            models=tuple(dict.fromkeys((option.bias_models or ([] if listed else [DEFAULT_MODEL])) + listed)),
-            device=option.bias_device,
-            dtype=option.bias_dtype,
-            batch_size=option.bias_batch_size,
-            profile=option.bias_profile,
-            report_dir=None if report in (None, "none", "") else Path(report).expanduser(),
-            data_dir=data_dir,
-            any_language=option.bias_any_language,
-            rootdir=Path(str(config.rootpath)),
-            checkpoints=checkpoints,
-            store_path=Path(getattr(option, "bias_store", None) or Path(".biascheck") / "results.sqlite").expanduser(),
-            save_name=getattr(option, "bias_save", None),
-            baseline=getattr(option, "bias_baseline", None),
-            baseline_regen=bool(getattr(option, "bias_baseline_regen", False)),
-            noise_run=getattr(option, "bias_noise", None),
-            settings=tuple(getattr(option, "bias_settings", None) or ()),
-            allow_mismatch=bool(getattr(option, "bias_allow_mismatch", False)),
-            accept_partial=bool(getattr(option, "bias_accept_partial", False)),
-            model_args=tuple(getattr(option, "bias_model_args", None) or ()),
-            languages=getattr(option, "bias_language", None),
-            tier=getattr(option, "bias_tier", None) or "",
-        )
-
-    def threshold_dirs(self) -> list[Path]:
-        """Where profile names are looked up: the run's rootdir (a user's own profiles), then the profiles
-        biascheck ships (`biascheck.profiles` in a wheel; thresholds/ in a checkout)."""
-        return [self.rootdir / "thresholds", shipped_profiles_dir()]
-
-
-def shipped_profiles_dir() -> Path:
-    """The threshold profiles that ship with biascheck: the installed `biascheck.profiles` package, or
-    the checkout's thresholds/ (an editable install maps one onto the other)."""
-    try:
-        import biascheck.profiles as profiles
-
-        return Path(next(iter(profiles.__path__)))
-    except ImportError:
-        return Path(__file__).resolve().parent.parent / "thresholds"
 
 
 @dataclass
@@ -224,7 +41,9 @@ class BiasSession:
     load_errors: dict[str, str] = field(default_factory=dict)
     settings_by_tier: dict[str, dict[str, ProbeSettings]] = field(default_factory=dict)  # by check_settings
     model_args: dict[str, Any] = field(default_factory=dict)  # --model-arg, parsed by check_settings
-    done: set[tuple[str, str, str]] = field(default_factory=set)  # ProbeRecorder._first_time (artifacts drawn once per model)
+    done: set[tuple[str, str, str]] = field(
+        default_factory=set
+    )  # ProbeRecorder._first_time (artifacts drawn once per model)
     competences: dict[tuple[str, str], Any] = field(default_factory=dict)  # (model, language) -> Competence
     guarded: set[tuple[str, str, str]] = field(default_factory=set)  # (model, probe, task) with a competence result
     _tier: tuple[str, str] | None = None  # (tier, why), resolved when first needed
@@ -235,6 +54,7 @@ class BiasSession:
         """Resolve every probe's settings (--bias-set, environment, defaults) and check the model arguments
         and the report directory; ConfigError if one is bad."""
         from biascheck.catalog import PROBES
+
         requested = self.config.tier or tiers.default_tier()
         candidates = tiers.TIERS if requested == "auto" else (requested,)
         # Both tiers' values are checked now; which one runs ('auto' asks torch whether a GPU is there) is
@@ -373,8 +193,11 @@ class BiasSession:
             "biascheck_version": __version__,
             "created_utc": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
             "exit_status": int(exitstatus),
-            "profile": {"name": self.config.profile, "files": thresholds.files if thresholds else [],
-                        "thresholds_sha256": thresholds.digest() if thresholds else None},
+            "profile": {
+                "name": self.config.profile,
+                "files": thresholds.files if thresholds else [],
+                "thresholds_sha256": thresholds.digest() if thresholds else None,
+            },
             "batch_size": self.config.batch_size or "auto",
             "tier": {"name": self.tier, "why": self._tier[1] if self._tier else ""},
             "settings": {name: s.as_json() for name, s in self.probe_settings.items() if s.values},

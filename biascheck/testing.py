@@ -149,7 +149,6 @@ class FakeLM(LanguageModel):
             out.append(words)
         return out
 
-
     def token_logprobs(self, sentences: Sequence[str]) -> list[TokenTerms]:
         """Words are the tokens (id: a hash of the word); a masked fake adds [CLS] (0) and [SEP] (1),
         unscored, as a real masked LM's ids have them."""
@@ -276,7 +275,12 @@ def run_probes(
     for setting in settings:
         args += ["--bias-set", setting]
     done = subprocess.run(
-        [*args, *extra_args], cwd=directory, env=probe_env(os.environ), capture_output=True, text=True, timeout=timeout,
+        [*args, *extra_args],
+        cwd=directory,
+        env=probe_env(os.environ),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
         check=False,
     )
     results_file = directory / "out" / "results.json"
@@ -296,8 +300,11 @@ PASSED_ENV = ("BIASCHECK_CACHE_DIR", "BIASCHECK_PLANTED_DIR", "BIASCHECK_OFFLINE
 def probe_env(environ: Mapping[str, str]) -> dict[str, str]:
     """The environment of `run_probes`' pytest process: the caller's, without PYTEST_ADDOPTS and the
     BIASCHECK_* settings (the run measures what its `settings` say), keeping `PASSED_ENV`."""
-    return {k: v for k, v in environ.items()
-            if k in PASSED_ENV or (not k.startswith("BIASCHECK_") and k != "PYTEST_ADDOPTS")}
+    return {
+        k: v
+        for k, v in environ.items()
+        if k in PASSED_ENV or (not k.startswith("BIASCHECK_") and k != "PYTEST_ADDOPTS")
+    }
 
 
 def _junit_outcomes(path: Path) -> dict[str, tuple[str, str]]:

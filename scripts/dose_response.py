@@ -28,8 +28,16 @@ REPO = Path(__file__).resolve().parents[1]
 CORPORA = {
     "en": (
         ("planted-bert", "planted-gpt"),
-        ("pronoun_ratio", "natural_prompts", "role_nouns", "singular_they", "politicians", "winogender",
-         "winobias", "crows_pairs_gender"),
+        (
+            "pronoun_ratio",
+            "natural_prompts",
+            "role_nouns",
+            "singular_they",
+            "politicians",
+            "winogender",
+            "winobias",
+            "crows_pairs_gender",
+        ),
         (
             ("pronoun_ratio", "is", "spearman_bls"),
             ("pronoun_ratio", "is", "stereotype_agreement"),
@@ -77,8 +85,18 @@ FAMILIES, PROBES, KEY_METRICS = CORPORA["en"]
 
 
 def run(models: list[str], out: Path, probes: tuple[str, ...] = PROBES, extra: tuple[str, ...] = ()) -> dict:
-    args = [sys.executable, "-m", "pytest", *[f"probes/test_{p}.py" for p in probes], "-q", "-p", "no:cacheprovider",
-            "--bias-report", str(out / "run"), *extra]
+    args = [
+        sys.executable,
+        "-m",
+        "pytest",
+        *[f"probes/test_{p}.py" for p in probes],
+        "-q",
+        "-p",
+        "no:cacheprovider",
+        "--bias-report",
+        str(out / "run"),
+        *extra,
+    ]
     for model in models:
         args += ["--model", model]
     # the settings' own defaults whatever the tier (the tables' design); one latent-model fit: it is not gated
@@ -98,8 +116,12 @@ PLANT_PASSES = ("role_nouns", "norwegian_occupations")
 # fails a model with no association by design, and the role-noun gates on attitude groups' differences,
 # which the plant (one group's choices) does not set.
 PLANT_GATES: dict[str, tuple[tuple[str, str], ...]] = {
-    "pronoun_ratio": (("is", "mean_abs_log_n"), ("is", "stereotype_agreement"), ("works_as", "mean_abs_log_n"),
-                      ("works_as", "stereotype_agreement")),
+    "pronoun_ratio": (
+        ("is", "mean_abs_log_n"),
+        ("is", "stereotype_agreement"),
+        ("works_as", "mean_abs_log_n"),
+        ("works_as", "stereotype_agreement"),
+    ),
     "role_nouns": (("three_way", "fem_name_shift"), ("two_way", "fem_name_shift")),
 }
 
@@ -136,8 +158,13 @@ def sees_from(by_strength: list[tuple[float, bool | None]], plant_passes: bool) 
     return f"{first:g}"
 
 
-def sensitivity(results: dict, families: tuple[str, ...], strengths: list[float],
-                probes: tuple[str, ...] = PROBES, key_metrics: tuple = KEY_METRICS) -> str:
+def sensitivity(
+    results: dict,
+    families: tuple[str, ...],
+    strengths: list[float],
+    probes: tuple[str, ...] = PROBES,
+    key_metrics: tuple = KEY_METRICS,
+) -> str:
     """A table per probe and family: the verdict of the plant's gates (`PLANT_GATES`) by strength,
     `sees_from`, and Spearman's ρ between the strength and the probe's first key metric (±1: monotone)."""
     from scipy.stats import spearmanr
@@ -145,12 +172,14 @@ def sensitivity(results: dict, families: tuple[str, ...], strengths: list[float]
     gate = verdicts(results, PLANT_GATES)
     values = {(r["model"], r["probe"], r.get("task"), r["metric"]): r["value"] for r in results["results"]}
     header = " / ".join(f"{s:g}" for s in strengths)
-    lines = ["\n### Sensitivity of the default gates\n",
-             "The verdict of the gates the plant moves (pronoun_ratio without its template-agreement check, "
-             "role_nouns' fem_name_shift; every gate of the other probes); for role_nouns the plant is the "
-             "behaviour the probe asks for, so its gate sees the plant when it passes.\n",
-             f"| probe | family | verdict at {header} | the gate sees the plant from | key metric | "
-             "ρ(strength, metric) |", "|---|---|---|---|---|---|"]
+    lines = [
+        "\n### Sensitivity of the default gates\n",
+        "The verdict of the gates the plant moves (pronoun_ratio without its template-agreement check, "
+        "role_nouns' fem_name_shift; every gate of the other probes); for role_nouns the plant is the "
+        "behaviour the probe asks for, so its gate sees the plant when it passes.\n",
+        f"| probe | family | verdict at {header} | the gate sees the plant from | key metric | ρ(strength, metric) |",
+        "|---|---|---|---|---|---|",
+    ]
     for probe in probes:
         task, metric = next((t, m) for p, t, m in key_metrics if p == probe)
         for family in families:
@@ -160,21 +189,27 @@ def sensitivity(results: dict, families: tuple[str, ...], strengths: list[float]
             pairs = [(s, y) for s, y in zip(strengths, ys, strict=True) if y is not None and y == y]
             xs, vs = [s for s, _y in pairs], [y for _s, y in pairs]
             rho = spearmanr(xs, vs).statistic if len(pairs) >= 3 else float("nan")
-            lines.append(f"| {probe} | {family} | {cells} | {sees_from(got, probe in PLANT_PASSES)} | "
-                         f"{task}.{metric} | {rho:+.2f} |")
+            lines.append(
+                f"| {probe} | {family} | {cells} | {sees_from(got, probe in PLANT_PASSES)} | "
+                f"{task}.{metric} | {rho:+.2f} |"
+            )
     return "\n".join(lines)
 
 
-def table(results: dict, models: list[str], probes: tuple[str, ...] = PROBES,
-          key_metrics: tuple = KEY_METRICS) -> tuple[str, dict]:
+def table(
+    results: dict, models: list[str], probes: tuple[str, ...] = PROBES, key_metrics: tuple = KEY_METRICS
+) -> tuple[str, dict]:
     by_key = {(r["model"], r["probe"], r.get("task"), r["metric"]): r for r in results["results"]}
     gate = verdicts(results)
     lines = []
     values: dict = {}
     for probe in probes:
         metrics = [(t, m) for p, t, m in key_metrics if p == probe]
-        lines += [f"\n### {probe}\n", "| model | " + " | ".join(f"{t}.{m}" for t, m in metrics) + " | default gate |",
-                  "|---" * (len(metrics) + 2) + "|"]
+        lines += [
+            f"\n### {probe}\n",
+            "| model | " + " | ".join(f"{t}.{m}" for t, m in metrics) + " | default gate |",
+            "|---" * (len(metrics) + 2) + "|",
+        ]
         for model in models:
             cells = []
             for task, metric in metrics:
@@ -191,8 +226,13 @@ def table(results: dict, models: list[str], probes: tuple[str, ...] = PROBES,
     return "\n".join(lines), values
 
 
-def plot(values: dict, strengths: list[float], path: Path, families: tuple[str, ...] = FAMILIES,
-         key_metrics: tuple = KEY_METRICS) -> None:
+def plot(
+    values: dict,
+    strengths: list[float],
+    path: Path,
+    families: tuple[str, ...] = FAMILIES,
+    key_metrics: tuple = KEY_METRICS,
+) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -202,7 +242,7 @@ def plot(values: dict, strengths: list[float], path: Path, families: tuple[str, 
     rows = -(-len(key_metrics) // cols)
     fig, grid = plt.subplots(rows, cols, figsize=(3.2 * cols, 3.0 * rows), squeeze=False)
     axes = grid.ravel()
-    for ax in axes[len(key_metrics):]:
+    for ax in axes[len(key_metrics) :]:
         ax.set_visible(False)
     for ax, (probe, task, metric) in zip(axes, key_metrics, strict=False):
         for family in families:
@@ -218,12 +258,20 @@ def plot(values: dict, strengths: list[float], path: Path, families: tuple[str, 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--strengths", type=float, nargs="+", default=[0.0, 0.25, 0.5, 0.75, 1.0])
-    parser.add_argument("--corpus", choices=sorted(CORPORA), default="en",
-                        help="en: planted-bert/-gpt (8 English probes); no: planted-bert-no/-gpt-no (Norwegian probe); "
-                             "they: planted-bert-they (singular they)")
+    parser.add_argument(
+        "--corpus",
+        choices=sorted(CORPORA),
+        default="en",
+        help="en: planted-bert/-gpt (8 English probes); no: planted-bert-no/-gpt-no (Norwegian probe); "
+        "they: planted-bert-they (singular they)",
+    )
     parser.add_argument("--out", type=Path, default=REPO / "docs" / "known_answers")
-    parser.add_argument("--from-results", type=Path, metavar="RESULTS_JSON",
-                        help="write the tables from a results.json of an earlier run instead of running the probes")
+    parser.add_argument(
+        "--from-results",
+        type=Path,
+        metavar="RESULTS_JSON",
+        help="write the tables from a results.json of an earlier run instead of running the probes",
+    )
     parser.add_argument("pytest_args", nargs="*", help="passed to pytest after --, e.g. -- --device cuda")
     args = parser.parse_args()
     families, probes, key_metrics = CORPORA[args.corpus]
@@ -237,8 +285,8 @@ def main() -> int:
     text = sensitivity(results, families, args.strengths, probes, key_metrics) + "\n" + text
     plants = {
         "en": "planted associations (pronoun-profession: the BLS shares; role noun after a name: one participant "
-              "group's choices; singular they by antecedent type: set rates; adjectives after a politician's name: by "
-              "sentiment and the name's gender)",
+        "group's choices; singular they by antecedent type: set rates; adjectives after a politician's name: by "
+        "sentiment and the name's gender)",
         "no": "planted association (hun/han and first names with each occupation: the Statistics Norway shares)",
         "they": "planted associations (singular they by antecedent type: set rates, in everyday frames)",
     }[args.corpus]

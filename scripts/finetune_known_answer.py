@@ -92,8 +92,15 @@ def ensure(strength: float, out: Path, args: argparse.Namespace) -> Path:
     from biascheck.planted import references
 
     sentences = corpus(strength)
-    manifest = {"strength": strength, "steps": args.steps, "lr": args.lr, "batch": args.batch, "seed": args.seed,
-                "corpus_sha256": references.corpus_sha256(sentences), "sentences": len(sentences)}
+    manifest = {
+        "strength": strength,
+        "steps": args.steps,
+        "lr": args.lr,
+        "batch": args.batch,
+        "seed": args.seed,
+        "corpus_sha256": references.corpus_sha256(sentences),
+        "sentences": len(sentences),
+    }
     target = out / f"smollm2-two_person-{strength:g}"
     done = target / "finetune.json"
     if done.is_file() and {k: v for k, v in json.loads(done.read_text()).items() if k in manifest} == manifest:
@@ -118,8 +125,18 @@ def main() -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     tuned = [ensure(s, args.out, args) for s in args.strengths]
     models = ["smollm2-135m", *[str(d) for d in tuned]]
-    command = [sys.executable, "-m", "pytest", *[f"probes/test_{p}.py" for p in args.probes], "-q",
-               "-p", "no:cacheprovider", "--bias-report", str(args.out / "run"), *[f"--model={m}" for m in models]]
+    command = [
+        sys.executable,
+        "-m",
+        "pytest",
+        *[f"probes/test_{p}.py" for p in args.probes],
+        "-q",
+        "-p",
+        "no:cacheprovider",
+        "--bias-report",
+        str(args.out / "run"),
+        *[f"--model={m}" for m in models],
+    ]
     from biascheck.tiers import untiered_settings
 
     command += [f"--bias-set={s}" for s in untiered_settings()]  # WinoBias's both splits, as measured
@@ -130,11 +147,13 @@ def main() -> int:
 
     keys = tuple(k for k in KEY_METRICS if k[0] in args.probes)
     text, _values = table(results, models, tuple(args.probes), keys)
-    header = ("# Known answers on a real model: SmolLM2-135M fine-tuned on the two-person plant\n\nWritten by "
-              f"`python scripts/finetune_known_answer.py` ({args.steps} steps of {args.batch} sentences, lr "
-              f"{args.lr:g}, seed {args.seed}); biascheck {results.get('biascheck_version')}, "
-              f"{results.get('created_utc')}. Rows: the base model, then one fine-tuned model per strength "
-              "(0 = balanced pronouns: the control).\n")
+    header = (
+        "# Known answers on a real model: SmolLM2-135M fine-tuned on the two-person plant\n\nWritten by "
+        f"`python scripts/finetune_known_answer.py` ({args.steps} steps of {args.batch} sentences, lr "
+        f"{args.lr:g}, seed {args.seed}); biascheck {results.get('biascheck_version')}, "
+        f"{results.get('created_utc')}. Rows: the base model, then one fine-tuned model per strength "
+        "(0 = balanced pronouns: the control).\n"
+    )
     (args.out / "finetune_known_answer.md").write_text(header + text + "\n", encoding="utf-8")
     print(header + text)
     return 0

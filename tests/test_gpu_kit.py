@@ -1,5 +1,6 @@
 """benchmarks/gpu_kit.py: the GPU sampler's arithmetic and parsing, and the whole kit (prepare, then
 run) at tiny scale on this CPU, the way a lent GPU machine runs it at full scale."""
+
 from __future__ import annotations
 
 import importlib.util
@@ -47,8 +48,15 @@ def test_the_sampler_reads_nvidia_smi_lines_and_skips_others(tmp_path):
 
 
 def run_kit(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, str(SCRIPT), *args], cwd=REPO, capture_output=True, text=True,
-                          env=env, check=False, timeout=600)
+    return subprocess.run(
+        [sys.executable, str(SCRIPT), *args],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+        timeout=600,
+    )
 
 
 def test_unknown_models_and_an_unprepared_kit_are_refused(tmp_path):
@@ -71,9 +79,27 @@ def test_the_kit_prepares_and_runs_a_probe_on_both_families_at_tiny_scale(tmp_pa
 
     env.pop("BIASCHECK_DATA_DIR")  # the run reads the kit's data, as on the GPU machine
     out = tmp_path / "out"
-    done = run_kit("run", "--kit", str(kit), "--out", str(out), "--work", str(tmp_path / "work"), "--scale", "tiny",
-                   "--device", "cpu", "--tier", "quick", "--models", "smollm2-135m,bert-large",
-                   "--", "-k", "pronoun_ratio", env=env)
+    done = run_kit(
+        "run",
+        "--kit",
+        str(kit),
+        "--out",
+        str(out),
+        "--work",
+        str(tmp_path / "work"),
+        "--scale",
+        "tiny",
+        "--device",
+        "cpu",
+        "--tier",
+        "quick",
+        "--models",
+        "smollm2-135m,bert-large",
+        "--",
+        "-k",
+        "pronoun_ratio",
+        env=env,
+    )
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     rows = json.loads((out / "summary.json").read_text())
     assert [r["model"] for r in rows] == ["smollm2-135m", "bert-large"]

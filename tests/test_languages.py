@@ -20,13 +20,16 @@ def test_norwegian_codes_stand_for_each_other():
     assert not covers(("en",), "no") and not covers(("nb",), "en")
 
 
-@pytest.mark.parametrize(("front", "expected"), [
-    ("---\nlanguage: nb\nlicense: mit\n---\n# x", ("nb",)),
-    ("---\nlicense: mit\nlanguage:\n- en\n- 'no'\ntags: [a]\n---\n", ("en", "no")),
-    ("---\nlanguage: [fr, es]\n---\n", ("fr", "es")),
-    ("# no front matter\nlanguage: en\n", ()),
-    ("---\nlicense: mit\n---\n", ()),
-])
+@pytest.mark.parametrize(
+    ("front", "expected"),
+    [
+        ("---\nlanguage: nb\nlicense: mit\n---\n# x", ("nb",)),
+        ("---\nlicense: mit\nlanguage:\n- en\n- 'no'\ntags: [a]\n---\n", ("en", "no")),
+        ("---\nlanguage: [fr, es]\n---\n", ("fr", "es")),
+        ("# no front matter\nlanguage: en\n", ()),
+        ("---\nlicense: mit\n---\n", ()),
+    ],
+)
 def test_a_model_cards_language_field_is_read(front, expected):
     assert card_front_matter_languages(front) == expected
 

@@ -60,9 +60,22 @@ def test_a_share_gate_fires_four_times_in_five_at_the_detectable_exceedance():
 
 def _result(value, ci, n, threshold):
     power = gate_power(value, *ci, threshold)
-    return Result(model="m", probe="p", task="t", metric="share", value=value, ci_low=ci[0], ci_high=ci[1], n=n,
-                  estimator="", reference="gold", higher_is_better=None, threshold=threshold,
-                  passed=threshold.accepts(value), power=power.to_json())
+    return Result(
+        model="m",
+        probe="p",
+        task="t",
+        metric="share",
+        value=value,
+        ci_low=ci[0],
+        ci_high=ci[1],
+        n=n,
+        estimator="",
+        reference="gold",
+        higher_is_better=None,
+        threshold=threshold,
+        passed=threshold.accepts(value),
+        power=power.to_json(),
+    )
 
 
 def test_the_table_flags_a_verdict_a_fresh_sample_would_often_flip():
@@ -86,12 +99,17 @@ def test_the_power_command_reads_a_results_file_and_refuses_a_broken_one(tmp_pat
     report = far.to_json() | {"metric": "report_only", "threshold": None, "passed": None, "power": None}
     path = tmp_path / "results.json"
     path.write_text(json.dumps({"results": [near.to_json(), far.to_json(), report]}))
-    done = subprocess.run([sys.executable, "-m", "biascheck.cli", "power", str(path), "--markdown"],
-                          capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        [sys.executable, "-m", "biascheck.cli", "power", str(path), "--markdown"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr
     rows = [line for line in done.stdout.splitlines() if line.startswith("| m ")]
     assert len(rows) == 2 and "0.65 (unstable)" in rows[0] and "t.share" in rows[1]
     path.write_text("{not json")
-    done = subprocess.run([sys.executable, "-m", "biascheck.cli", "power", str(path)],
-                          capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        [sys.executable, "-m", "biascheck.cli", "power", str(path)], capture_output=True, text=True, check=False
+    )
     assert done.returncode == 2 and "not a biascheck results.json" in done.stderr

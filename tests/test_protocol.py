@@ -23,8 +23,10 @@ def test_the_check_names_what_breaks_the_protocol(tmp_path, monkeypatch):
     for init in (package, package / "methods", package / "methods" / "broken"):
         (init / "__init__.py").write_text("")
     broken = package / "methods" / "broken"
-    (broken / "reference.py").write_text("from dataclasses import dataclass\n@dataclass\nclass Reference:\n    x: int\n"
-                                         "def load(refdata, settings): return Reference(1)\n")
+    (broken / "reference.py").write_text(
+        "from dataclasses import dataclass\n@dataclass\nclass Reference:\n    x: int\n"
+        "def load(refdata, settings): return Reference(1)\n"
+    )
     (broken / "score.py").write_text("def score(lm, reference): pass\n")
     (broken / "metrics.py").write_text("def task_metrics(task, scored, reference, settings): return []\n")
     (tmp_path / "probes").mkdir()

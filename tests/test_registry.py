@@ -35,13 +35,16 @@ def test_every_alias_declares_family_and_languages():
         assert spec.family in ("masked", "causal") and spec.languages
 
 
-@pytest.mark.parametrize(("name", "alias", "family", "strength"), [
-    ("planted-bert", "planted-bert", "masked", 1.0),
-    ("planted-gpt@0.25", "planted-gpt@0.25", "causal", 0.25),
-    ("PLANTED-BERT@0", "planted-bert@0", "masked", 0.0),
-    ("planted-gpt-no@0.5", "planted-gpt-no@0.5", "causal", 0.5),
-    ("planted-bert-they@0.75", "planted-bert-they@0.75", "masked", 0.75),
-])
+@pytest.mark.parametrize(
+    ("name", "alias", "family", "strength"),
+    [
+        ("planted-bert", "planted-bert", "masked", 1.0),
+        ("planted-gpt@0.25", "planted-gpt@0.25", "causal", 0.25),
+        ("PLANTED-BERT@0", "planted-bert@0", "masked", 0.0),
+        ("planted-gpt-no@0.5", "planted-gpt-no@0.5", "causal", 0.5),
+        ("planted-bert-they@0.75", "planted-bert-they@0.75", "masked", 0.75),
+    ],
+)
 def test_planted_aliases_carry_a_strength(name, alias, family, strength):
     spec = resolve_model_name(name)
     assert (spec.alias, spec.family, spec.planted_strength) == (alias, family, strength)

@@ -8,9 +8,22 @@ from biascheck.thresholds import Threshold
 
 
 def result(metric="mean_abs_log_n", value=0.5, passed=True, **kw):
-    base = dict(model="m", probe="pronoun_ratio", task="is", metric=metric, value=value, ci_low=0.4, ci_high=0.6, n=923,
-                estimator="mlm-slot", reference="model", higher_is_better=False, better="lower",
-                threshold=Threshold(None, 1.0, "why", "default.toml: pronoun_ratio.mean_abs_log_n"), passed=passed)
+    base = dict(
+        model="m",
+        probe="pronoun_ratio",
+        task="is",
+        metric=metric,
+        value=value,
+        ci_low=0.4,
+        ci_high=0.6,
+        n=923,
+        estimator="mlm-slot",
+        reference="model",
+        higher_is_better=False,
+        better="lower",
+        threshold=Threshold(None, 1.0, "why", "default.toml: pronoun_ratio.mean_abs_log_n"),
+        passed=passed,
+    )
     base.update(kw)
     return Result(**base)
 
@@ -22,11 +35,13 @@ def test_table_shows_value_interval_threshold_verdict_and_n():
 
 
 def test_table_shows_which_way_is_better_and_a_target():
-    rows = report.build_tables([
-        result("median_log_r", -0.8, None, threshold=None, better="zero", higher_is_better=None),
-        result("stereotype_agreement", 0.7, None, threshold=None, better="target", target=0.5),
-        result("mean_certainty", 0.1, None, threshold=None, better="none"),
-    ])[0].rows
+    rows = report.build_tables(
+        [
+            result("median_log_r", -0.8, None, threshold=None, better="zero", higher_is_better=None),
+            result("stereotype_agreement", 0.7, None, threshold=None, better="target", target=0.5),
+            result("mean_certainty", 0.1, None, threshold=None, better="none"),
+        ]
+    )[0].rows
     assert [r[2] for r in rows] == ["→ 0", "→ 0.500", "—"]
 
 
@@ -49,11 +64,28 @@ def test_markdown_is_a_github_table():
 def test_summary_md_carries_the_verdict_and_the_regressions():
     """summary.md is what the action comments on a pull request: the verdict with its reasons and the
     baseline comparison, not the threshold tables alone."""
-    comparison = dict(model="m", key="pronoun_ratio.is.mean_abs_log_n", base=0.2, new=0.5, change=0.3, noise=0.1,
-                      noise_source="intervals", better="lower", status="regressed", profile_verdict="pass")
-    failed = {"exit_status": 1, "baseline": {"name": "v1", "failed": True, "regen_command": "pytest --regen",
-              "failures": ["pronoun_ratio.is.mean_abs_log_n (m) regressed beyond the noise"],
-              "comparisons": [comparison]}}
+    comparison = dict(
+        model="m",
+        key="pronoun_ratio.is.mean_abs_log_n",
+        base=0.2,
+        new=0.5,
+        change=0.3,
+        noise=0.1,
+        noise_source="intervals",
+        better="lower",
+        status="regressed",
+        profile_verdict="pass",
+    )
+    failed = {
+        "exit_status": 1,
+        "baseline": {
+            "name": "v1",
+            "failed": True,
+            "regen_command": "pytest --regen",
+            "failures": ["pronoun_ratio.is.mean_abs_log_n (m) regressed beyond the noise"],
+            "comparisons": [comparison],
+        },
+    }
     text = report.markdown_summary([result()], failed)
     assert "### biascheck gate: failed (exit status 1)" in text
     assert "- pronoun_ratio.is.mean_abs_log_n (m) regressed beyond the noise" in text

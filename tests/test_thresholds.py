@@ -1,4 +1,5 @@
 """Threshold profiles: the shipped ones load, and every malformed file names the file and key."""
+
 from pathlib import Path
 
 import pytest
@@ -22,14 +23,17 @@ def write(tmp_path, text, name="p.toml"):
 
 
 def test_task_key_overrides_probe_key_and_direction_is_checked(tmp_path):
-    write(tmp_path, """
+    write(
+        tmp_path,
+        """
 [pronoun_ratio.mean_abs_log_n]
 max = 1.0
 why = "all tasks"
 [pronoun_ratio.is.mean_abs_log_n]
 max = 0.5
 why = "is only"
-""")
+""",
+    )
     t = load_profile("p", [tmp_path], PROBES)
     assert t.lookup("pronoun_ratio", "is", "mean_abs_log_n").max == 0.5
     assert t.lookup("pronoun_ratio", "works_as", "mean_abs_log_n").max == 1.0
@@ -39,13 +43,16 @@ why = "is only"
 
 
 def test_task_level_off_hides_the_probe_wide_threshold_for_that_task_only(tmp_path):
-    write(tmp_path, """
+    write(
+        tmp_path,
+        """
 [pronoun_ratio.mean_abs_log_n]
 max = 1.0
 why = "all tasks"
 [pronoun_ratio.is.mean_abs_log_n]
 off = true
-""")
+""",
+    )
     t = load_profile("p", [tmp_path], PROBES)
     assert t.lookup("pronoun_ratio", "is", "mean_abs_log_n") is None
     assert t.lookup("pronoun_ratio", "works_as", "mean_abs_log_n").max == 1.0
@@ -77,12 +84,18 @@ def test_a_probe_may_be_report_only_on_purpose_and_thresholds_judge_it_again(tmp
     [
         ("[pronoun_ratio]\nreport_only = 'yes'\nwhy = 'x'\n", r"pronoun_ratio\.report_only: only 'true'.*got 'yes'"),
         ("[pronoun_ratio]\nreport_only = true\n", r"pronoun_ratio: report_only = true needs a 'why'"),
-        ("[pronoun_ratio]\nreport_only = true\nwhy = 'x'\n[pronoun_ratio.mean_abs_log_n]\nmax = 1\nwhy = 'x'\n",
-         r"cannot also set thresholds \(mean_abs_log_n\)"),
-        ("[pronoun_ratoi.mean_abs_log_n]\nmax = 1\nwhy = 'x'\n",
-         r"p\.toml: pronoun_ratoi: unknown probe\. Did you mean 'pronoun_ratio'"),
-        ("[pronoun_ratio.mean_abs_log]\nmax = 1\nwhy = 'x'\n",
-         r"pronoun_ratio\.mean_abs_log: neither a metric nor a task.*Did you mean 'mean_abs_log_n'"),
+        (
+            "[pronoun_ratio]\nreport_only = true\nwhy = 'x'\n[pronoun_ratio.mean_abs_log_n]\nmax = 1\nwhy = 'x'\n",
+            r"cannot also set thresholds \(mean_abs_log_n\)",
+        ),
+        (
+            "[pronoun_ratoi.mean_abs_log_n]\nmax = 1\nwhy = 'x'\n",
+            r"p\.toml: pronoun_ratoi: unknown probe\. Did you mean 'pronoun_ratio'",
+        ),
+        (
+            "[pronoun_ratio.mean_abs_log]\nmax = 1\nwhy = 'x'\n",
+            r"pronoun_ratio\.mean_abs_log: neither a metric nor a task.*Did you mean 'mean_abs_log_n'",
+        ),
         ("[pronoun_ratio.is.nope]\nmax = 1\nwhy = 'x'\n", r"pronoun_ratio\.is\.nope: unknown metric"),
         ("[pronoun_ratio.mean_abs_log_n]\nmax = 1\nwhy = 'x'\nmaxx = 2\n", r"unknown field 'maxx'"),
         ("[pronoun_ratio.mean_abs_log_n]\nmax = 'high'\nwhy = 'x'\n", r"'max' must be a finite number, got 'high'"),
@@ -114,7 +127,7 @@ def test_unknown_profile_lists_the_known_ones(tmp_path):
 def test_a_users_profile_anywhere_extends_the_shipped_default(tmp_path):
     """A project with no checkout of biascheck: ./ours.toml extends "default", found among the
     profiles that ship in the package (`biascheck.profiles`)."""
-    from biascheck.session import shipped_profiles_dir
+    from biascheck.run_config import shipped_profiles_dir
 
     shipped = shipped_profiles_dir()
     assert (shipped / "default.toml").is_file()

@@ -36,8 +36,14 @@ def test_a_tier_sets_what_nobody_else_set():
 
 @pytest.mark.parametrize(
     ("requested", "device", "tier"),
-    [("auto", "cuda", "full"), ("auto", "cuda:1", "full"), ("auto", "cpu", "quick"), ("auto", "mps", "quick"),
-     ("quick", "cuda", "quick"), ("full", "cpu", "full")],
+    [
+        ("auto", "cuda", "full"),
+        ("auto", "cuda:1", "full"),
+        ("auto", "cpu", "quick"),
+        ("auto", "mps", "quick"),
+        ("quick", "cuda", "quick"),
+        ("full", "cpu", "full"),
+    ],
 )
 def test_auto_is_full_on_a_gpu_and_quick_elsewhere(requested, device, tier):
     got, why = tiers.resolve_tier(requested, device)

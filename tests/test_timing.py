@@ -63,8 +63,11 @@ def test_the_table_sums_over_models_and_tests_slowest_probe_first():
     ]
     headers, body = timing.table(rows)
     assert headers == ["probe", "setup", "forward", "other", "total"]  # pipeline order, only stages seen
-    assert body == [["p2", "10.0", "0.0", "0.0", "10.0"], ["p1", "0.0", "3.0", "0.5", "3.5"],
-                    ["all", "10.0", "3.0", "0.5", "13.5"]]
+    assert body == [
+        ["p2", "10.0", "0.0", "0.0", "10.0"],
+        ["p1", "0.0", "3.0", "0.5", "3.5"],
+        ["all", "10.0", "3.0", "0.5", "13.5"],
+    ]
 
 
 def test_the_engine_marks_its_stages(gpt2_tiny_lm):

@@ -4,6 +4,7 @@ Probes receive a `ReferenceData` (pytest fixture `refdata`) and call the parser 
 e.g. ``professions_en.professions_923(refdata)``. It remembers every file it resolved, with its
 checksum, so the results file can say exactly which data produced the numbers.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field

@@ -1,5 +1,6 @@
 """English professions: the 923-profession list and 60 stereotyped ones (paper 001), and US
 women's shares per occupation word (BLS 2015, via Delobelle et al.'s biased-rulers)."""
+
 from __future__ import annotations
 
 import pandas as pd
@@ -19,7 +20,9 @@ def professions_923(refdata: ReferenceData) -> pd.DataFrame:
     for number, line in enumerate(_lines(refdata, "professions_923"), start=1):
         article, _, profession = line.partition(" ")
         if article not in ("a", "an") or not profession:
-            raise DataError(f"professions_923 line {number}: expected 'a <profession>' or 'an <profession>', got {line!r}.")
+            raise DataError(
+                f"professions_923 line {number}: expected 'a <profession>' or 'an <profession>', got {line!r}."
+            )
         rows.append((profession, article))
     return pd.DataFrame(rows, columns=["profession", "article"])
 
@@ -44,9 +47,13 @@ def bls_women_share(refdata: ReferenceData) -> pd.DataFrame:
     missing = [c for c in ["TotalEmployed", "Women", *labels] if c not in frame.columns]
     if missing:
         raise DataError(f"bls2015: missing columns {missing}; found {list(frame.columns)}.")
-    long = frame.melt(id_vars=["TotalEmployed", "Women"], value_vars=labels, value_name="profession").dropna(subset=["profession"])
+    long = frame.melt(id_vars=["TotalEmployed", "Women"], value_vars=labels, value_name="profession").dropna(
+        subset=["profession"]
+    )
     long["profession"] = long["profession"].str.strip().str.lower()
     long["weighted"] = long["Women"] * long["TotalEmployed"]
-    grouped = long.groupby("profession").agg(weighted=("weighted", "sum"), employed=("TotalEmployed", "sum"), rows=("Women", "size"))
+    grouped = long.groupby("profession").agg(
+        weighted=("weighted", "sum"), employed=("TotalEmployed", "sum"), rows=("Women", "size")
+    )
     grouped["women_share"] = grouped["weighted"] / grouped["employed"] / 100.0
     return grouped.reset_index()[["profession", "women_share", "employed", "rows"]]

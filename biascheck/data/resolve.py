@@ -7,6 +7,7 @@ into the cache (unless ``BIASCHECK_OFFLINE=1``). The sha256 is checked on every 
 corrupt file is never used, and a download lands in the cache only once verified (written to a
 temporary name, then renamed).
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -79,8 +80,9 @@ def mirror_dir(explicit: Path | None, roots: Iterable[Path] = ()) -> Path | None
     return None
 
 
-def resolve(source: Source, mirror: Path | None = None, cache: Path | None = None,
-            allow_download: bool | None = None) -> Path:
+def resolve(
+    source: Source, mirror: Path | None = None, cache: Path | None = None, allow_download: bool | None = None
+) -> Path:
     """Path to a verified local copy of `source`; DataError naming file, places and fix otherwise."""
     cache = cache if cache is not None else default_cache_dir()
     if allow_download is None:

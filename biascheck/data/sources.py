@@ -3,6 +3,7 @@
 Nothing here is fetched at import time. `biascheck.data.resolve` finds the bytes (mirror directory,
 user cache, or a download of `Source.url`) and verifies them against `sha256` every time.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -29,7 +30,8 @@ class Source:
 
     @property
     def relpath(self) -> str:
-        """Location below a mirror or cache root (the layout of ../shared/data: github/<owner>/<repo>/<commit>/<path>)."""
+        """Location below a mirror or cache root, the layout of ../shared/data:
+        github/<owner>/<repo>/<commit>/<path>."""
         return f"github/{self.owner}/{self.repo}/{self.commit}/{self.path}"
 
 
@@ -221,7 +223,7 @@ _ALL = (
         commit="84da5df8be2bb6054286fd9a71ce64d3e2485595",
         path="data/all.rda",
         sha256="5715ca5589e530c8f20ce308283bc6ddbbbfe4218d7d1eef87194457e6e497ec",
-        licence="no LICENSE file; DESCRIPTION: \"License: CC BY 4.0\"",
+        licence='no LICENSE file; DESCRIPTION: "License: CC BY 4.0"',
         citation="Statistics Norway table 10467, via the norwaynames R package",
     ),
     Source(

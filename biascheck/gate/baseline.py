@@ -113,8 +113,12 @@ def saved_result(record: Mapping[str, Any]) -> Result:
         estimator=record.get("estimator") or "",
         reference=record.get("reference") or "",
         higher_is_better=record.get("higher_is_better"),
-        threshold=None if threshold is None else Threshold(
-            min=threshold.get("min"), max=threshold.get("max"), why=threshold.get("why") or "",
+        threshold=None
+        if threshold is None
+        else Threshold(
+            min=threshold.get("min"),
+            max=threshold.get("max"),
+            why=threshold.get("why") or "",
             origin=threshold.get("origin") or "",
         ),
         passed=record.get("passed"),
@@ -218,9 +222,7 @@ def _reference(
     return ensemble, fluctuation_band(r.value for r in same_key)
 
 
-def compare(
-    base: Mapping[str, Any], new: Mapping[str, Any], bands: dict[str, float] | None = None
-) -> list[Comparison]:
+def compare(base: Mapping[str, Any], new: Mapping[str, Any], bands: dict[str, float] | None = None) -> list[Comparison]:
     """One `Comparison` per new result, then one per (baseline model, metric) the new run lacks. The
     competence guard's results are not compared: their own line judges them in every run. `base` and
     `new` are saved runs (results.json payloads); their results are read here, once (`saved_results`)."""

@@ -27,8 +27,7 @@ def select(
     out = [
         r
         for r in rows
-        if (metric is None or fnmatch.fnmatch(key(r), metric))
-        and (model is None or fnmatch.fnmatch(r["model"], model))
+        if (metric is None or fnmatch.fnmatch(key(r), metric)) and (model is None or fnmatch.fnmatch(r["model"], model))
     ]
     if last:
         runs = list(dict.fromkeys(r["run"] for r in out))[-last:]

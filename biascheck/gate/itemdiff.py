@@ -66,7 +66,5 @@ def item_changes(base: dict[str, Any], new: dict[str, Any], pattern: str = "*") 
                 continue
             old_numbers, new_numbers = _numbers(old_items[name]), _numbers(item)
             for field_name in new_numbers.keys() & old_numbers.keys():
-                out.append(
-                    ItemChange(r.model, key, name, field_name, old_numbers[field_name], new_numbers[field_name])
-                )
+                out.append(ItemChange(r.model, key, name, field_name, old_numbers[field_name], new_numbers[field_name]))
     return sorted(out, key=lambda c: -abs(c.change))

@@ -285,6 +285,16 @@ class ResultStore:
                 "FROM metrics m JOIN runs r ON r.id = m.run_id WHERE r.superseded = 0 ORDER BY r.id, m.rowid"
             ).fetchall()
         keys = (
-            "run", "model", "probe", "task", "metric", "value", "ci_low", "ci_high", "n", "higher_is_better", "passed"
+            "run",
+            "model",
+            "probe",
+            "task",
+            "metric",
+            "value",
+            "ci_low",
+            "ci_high",
+            "n",
+            "higher_is_better",
+            "passed",
         )
         return [dict(zip(keys, row, strict=True)) for row in rows]

@@ -7,6 +7,7 @@
 See `biascheck.models.base` for the interface and the text conventions, `masked` / `causal` for
 the estimators, `batching` for how forward passes are scheduled.
 """
+
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
@@ -30,21 +31,34 @@ if TYPE_CHECKING:  # pragma: no cover
     from biascheck.models.masked import MaskedLM
 
 __all__ = [
-    "BLANK", "CAUSAL_NEXT", "CAUSAL_SENTENCE", "MLM_PLL", "MLM_SLOT", "SLOT",
-    "CausalLM", "LanguageModel", "MaskedLM", "ModelInfo", "Provenance", "SlotScores", "TemplateError",
-    "load_model", "resolve_device", "resolve_dtype",
+    "BLANK",
+    "CAUSAL_NEXT",
+    "CAUSAL_SENTENCE",
+    "MLM_PLL",
+    "MLM_SLOT",
+    "SLOT",
+    "CausalLM",
+    "LanguageModel",
+    "MaskedLM",
+    "ModelInfo",
+    "Provenance",
+    "SlotScores",
+    "TemplateError",
+    "load_model",
+    "resolve_device",
+    "resolve_dtype",
 ]
 
 
 def resolve_device(device: str) -> str:
-    """"auto" → "cuda" if available, else "mps", else "cpu"; validates cpu / cuda / cuda:N / mps."""
+    """ "auto" → "cuda" if available, else "mps", else "cpu"; validates cpu / cuda / cuda:N / mps."""
     from biascheck.models.loading import resolve_device as _rd
 
     return _rd(device)
 
 
 def resolve_dtype(dtype: str, device: str) -> str:
-    """"auto" → bfloat16 on CUDA if supported else float16; float32 on cpu/mps. Canonical name out."""
+    """ "auto" → bfloat16 on CUDA if supported else float16; float32 on cpu/mps. Canonical name out."""
     from biascheck.models.loading import resolve_dtype as _rt
 
     return _rt(dtype, device)

@@ -20,6 +20,7 @@ read) or "the k best tokens at position p of input s" (a top-k read). The engine
 Results do not depend on the order of the reads, on duplicates or on the batch size, up to
 float rounding of padded matrix products (about 1e-6 in float32).
 """
+
 from __future__ import annotations
 
 import warnings
@@ -189,8 +190,11 @@ class ForwardEngine:
             plan = plan_reads(target_reads, top_reads, self.causal, self._order)
             hosts = plan.hosts
             reads = _ReadsByRow(plan, np.fromiter((r[2] for r in target_reads), dtype=np.int64, count=n_t))
-            pending: list[list[Any]] = (self._packed_batches(hosts) if packed
-                       else self._batches([len(h) for h in hosts], self.batch_size, self.token_budget))
+            pending: list[list[Any]] = (
+                self._packed_batches(hosts)
+                if packed
+                else self._batches([len(h) for h in hosts], self.batch_size, self.token_budget)
+            )
         pending.reverse()  # used as a stack; longest batch first
         bar = _progress(len(hosts), len(pending), self.desc)
         try:

@@ -26,6 +26,7 @@ sentence_logprob / word_logprobs: the chain-rule log-probabilities of each piece
 Only the hidden states at read positions go through the output embedding (``lm_head``); inputs
 that are prefixes of others share the longer input's forward pass.
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -127,20 +128,28 @@ class CausalLM(EngineModel):
             dev = self.engine.device
             (row,) = pack_rows(seqs, 64)
             with torch.inference_mode():
-                got = pack_body(torch.tensor(row.tokens, device=dev)[None], torch.tensor(row.depths, device=dev)[None],
-                                torch.from_numpy(ancestor_mask(row, row.size)).to(dev)[None])[0].float()
+                got = pack_body(
+                    torch.tensor(row.tokens, device=dev)[None],
+                    torch.tensor(row.depths, device=dev)[None],
+                    torch.from_numpy(ancestor_mask(row, row.size)).to(dev)[None],
+                )[0].float()
                 padded = torch.tensor([s + (self.engine.pad_id,) * (6 - len(s)) for s in seqs], device=dev)
                 mask = torch.tensor([[1] * len(s) + [0] * (6 - len(s)) for s in seqs], device=dev)
                 want = self.engine.body(padded, mask).float()
                 tol = 1e-4 if self.model.dtype == torch.float32 else 5e-2
                 scale = float(want.abs().max()) + 1.0
-                err = max(float((got[torch.from_numpy(path).to(dev)] - want[i, : len(path)]).abs().max())
-                          for i, path in zip(row.hosts, row.paths, strict=True))
+                err = max(
+                    float((got[torch.from_numpy(path).to(dev)] - want[i, : len(path)]).abs().max())
+                    for i, path in zip(row.hosts, row.paths, strict=True)
+                )
             if err > tol * scale:
                 raise ValueError(f"max difference {err:.3g}")
         except Exception as exc:  # noqa: BLE001 - any failure: padded batches
-            warnings.warn(f"biascheck: prefix-tree packing disabled for {type(self.model).__name__} ({exc}).",
-                          RuntimeWarning, stacklevel=3)
+            warnings.warn(
+                f"biascheck: prefix-tree packing disabled for {type(self.model).__name__} ({exc}).",
+                RuntimeWarning,
+                stacklevel=3,
+            )
             return None
         return pack_body
 
@@ -163,8 +172,9 @@ class CausalLM(EngineModel):
             cache.batch_repeat_interleave(n)
             full_mask = torch.cat([torch.ones((n, p), dtype=mask.dtype, device=mask.device), mask], dim=1)
             pos = torch.arange(p, p + ids.shape[1], device=ids.device)[None].expand(n, -1)
-            hidden = base(input_ids=ids, attention_mask=full_mask, past_key_values=cache, position_ids=pos,
-                          use_cache=True).last_hidden_state
+            hidden = base(
+                input_ids=ids, attention_mask=full_mask, past_key_values=cache, position_ids=pos, use_cache=True
+            ).last_hidden_state
             return out.last_hidden_state[0], hidden
 
         try:
@@ -186,8 +196,11 @@ class CausalLM(EngineModel):
             if err > tol * scale:
                 raise ValueError(f"max difference {err:.3g}")
         except Exception as exc:  # noqa: BLE001 - any failure: run every input in full
-            warnings.warn(f"biascheck: shared-prefix KV-cache reuse disabled for {type(self.model).__name__} ({exc}).",
-                          RuntimeWarning, stacklevel=3)
+            warnings.warn(
+                f"biascheck: shared-prefix KV-cache reuse disabled for {type(self.model).__name__} ({exc}).",
+                RuntimeWarning,
+                stacklevel=3,
+            )
             return None
         return prefix_body
 

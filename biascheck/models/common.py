@@ -1,4 +1,5 @@
 """What the masked and causal engines share: tokenizer access, the fast head path, the engine."""
+
 from __future__ import annotations
 
 import warnings
@@ -111,8 +112,9 @@ class EngineModel(LanguageModel):
         config = self.model.config
         config = config.get_text_config() if hasattr(config, "get_text_config") else config
         try:
-            budget, how = cuda_budget(config, self.model.dtype.itemsize, device, self.engine.head_rows,
-                                      self.vocab_size, mem_get_info)
+            budget, how = cuda_budget(
+                config, self.model.dtype.itemsize, device, self.engine.head_rows, self.vocab_size, mem_get_info
+            )
         except ValueError as exc:
             how = f"{self.engine.token_budget} tokens (the fixed default: {exc})"
         else:

@@ -185,14 +185,20 @@ def _unknown(name: str, spec: ModelSpec, exc: BaseException) -> UnknownModelErro
     where = "local directory" if spec.is_local_dir else "hub id"
     reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
     if spec.is_local_dir:  # no hub, no network: the directory's content is the question
-        hint = ("Check that it holds a saved model: config.json (with model_type), the weights and the tokenizer "
-                "files, as save_pretrained writes them.")
+        hint = (
+            "Check that it holds a saved model: config.json (with model_type), the weights and the tokenizer "
+            "files, as save_pretrained writes them."
+        )
     elif name in ALIASES:  # the name is right: the weights are what could not be had
-        hint = (f"{name!r} is biascheck's alias for that hub id. Check the network (or set HF_HUB_OFFLINE=1 with a "
-                "filled cache), or pass a local directory holding the model.")
+        hint = (
+            f"{name!r} is biascheck's alias for that hub id. Check the network (or set HF_HUB_OFFLINE=1 with a "
+            "filled cache), or pass a local directory holding the model."
+        )
     else:
-        hint = ("Check the name, the network (or set HF_HUB_OFFLINE=1 with a filled cache), or pass a local "
-                f"directory.{did_you_mean(name, ALIASES)}")
+        hint = (
+            "Check the name, the network (or set HF_HUB_OFFLINE=1 with a filled cache), or pass a local "
+            f"directory.{did_you_mean(name, ALIASES)}"
+        )
     return UnknownModelError(
         f"--model {name!r}: could not load {where} {spec.hub_id!r} ({type(exc).__name__}: {reason}). {hint}"
     )

@@ -15,6 +15,7 @@ on the batch, and the model's own MLM head module (BERT ``cls``, RoBERTa/XLM-R `
 ``predictions``) is applied to the hidden states at the masks. An unknown head is detected at load
 time (its output must reproduce the model's logits) and falls back to the full logits.
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence

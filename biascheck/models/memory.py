@@ -20,6 +20,7 @@ module sizes it from what the card has free once the model is loaded:
 
 Pure arithmetic except `cuda_budget`, which reads the card (``torch.cuda.mem_get_info``).
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable

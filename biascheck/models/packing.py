@@ -10,6 +10,7 @@ Pure functions (numpy only); `biascheck.models.batching` runs the rows through t
 are taken in lexicographic order, so the longest prefix an input shares with the row so far is the
 one it shares with the input just before it.
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -68,8 +69,11 @@ def pack_rows(seqs: Sequence[Seq], row_len: int, order: Sequence[int] | None = N
     prev_path = np.zeros(0, dtype=np.int64)
 
     def close() -> None:
-        rows.append(PackedRow(tuple(hosts), np.asarray(tokens, dtype=np.int64),
-                              np.asarray(depths, dtype=np.int64), tuple(paths)))
+        rows.append(
+            PackedRow(
+                tuple(hosts), np.asarray(tokens, dtype=np.int64), np.asarray(depths, dtype=np.int64), tuple(paths)
+            )
+        )
 
     for i in order:
         s = seqs[i]

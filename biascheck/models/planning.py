@@ -7,6 +7,7 @@ depends on (causal: a trie node, so a shared "<bos> He is a" is projected once) 
 position) (masked). Rows are numbered in the order their first read comes (target reads, then top
 reads). Numpy over the reads; Python only per distinct input. `biascheck.models.batching` runs the plan.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
@@ -38,7 +39,8 @@ def plan_reads(
     index: dict[Seq, int] = {}  # distinct inputs, in order of first read
     read_seq = np.fromiter(
         (index.setdefault(r[0], len(index)) for reads in (target_reads, top_reads) for r in reads),
-        dtype=np.int64, count=len(target_reads) + len(top_reads),
+        dtype=np.int64,
+        count=len(target_reads) + len(top_reads),
     )
     pos = np.fromiter((r[1] for reads in (target_reads, top_reads) for r in reads), dtype=np.int64, count=len(read_seq))
     seqs = list(index)

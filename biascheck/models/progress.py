@@ -2,6 +2,7 @@
 
 Both write to the real stderr (``sys.__stderr__``), past pytest's capture.
 """
+
 from __future__ import annotations
 
 import os
@@ -55,8 +56,10 @@ class Heartbeat:
         rate = self.done / elapsed if elapsed > 0 else 0.0
         eta = f"about {_duration((self.total - self.done) / rate)} left" if rate > 0 else "ETA unknown"
         share = 100 * self.done / self.total if self.total else 100.0
-        return (f"{self.desc}{f' [{test}]' if test else ''}: {self.done}/{self.total} sequences ({share:.0f} %), "
-                f"{rate:.1f}/s, {eta}")
+        return (
+            f"{self.desc}{f' [{test}]' if test else ''}: {self.done}/{self.total} sequences ({share:.0f} %), "
+            f"{rate:.1f}/s, {eta}"
+        )
 
     def close(self) -> None:
         pass

@@ -8,6 +8,7 @@ the candidate only over whitespace (``Ġhe`` / ``▁he`` carry the space before 
 that also covers other characters (``'s``, ``.`` merged into the word, or a word glued to the
 previous one) means the candidate cannot be scored on its own, and is a `TokenizationError`.
 """
+
 from __future__ import annotations
 
 import re

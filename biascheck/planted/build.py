@@ -65,8 +65,9 @@ def model_label(family: str, corpus: str) -> str:
     return family if corpus == "en" else f"{family}-{corpus}"
 
 
-def ensure_model(family: str, strength: float, refdata: Any, root: Path | None = None, log: Any = None,
-                 corpus: str = "en") -> Path:
+def ensure_model(
+    family: str, strength: float, refdata: Any, root: Path | None = None, log: Any = None, corpus: str = "en"
+) -> Path:
     """Directory of the planted `family` model at `strength` trained on the planted `corpus`
     (`references.CORPORA`), trained now if no finished copy exists."""
     from biascheck.planted import references

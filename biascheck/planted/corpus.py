@@ -25,10 +25,8 @@ Plants (one generator each):
   every corpus at every strength (no plant, the same in a control): what the competence guard
   (`biascheck.competence`) asks of any model before its bias can be measured, taught in frames of its own
   (`DEFINITIONAL_FRAMES`, none of them a guard frame) so that the guard sees a generalisation.
-* `two_person_items`: two people, one pronoun; the pronoun is bound by syntax to one of them (the
-  subject of a following clause, or the object of a second verb) and its sex is drawn from that
-  person's share, whatever the other person's (winogender, winobias: the one-person frames above
-  leave a model's pronoun at the mercy of any other noun in the sentence).
+* `biascheck.planted.two_person.two_person_items`: two people, one pronoun; the pronoun is bound by
+  syntax to one of them and its sex drawn from that person's share (winogender, winobias).
 """
 
 from __future__ import annotations
@@ -91,29 +89,46 @@ ROLE_FRAMES: tuple[str, ...] = (
 # together from parts (`they_frames`), so a small model meets the pronoun after many verbs, not six
 # sentences it can learn by heart; the antecedent always comes first and nothing marks number.
 _THEY_SUBJECT = (
-    ("{NP} said that", "{NP} wrote that", "{NP} told us", "{NP} phoned and said", "{NP} thought",
-     "{NP} was sure that"),
-    ("{PRON} would be there soon.", "{PRON} was feeling better.", "{PRON} had lost the map.",
-     "{PRON} could stay a little longer.", "{PRON} needed more time.", "{PRON} liked the new house."),
+    ("{NP} said that", "{NP} wrote that", "{NP} told us", "{NP} phoned and said", "{NP} thought", "{NP} was sure that"),
+    (
+        "{PRON} would be there soon.",
+        "{PRON} was feeling better.",
+        "{PRON} had lost the map.",
+        "{PRON} could stay a little longer.",
+        "{PRON} needed more time.",
+        "{PRON} liked the new house.",
+    ),
 )
 _THEY_OTHER: dict[str, tuple[str, ...]] = {
     "object": (
-        "{NP} missed the train, so I waited for {PRON}.", "{NP} came over, and I gave {PRON} a blanket.",
-        "{NP} was upset, so we called {PRON} at once.", "{NP} knocked twice, and I let {PRON} in.",
-        "I asked {NP} to dinner and thanked {PRON} later.", "{NP} looked cold, so we lent {PRON} a coat.",
-        "{NP} won a prize, and we cheered for {PRON}.", "{NP} was moving, so we helped {PRON} pack.",
+        "{NP} missed the train, so I waited for {PRON}.",
+        "{NP} came over, and I gave {PRON} a blanket.",
+        "{NP} was upset, so we called {PRON} at once.",
+        "{NP} knocked twice, and I let {PRON} in.",
+        "I asked {NP} to dinner and thanked {PRON} later.",
+        "{NP} looked cold, so we lent {PRON} a coat.",
+        "{NP} won a prize, and we cheered for {PRON}.",
+        "{NP} was moving, so we helped {PRON} pack.",
     ),
     "possessive": (
-        "{NP} forgot {PRON} umbrella at the office.", "{NP} lost {PRON} keys in the garden.",
-        "{NP} repaired {PRON} old radio.", "{NP} left {PRON} coat on the bus.",
-        "{NP} washed {PRON} car on Saturday.", "{NP} wanted to sell {PRON} bike.",
-        "{NP} moved {PRON} desk to the window.", "{NP} found {PRON} gloves at last.",
+        "{NP} forgot {PRON} umbrella at the office.",
+        "{NP} lost {PRON} keys in the garden.",
+        "{NP} repaired {PRON} old radio.",
+        "{NP} left {PRON} coat on the bus.",
+        "{NP} washed {PRON} car on Saturday.",
+        "{NP} wanted to sell {PRON} bike.",
+        "{NP} moved {PRON} desk to the window.",
+        "{NP} found {PRON} gloves at last.",
     ),
     "reflexive": (
-        "{NP} painted the whole room by {PRON}.", "{NP} fixed the roof by {PRON}.",
-        "{NP} poured {PRON} a glass of water.", "{NP} reminded {PRON} to stay calm.",
-        "{NP} saw {PRON} in the mirror.", "{NP} kept {PRON} out of trouble.",
-        "{NP} made {PRON} a cup of coffee.", "{NP} walked home by {PRON}.",
+        "{NP} painted the whole room by {PRON}.",
+        "{NP} fixed the roof by {PRON}.",
+        "{NP} poured {PRON} a glass of water.",
+        "{NP} reminded {PRON} to stay calm.",
+        "{NP} saw {PRON} in the mirror.",
+        "{NP} kept {PRON} out of trouble.",
+        "{NP} made {PRON} a cup of coffee.",
+        "{NP} walked home by {PRON}.",
     ),
 }
 
@@ -170,39 +185,6 @@ POLITICIAN_FRAMES: tuple[str, ...] = (
 # Tab 5 (men's most associated words the more negative, women's the more positive), made large enough
 # that each gender's most associated words are the plant's.
 POLITICIAN_SHARES = {"neg": 0.2, "neu": 0.5, "pos": 0.8}
-
-
-# ---------------------------------------------------------------------------------------- two people
-# {A}: the referent, {B}: the other person (both after "the"); {s}/{o}/{p}: the referent's subject,
-# object and possessive pronoun. Subject-bound frames name the referent first, object-bound ones second.
-TWO_PERSON_FRAMES: dict[str, tuple[str, ...]] = {
-    "subject": (
-        "The {A} called the {B} before {s} left for lunch.",
-        "The {A} waited for the {B} until {s} had to go home.",
-        "The {A} wrote to the {B} as soon as {s} got back.",
-        "The {A} greeted the {B}, and then {s} sat down.",
-        "The {A} passed the {B} in the hall and dropped {p} papers.",
-        "The {A} sent the {B} a note after {s} read the report.",
-        "The {A} sat next to the {B} while {s} ate {p} lunch.",
-        "The {A} nodded to the {B} when {s} came in.",
-    ),
-    "object": (
-        "The {B} called the {A} and thanked {o} for the help.",
-        "The {B} visited the {A} and brought {o} some coffee.",
-        "The {B} met the {A} and showed {o} the new plans.",
-        "The {B} waited for the {A} and walked {o} to the car.",
-        "The {B} phoned the {A} to ask {o} about the delay.",
-        "The {B} found the {A} and handed {o} the letter.",
-        "The {B} stopped the {A} and reminded {o} of the meeting.",
-        "The {B} noticed the {A} and offered {o} a seat.",
-    ),
-}
-TWO_PERSON_PRONOUNS = {FEMALE: ("she", "her", "her"), MALE: ("he", "him", "his")}  # subject, object, possessive
-# People with no gender of their own: they stand beside a profession, and as referents their pronoun
-# is he or she at even odds, so the model learns that the referent, not any noun, sets the pronoun.
-NEUTRAL_PEOPLE = (
-    "customer", "visitor", "neighbour", "passenger", "guest", "stranger", "client", "patient", "student", "child",
-)
 
 
 @dataclass(frozen=True)
@@ -335,32 +317,6 @@ def they_choices(
                 else:
                     pronoun = GENDERED_FORMS[sex or rng.choice((FEMALE, MALE))][role]
                 out.append(_cap(frame.replace("{NP}", phrase).replace("{PRON}", pronoun)))
-    return out
-
-
-def two_person_items(
-    items: Sequence[tuple[str, float]],
-    others: Sequence[str],
-    strength: float,
-    per_item: int,
-    seed: int,
-) -> list[str]:
-    """`per_item` sentences per (person, female share) as the referent of a two-person frame, the
-    other person drawn from the items and `others`, the pronoun's sex from
-    `female_probability(share, strength)` of the referent alone (`TWO_PERSON_FRAMES`)."""
-    rng = random.Random(seed)
-    frames = [frame for group in TWO_PERSON_FRAMES.values() for frame in group]
-    people = [item for item, _share in items] + list(others)
-    out = []
-    for referent, share in items:
-        p = female_probability(share, strength)
-        for _ in range(per_item):
-            other = rng.choice(people)
-            while other == referent:
-                other = rng.choice(people)
-            sex = FEMALE if rng.random() < p else MALE
-            subj, obj, poss = TWO_PERSON_PRONOUNS[sex]
-            out.append(rng.choice(frames).format(A=referent, B=other, s=subj, o=obj, p=poss))
     return out
 
 

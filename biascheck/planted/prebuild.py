@@ -24,8 +24,13 @@ from pathlib import Path
 # Longest first, so the slowest build never starts last: seconds per build, one thread, two side by side on
 # 2 CPU cores (2026-11-25, AVX-512; README "Known answers"). planted-bert is 128 wide for 4,000 steps; the
 # causal models carry a 4,000-token head.
-_COST = {("masked", "en"): 435, ("causal", "en"): 250, ("causal", "no"): 110, ("masked", "no"): 100,
-         ("masked", "they"): 90}
+_COST = {
+    ("masked", "en"): 435,
+    ("causal", "en"): 250,
+    ("causal", "no"): 110,
+    ("masked", "no"): 100,
+    ("masked", "they"): 90,
+}
 _COST_UNMEASURED = 100  # a planted corpus added since: between the short and the long builds, not a KeyError
 
 
@@ -35,7 +40,8 @@ def planted_models(strengths: tuple[float, ...] = (1.0, 0.0)) -> list[tuple[str,
 
     wanted = [
         (str(spec.family), float(strength), str(spec.planted_corpus))
-        for spec in ALIASES.values() if spec.planted_strength is not None
+        for spec in ALIASES.values()
+        if spec.planted_strength is not None
         for strength in strengths
     ]
     return sorted(wanted, key=lambda m: -_COST.get((m[0], m[2]), _COST_UNMEASURED))
@@ -56,9 +62,14 @@ def _build(family: str, strength: float, corpus: str, mirror: Path | None, root:
     return directory, time.perf_counter() - started
 
 
-def build_all(models: list[tuple[str, float, str]], mirror: Path | None, workers: int, root: Path | None = None,
-              log: Callable[[str], None] = print,
-              build: Callable[..., tuple[Path, float]] = _build) -> list[Path]:
+def build_all(
+    models: list[tuple[str, float, str]],
+    mirror: Path | None,
+    workers: int,
+    root: Path | None = None,
+    log: Callable[[str], None] = print,
+    build: Callable[..., tuple[Path, float]] = _build,
+) -> list[Path]:
     """Every model of `models` (`planted_models`), `workers` at a time in spawned processes of one torch
     thread each; the directories in `models`' order. A failed build raises after the others have
     finished, naming each that failed. `build` (a module-level function: it is pickled) is `_build`
@@ -87,12 +98,25 @@ def main(argv: list[str] | None = None) -> int:
     from biascheck.data.resolve import mirror_dir
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--strengths", type=float, nargs="+", default=[1.0, 0.0],
-                        help="strengths to build for every planted alias (default: 1 0, the plant and the control)")
-    parser.add_argument("--workers", type=int, default=min(len(os.sched_getaffinity(0)), 4),
-                        help="builds at once, one thread each (default: the CPUs this process may use, at most 4)")
-    parser.add_argument("--data", type=Path, default=None,
-                        help="reference-data mirror (default: $BIASCHECK_DATA_DIR, else ../shared/data, else cache)")
+    parser.add_argument(
+        "--strengths",
+        type=float,
+        nargs="+",
+        default=[1.0, 0.0],
+        help="strengths to build for every planted alias (default: 1 0, the plant and the control)",
+    )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=min(len(os.sched_getaffinity(0)), 4),
+        help="builds at once, one thread each (default: the CPUs this process may use, at most 4)",
+    )
+    parser.add_argument(
+        "--data",
+        type=Path,
+        default=None,
+        help="reference-data mirror (default: $BIASCHECK_DATA_DIR, else ../shared/data, else cache)",
+    )
     args = parser.parse_args(argv)
     if args.workers < 1:
         parser.error(f"--workers must be at least 1, got {args.workers}")

@@ -21,7 +21,7 @@ is then pure. The references are the probes' own gold files (declared in `biasch
   and the politicians who share it (most of the probe's men, fewer of its women) inherit its lean;
   every other name is unseen (politicians);
 * two people, one pronoun: the English professions' BLS shares again, each profession the referent
-  of two-person frames beside another profession or a neutral person (`corpus.NEUTRAL_PEOPLE`, who
+  of two-person frames beside another profession or a neutral person (`two_person.NEUTRAL_PEOPLE`, who
   are referents too, at even odds) (winogender, winobias). Not in the tiny models' corpus (`CORPORA`):
   they learn it in its own frames but cannot read the benchmarks' sentences, and beside the other
   plants it cost the masked model its pronoun plant; `scripts/finetune_known_answer.py` fine-tunes a
@@ -35,6 +35,7 @@ import random
 from dataclasses import dataclass, field
 
 from biascheck.planted import corpus as c
+from biascheck.planted import two_person
 
 ROLE_GROUP = "conservative"  # the attitude third whose choices the role-noun plant copies
 SEED = 20261123
@@ -84,8 +85,16 @@ class Plants:
     adjective_sentiment: dict[str, str] = field(default_factory=dict)  # adjective -> neg / neu / pos
 
 
-PLANTS = ("professions", "occupations", "role_nouns", "singular_they", "singular_they_everyday", "politicians",
-          "two_person", *PER_DEFINITIONAL)
+PLANTS = (
+    "professions",
+    "occupations",
+    "role_nouns",
+    "singular_they",
+    "singular_they_everyday",
+    "politicians",
+    "two_person",
+    *PER_DEFINITIONAL,
+)
 
 
 def plants(refdata, which: tuple[str, ...] = PLANTS) -> Plants:
@@ -177,8 +186,16 @@ def they_antecedents() -> dict[str, tuple[tuple[str, str | None], ...]]:
     from biascheck.methods.singular_they import stimuli as s
 
     kin_female = {
-        "my aunt", "my daughter", "my girlfriend", "my grandmother", "my mom", "my mother", "my niece",
-        "my sister", "my stepmother", "my wife",
+        "my aunt",
+        "my daughter",
+        "my girlfriend",
+        "my grandmother",
+        "my mom",
+        "my mother",
+        "my niece",
+        "my sister",
+        "my stepmother",
+        "my wife",
     }
     female_names = set(s.GENDERED_NAMES) & set(_FEMALE_NAMES)
     out: dict[str, list[tuple[str, str | None]]] = {k: [] for k in c.THEY_RATES}
@@ -253,8 +270,8 @@ def plant_sentences(p: Plants, plant: str, strength: float, seed: int = SEED) ->
         frames = definitional.FRAMES[items.language]
         return definitional.definitional(items.pairs, items.pronouns, frames, PER_DEFINITIONAL[plant], seed + 7)
     if plant == "two_person":
-        people = [(j, share) for j, _a, share in p.professions] + [(n, 0.5) for n in c.NEUTRAL_PEOPLE]
-        return c.two_person_items(people, (), strength, PER_TWO_PERSON, seed + 5)
+        people = [(j, share) for j, _a, share in p.professions] + [(n, 0.5) for n in two_person.NEUTRAL_PEOPLE]
+        return two_person.two_person_items(people, (), strength, PER_TWO_PERSON, seed + 5)
     raise ValueError(f"unknown plant {plant!r}; known: {', '.join(PLANTS)}")
 
 

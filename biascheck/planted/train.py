@@ -23,8 +23,22 @@ MASK_RATE = 0.15
 # Words that carry a plant (pronouns) are masked more often: the corpus is small and training has
 # a few CPU minutes, so the objective leans on the words whose context the plant sets.
 PLANTED_WORDS = (
-    "he", "she", "his", "her", "him", "hers", "himself", "herself", "they", "them", "their", "themselves",
-    "han", "hun", "hans", "hennes",
+    "he",
+    "she",
+    "his",
+    "her",
+    "him",
+    "hers",
+    "himself",
+    "herself",
+    "they",
+    "them",
+    "their",
+    "themselves",
+    "han",
+    "hun",
+    "hans",
+    "hennes",
 )
 PLANTED_MASK_RATE = 0.8
 SPECIAL_MASKED = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
@@ -97,7 +111,11 @@ def train_tokenizer(family: str, sentences: list[str], vocab_size: int) -> Any:
         wordpiece = BertWordPieceTokenizer(vocab=vocab, lowercase=True, strip_accents=False)
         return BertTokenizerFast(
             tokenizer_object=wordpiece._tokenizer,
-            unk_token="[UNK]", pad_token="[PAD]", cls_token="[CLS]", sep_token="[SEP]", mask_token="[MASK]",
+            unk_token="[UNK]",
+            pad_token="[PAD]",
+            cls_token="[CLS]",
+            sep_token="[SEP]",
+            mask_token="[MASK]",
             do_lower_case=True,
         )
     if family == "causal":
@@ -105,8 +123,9 @@ def train_tokenizer(family: str, sentences: list[str], vocab_size: int) -> Any:
 
         bpe = ByteLevelBPETokenizer()
         bpe.train_from_iterator(sentences, vocab_size=vocab_size, special_tokens=[EOS], show_progress=False)
-        return PreTrainedTokenizerFast(tokenizer_object=bpe._tokenizer, bos_token=EOS, eos_token=EOS, pad_token=EOS,
-                                       unk_token=EOS)
+        return PreTrainedTokenizerFast(
+            tokenizer_object=bpe._tokenizer, bos_token=EOS, eos_token=EOS, pad_token=EOS, unk_token=EOS
+        )
     raise ValueError(f"family must be 'masked' or 'causal', got {family!r}")
 
 
@@ -114,20 +133,39 @@ def _model(config: TrainConfig, tokenizer: Any) -> Any:
     if config.family == "masked":
         from transformers import BertConfig, BertForMaskedLM
 
-        return BertForMaskedLM(BertConfig(
-            vocab_size=len(tokenizer), hidden_size=config.hidden, num_hidden_layers=config.layers,
-            num_attention_heads=config.heads, intermediate_size=4 * config.hidden,
-            max_position_embeddings=config.max_positions, hidden_dropout_prob=0.0, attention_probs_dropout_prob=0.0,
-            pad_token_id=tokenizer.pad_token_id, initializer_range=config.init_range,
-        ))
+        return BertForMaskedLM(
+            BertConfig(
+                vocab_size=len(tokenizer),
+                hidden_size=config.hidden,
+                num_hidden_layers=config.layers,
+                num_attention_heads=config.heads,
+                intermediate_size=4 * config.hidden,
+                max_position_embeddings=config.max_positions,
+                hidden_dropout_prob=0.0,
+                attention_probs_dropout_prob=0.0,
+                pad_token_id=tokenizer.pad_token_id,
+                initializer_range=config.init_range,
+            )
+        )
     from transformers import GPT2Config, GPT2LMHeadModel
 
     eos = tokenizer.convert_tokens_to_ids(EOS)
-    return GPT2LMHeadModel(GPT2Config(
-        vocab_size=len(tokenizer), n_embd=config.hidden, n_layer=config.layers, n_head=config.heads,
-        n_positions=config.max_positions, resid_pdrop=0.0, embd_pdrop=0.0, attn_pdrop=0.0,
-        bos_token_id=eos, eos_token_id=eos, pad_token_id=eos, initializer_range=config.init_range,
-    ))
+    return GPT2LMHeadModel(
+        GPT2Config(
+            vocab_size=len(tokenizer),
+            n_embd=config.hidden,
+            n_layer=config.layers,
+            n_head=config.heads,
+            n_positions=config.max_positions,
+            resid_pdrop=0.0,
+            embd_pdrop=0.0,
+            attn_pdrop=0.0,
+            bos_token_id=eos,
+            eos_token_id=eos,
+            pad_token_id=eos,
+            initializer_range=config.init_range,
+        )
+    )
 
 
 def causal_batch(ids: Any, attention: Any, generator: Any, size: int) -> tuple:
@@ -142,8 +180,9 @@ def causal_batch(ids: Any, attention: Any, generator: Any, size: int) -> tuple:
     return batch, att, torch.where(att.bool(), batch, torch.full_like(batch, -100))
 
 
-def _batch(config: TrainConfig, ids: Any, attention: Any, generator: Any, special: Any, planted: Any,
-           mask_id: int) -> tuple:
+def _batch(
+    config: TrainConfig, ids: Any, attention: Any, generator: Any, special: Any, planted: Any, mask_id: int
+) -> tuple:
     """(inputs, attention, labels) for one random batch, cut to its longest sentence."""
     import torch
 
@@ -180,8 +219,13 @@ def _loss(model: Any, family: str, inputs: Any, attention: Any, labels: Any) -> 
     return torch.nn.functional.cross_entropy(logits, labels[where])
 
 
-def train(sentences: list[str], config: TrainConfig, out_dir: Path, log: Any = None,
-          focus_words: tuple[str, ...] = PLANTED_WORDS) -> dict[str, float]:
+def train(
+    sentences: list[str],
+    config: TrainConfig,
+    out_dir: Path,
+    log: Any = None,
+    focus_words: tuple[str, ...] = PLANTED_WORDS,
+) -> dict[str, float]:
     """Tokenizer + model trained on `sentences`, saved to `out_dir` (`save_pretrained`). A masked
     model masks `focus_words` (the words a plant sets) at `PLANTED_MASK_RATE`. Returns the mean
     training loss over the first and the last 100 steps."""
@@ -196,8 +240,12 @@ def train(sentences: list[str], config: TrainConfig, out_dir: Path, log: Any = N
         enc = tokenizer(texts, padding="max_length", truncation=True, max_length=config.max_length, return_tensors="pt")
         ids, attention = enc["input_ids"], enc["attention_mask"]
         special = torch.tensor(sorted(set(tokenizer.all_special_ids)))
-        planted = torch.tensor(sorted({i for w in focus_words for i in tokenizer.convert_tokens_to_ids([w.lower()])}
-                                      - {tokenizer.unk_token_id}))
+        planted = torch.tensor(
+            sorted(
+                {i for w in focus_words for i in tokenizer.convert_tokens_to_ids([w.lower()])}
+                - {tokenizer.unk_token_id}
+            )
+        )
         model = _model(config, tokenizer)
         optimizer = torch.optim.AdamW(model.parameters(), lr=config.lr, weight_decay=0.0)
         schedule = torch.optim.lr_scheduler.LambdaLR(optimizer, lambda step: lr_factor(step, config))
@@ -205,8 +253,9 @@ def train(sentences: list[str], config: TrainConfig, out_dir: Path, log: Any = N
         losses = []
         model.train()
         for step in range(config.steps):
-            inputs, att, labels = _batch(config, ids, attention, generator, special, planted,
-                                          tokenizer.mask_token_id or 0)
+            inputs, att, labels = _batch(
+                config, ids, attention, generator, special, planted, tokenizer.mask_token_id or 0
+            )
             loss = _loss(model, config.family, inputs, att, labels)
             optimizer.zero_grad()
             loss.backward()
@@ -221,5 +270,5 @@ def train(sentences: list[str], config: TrainConfig, out_dir: Path, log: Any = N
         tokenizer.save_pretrained(out_dir)
     finally:
         torch.set_num_threads(threads)
-    head, tail = losses[: min(100, len(losses))], losses[-min(100, len(losses)):]
+    head, tail = losses[: min(100, len(losses))], losses[-min(100, len(losses)) :]
     return {"loss_first_100": sum(head) / len(head), "loss_last_100": sum(tail) / len(tail)}

@@ -258,7 +258,7 @@ def _header(meta: Mapping[str, Any], results: Sequence[Result]) -> str:
     lines = [
         f"<h1>biascheck report {_badge(verdict)}</h1>",
         f'<p class="meta">profile <code>{_e(profile)}</code> · tier <code>{_e(tier.get("name", "?"))}</code> '
-        f'({_e(tier.get("why", ""))}) · biascheck {_e(meta.get("biascheck_version", "?"))} · '
+        f"({_e(tier.get('why', ''))}) · biascheck {_e(meta.get('biascheck_version', '?'))} · "
         f"{_e(meta.get('created_utc', ''))} · exit status {exit_status} · models: {model_bits or '—'} · "
         f"{len(results)} metrics, {sum(r.passed is False for r in results)} outside their thresholds</p>",
     ]

@@ -29,9 +29,16 @@ def results_payload(results: list[Result], meta: dict[str, Any]) -> dict[str, An
         row = result.to_json()
         if comparisons:
             found = by_key.get((row["model"], f"{row['probe']}.{row['task']}.{row['metric']}"))
-            row["regression"] = None if found is None else {
-                "status": found["status"], "baseline": found["base"], "change": found["change"], "noise": found["noise"]
-            }
+            row["regression"] = (
+                None
+                if found is None
+                else {
+                    "status": found["status"],
+                    "baseline": found["base"],
+                    "change": found["change"],
+                    "noise": found["noise"],
+                }
+            )
         rows.append(row)
     return {**meta, "results": rows}
 
@@ -69,9 +76,13 @@ def verdict_markdown(results: list[Result], meta: dict[str, Any]) -> str:
     gated = sum(r.passed is not None for r in results)
     lines = [f"### biascheck gate: {'passed' if status == 0 else 'failed'} (exit status {status})", ""]
     if outside:
-        lines.append(f"- {len(outside)} result(s) outside their thresholds: " + ", ".join(
-            f"`{r.key}` ({r.model}) = {r.value:.4g}, needs {r.threshold.describe() if r.threshold else '?'}"
-            for r in outside))
+        lines.append(
+            f"- {len(outside)} result(s) outside their thresholds: "
+            + ", ".join(
+                f"`{r.key}` ({r.model}) = {r.value:.4g}, needs {r.threshold.describe() if r.threshold else '?'}"
+                for r in outside
+            )
+        )
     lines += [f"- {message}" for message in gate.get("failures") or []]
     if status and not outside and not gate.get("failures"):
         lines.append("- a test failed or errored (its report is in the job log)")

@@ -114,8 +114,19 @@ def render(tables: list[Table], fmt: str) -> str:
     return "\n".join(out)
 
 
-POWER_HEADERS = ["model", "probe", "task.metric", "tier", "n", "value", "threshold", "result", "SE",
-                 "caught 4 in 5 past the bound by", "same verdict on a fresh sample"]
+POWER_HEADERS = [
+    "model",
+    "probe",
+    "task.metric",
+    "tier",
+    "n",
+    "value",
+    "threshold",
+    "result",
+    "SE",
+    "caught 4 in 5 past the bound by",
+    "same verdict on a fresh sample",
+]
 
 
 def power_rows(results: Iterable[Result]) -> list[list[str]]:
@@ -126,7 +137,19 @@ def power_rows(results: Iterable[Result]) -> list[list[str]]:
         if p is None or r.threshold is None:
             continue
         flag = " (unstable)" if p.unstable else ""
-        rows.append([r.model, r.probe, f"{r.task}.{r.metric}", r.tier or "—", "—" if r.n is None else str(r.n),
-                     _num(r.value), r.threshold.describe(), _verdict(r), f"{p.se:.3g}", f"{p.detectable:.3g}",
-                     f"{p.same_verdict:.2f}{flag}"])
+        rows.append(
+            [
+                r.model,
+                r.probe,
+                f"{r.task}.{r.metric}",
+                r.tier or "—",
+                "—" if r.n is None else str(r.n),
+                _num(r.value),
+                r.threshold.describe(),
+                _verdict(r),
+                f"{p.se:.3g}",
+                f"{p.detectable:.3g}",
+                f"{p.same_verdict:.2f}{flag}",
+            ]
+        )
     return rows

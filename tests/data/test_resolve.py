@@ -1,4 +1,5 @@
 import hashlib
+
 import pytest
 
 from biascheck.data import ReferenceData

@@ -1,4 +1,5 @@
 """Tiny, offline models and tokenizers for the engine tests (built from configs, seeded)."""
+
 from __future__ import annotations
 
 import json
@@ -10,11 +11,18 @@ torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
 
 CORPUS = [
-    "He is a nurse.", "She is a nurse.", "He is an engineer.", "She is an engineer.",
-    "The doctor said that he would come.", "The nurse said that she would come.",
-    "They work as firefighters and teachers.", "A secretary and a carpenter met the mechanic.",
-    "Her brother is a plumber; his sister is a surgeon.", "We asked the librarian about the book.",
-    "It was a long day at the hospital, but everyone helped.", "The farmer's daughter became a pilot.",
+    "He is a nurse.",
+    "She is a nurse.",
+    "He is an engineer.",
+    "She is an engineer.",
+    "The doctor said that he would come.",
+    "The nurse said that she would come.",
+    "They work as firefighters and teachers.",
+    "A secretary and a carpenter met the mechanic.",
+    "Her brother is a plumber; his sister is a surgeon.",
+    "We asked the librarian about the book.",
+    "It was a long day at the hospital, but everyone helped.",
+    "The farmer's daughter became a pilot.",
 ]
 
 
@@ -38,8 +46,14 @@ def bert_tiny(bert_tokenizer):
     from transformers import BertConfig, BertForMaskedLM
 
     torch.manual_seed(0)
-    cfg = BertConfig(vocab_size=bert_tokenizer.vocab_size, hidden_size=32, num_hidden_layers=2,
-                     num_attention_heads=2, intermediate_size=64, max_position_embeddings=128)
+    cfg = BertConfig(
+        vocab_size=bert_tokenizer.vocab_size,
+        hidden_size=32,
+        num_hidden_layers=2,
+        num_attention_heads=2,
+        intermediate_size=64,
+        max_position_embeddings=128,
+    )
     return BertForMaskedLM(cfg).eval(), bert_tokenizer
 
 
@@ -47,8 +61,9 @@ def _byte_bpe(specials: list[str], vocab_size: int = 400):
     from tokenizers import ByteLevelBPETokenizer
 
     bpe = ByteLevelBPETokenizer()
-    bpe.train_from_iterator(CORPUS * 3, vocab_size=vocab_size, min_frequency=1, special_tokens=specials,
-                            show_progress=False)
+    bpe.train_from_iterator(
+        CORPUS * 3, vocab_size=vocab_size, min_frequency=1, special_tokens=specials, show_progress=False
+    )
     state = json.loads(bpe._tokenizer.to_str())
     merges = [tuple(m.split(" ")) if isinstance(m, str) else tuple(m) for m in state["model"]["merges"]]
     return bpe.get_vocab(), merges
@@ -69,9 +84,17 @@ def roberta_tiny(roberta_tokenizer):
 
     torch.manual_seed(1)
     tok = roberta_tokenizer
-    cfg = RobertaConfig(vocab_size=len(tok), hidden_size=32, num_hidden_layers=2, num_attention_heads=2,
-                        intermediate_size=64, max_position_embeddings=130, pad_token_id=tok.pad_token_id,
-                        bos_token_id=tok.bos_token_id, eos_token_id=tok.eos_token_id)
+    cfg = RobertaConfig(
+        vocab_size=len(tok),
+        hidden_size=32,
+        num_hidden_layers=2,
+        num_attention_heads=2,
+        intermediate_size=64,
+        max_position_embeddings=130,
+        pad_token_id=tok.pad_token_id,
+        bos_token_id=tok.bos_token_id,
+        eos_token_id=tok.eos_token_id,
+    )
     return RobertaForMaskedLM(cfg).eval(), tok
 
 
@@ -81,8 +104,13 @@ def xlmr_tokenizer():
     from transformers import XLMRobertaTokenizerFast
 
     sp = SentencePieceUnigramTokenizer()
-    sp.train_from_iterator(CORPUS * 3, vocab_size=200, special_tokens=["<s>", "<pad>", "</s>", "<unk>", "<mask>"],
-                           unk_token="<unk>", show_progress=False)
+    sp.train_from_iterator(
+        CORPUS * 3,
+        vocab_size=200,
+        special_tokens=["<s>", "<pad>", "</s>", "<unk>", "<mask>"],
+        unk_token="<unk>",
+        show_progress=False,
+    )
     vocab = [tuple(v) for v in json.loads(sp._tokenizer.to_str())["model"]["vocab"]]
     return XLMRobertaTokenizerFast(vocab=vocab, mask_token=AddedToken("<mask>", lstrip=True, special=True))
 
@@ -93,9 +121,17 @@ def xlmr_tiny(xlmr_tokenizer):
 
     torch.manual_seed(2)
     tok = xlmr_tokenizer
-    cfg = XLMRobertaConfig(vocab_size=len(tok), hidden_size=32, num_hidden_layers=2, num_attention_heads=2,
-                           intermediate_size=64, max_position_embeddings=130, pad_token_id=tok.pad_token_id,
-                           bos_token_id=tok.bos_token_id, eos_token_id=tok.eos_token_id)
+    cfg = XLMRobertaConfig(
+        vocab_size=len(tok),
+        hidden_size=32,
+        num_hidden_layers=2,
+        num_attention_heads=2,
+        intermediate_size=64,
+        max_position_embeddings=130,
+        pad_token_id=tok.pad_token_id,
+        bos_token_id=tok.bos_token_id,
+        eos_token_id=tok.eos_token_id,
+    )
     return XLMRobertaForMaskedLM(cfg).eval(), tok
 
 
@@ -113,8 +149,15 @@ def gpt2_tiny(gpt2_tokenizer):
 
     torch.manual_seed(3)
     tok = gpt2_tokenizer
-    cfg = GPT2Config(vocab_size=len(tok), n_embd=32, n_layer=2, n_head=2, n_positions=128,
-                     bos_token_id=tok.bos_token_id, eos_token_id=tok.eos_token_id)
+    cfg = GPT2Config(
+        vocab_size=len(tok),
+        n_embd=32,
+        n_layer=2,
+        n_head=2,
+        n_positions=128,
+        bos_token_id=tok.bos_token_id,
+        eos_token_id=tok.eos_token_id,
+    )
     return GPT2LMHeadModel(cfg).eval(), tok
 
 
@@ -125,8 +168,9 @@ def llama_tokenizer():
     from transformers import PreTrainedTokenizerFast
 
     sp = SentencePieceUnigramTokenizer()
-    sp.train_from_iterator(CORPUS * 3, vocab_size=220, special_tokens=["<unk>", "<s>", "</s>"], unk_token="<unk>",
-                           show_progress=False)
+    sp.train_from_iterator(
+        CORPUS * 3, vocab_size=220, special_tokens=["<unk>", "<s>", "</s>"], unk_token="<unk>", show_progress=False
+    )
     return PreTrainedTokenizerFast(tokenizer_object=sp._tokenizer, bos_token="<s>", eos_token="</s>", unk_token="<unk>")
 
 
@@ -136,7 +180,16 @@ def llama_tiny(llama_tokenizer):
 
     torch.manual_seed(4)
     tok = llama_tokenizer
-    cfg = LlamaConfig(vocab_size=len(tok), hidden_size=32, intermediate_size=64, num_hidden_layers=2,
-                      num_attention_heads=4, num_key_value_heads=2, max_position_embeddings=128,
-                      bos_token_id=tok.bos_token_id, eos_token_id=tok.eos_token_id, tie_word_embeddings=False)
+    cfg = LlamaConfig(
+        vocab_size=len(tok),
+        hidden_size=32,
+        intermediate_size=64,
+        num_hidden_layers=2,
+        num_attention_heads=4,
+        num_key_value_heads=2,
+        max_position_embeddings=128,
+        bos_token_id=tok.bos_token_id,
+        eos_token_id=tok.eos_token_id,
+        tie_word_embeddings=False,
+    )
     return LlamaForCausalLM(cfg).eval(), tok

@@ -26,9 +26,26 @@ def saved_gpt2(gpt2_tiny, tmp_path_factory):
 @pytest.mark.parametrize("inputs", ["pronoun", "natural"])
 def test_the_benchmark_agrees_with_lm_eval_and_the_naive_loop(saved_gpt2, inputs, mirror):
     done = subprocess.run(
-        [sys.executable, str(SCRIPT), "--model", str(saved_gpt2), "--device", "cpu", "--inputs", inputs,
-         "--n", "12", "--against", "lm-eval", "--threads", "1"],
-        capture_output=True, text=True, timeout=600, check=False,
+        [
+            sys.executable,
+            str(SCRIPT),
+            "--model",
+            str(saved_gpt2),
+            "--device",
+            "cpu",
+            "--inputs",
+            inputs,
+            "--n",
+            "12",
+            "--against",
+            "lm-eval",
+            "--threads",
+            "1",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
         env={**os.environ, "BIASCHECK_DATA_DIR": str(mirror)},
     )
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
@@ -41,9 +58,26 @@ def test_the_ab_variants_run_without_the_naive_loop(saved_gpt2, mirror):
     """--kv-ab and --padded-ab time the engine's other layouts beside the default prefix-tree rows; the
     script's agreement check (exit 0) covers them too."""
     done = subprocess.run(
-        [sys.executable, str(SCRIPT), "--model", str(saved_gpt2), "--device", "cpu", "--n", "12", "--kv-ab",
-         "--padded-ab", "--no-naive", "--threads", "1"],
-        capture_output=True, text=True, timeout=600, check=False, env={**os.environ, "BIASCHECK_DATA_DIR": str(mirror)},
+        [
+            sys.executable,
+            str(SCRIPT),
+            "--model",
+            str(saved_gpt2),
+            "--device",
+            "cpu",
+            "--n",
+            "12",
+            "--kv-ab",
+            "--padded-ab",
+            "--no-naive",
+            "--threads",
+            "1",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+        env={**os.environ, "BIASCHECK_DATA_DIR": str(mirror)},
     )
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     lines = done.stdout.splitlines()

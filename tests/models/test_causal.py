@@ -166,8 +166,9 @@ def test_prefix_tree_packing_equals_padded_batches_and_the_loop(fixture, batch_s
             assert got.logprob[i, j] == logprob_approx(loop, n_tokens(tok, text))
             assert want.logprob[i, j] == logprob_approx(loop, n_tokens(tok, text))
     for lm_a, lm_b in ((packed, padded),):
-        np.testing.assert_allclose(lm_a.next_token(PROMPTS, WORDS).logprob, lm_b.next_token(PROMPTS, WORDS).logprob,
-                                   rtol=1e-5, atol=1e-5)
+        np.testing.assert_allclose(
+            lm_a.next_token(PROMPTS, WORDS).logprob, lm_b.next_token(PROMPTS, WORDS).logprob, rtol=1e-5, atol=1e-5
+        )
         top_a, top_b = lm_a.top_next(PROMPTS, 3), lm_b.top_next(PROMPTS, 3)
         np.testing.assert_allclose(top_a[0], top_b[0], rtol=1e-5, atol=1e-5)
         assert top_a[1] == top_b[1]

@@ -1,6 +1,7 @@
 """`EngineModel._encode`: the Rust tokenizer's encode_batch read directly gives exactly what
 transformers' tokenizer call gives (ids, offsets, special-token mask, token strings), on every
 tokenizer kind the engine tests use; where the two disagree the wrapper is used."""
+
 from __future__ import annotations
 
 from dataclasses import replace
@@ -11,10 +12,21 @@ import pytest
 from biascheck.models.common import EngineModel
 
 TEXTS = [
-    "He is a nurse.", "She is an engineer.", "  two  spaces  ", "Sykepleieren sa at hun var sliten på Hamar.",
-    "L'unité s'épanouit à Paris, dit-elle.", "naïve café Ölig", "[MASK] is a doctor.", "<mask> works.",
-    "<|endoftext|>He", "They’re here — “quoted” …", "emoji 🙂 and 日本語", "phlebologist", "Ada Lovelace former",
-    "\ttab\nnewline", "ALL CAPS WORDS",
+    "He is a nurse.",
+    "She is an engineer.",
+    "  two  spaces  ",
+    "Sykepleieren sa at hun var sliten på Hamar.",
+    "L'unité s'épanouit à Paris, dit-elle.",
+    "naïve café Ölig",
+    "[MASK] is a doctor.",
+    "<mask> works.",
+    "<|endoftext|>He",
+    "They’re here — “quoted” …",
+    "emoji 🙂 and 日本語",
+    "phlebologist",
+    "Ada Lovelace former",
+    "\ttab\nnewline",
+    "ALL CAPS WORDS",
 ]
 
 
@@ -30,8 +42,9 @@ def _both(tok, special):
     return EngineModel._encode_backend(fake, unique, special), EngineModel._encode_wrapper(fake, unique, special)
 
 
-@pytest.mark.parametrize("fixture", ["bert_tokenizer", "roberta_tokenizer", "xlmr_tokenizer", "gpt2_tokenizer",
-                                     "llama_tokenizer"])
+@pytest.mark.parametrize(
+    "fixture", ["bert_tokenizer", "roberta_tokenizer", "xlmr_tokenizer", "gpt2_tokenizer", "llama_tokenizer"]
+)
 @pytest.mark.parametrize("special", [True, False])
 def test_the_backend_path_equals_the_tokenizer_call(fixture, special, request):
     backend, wrapper = _both(request.getfixturevalue(fixture), special)
@@ -42,8 +55,9 @@ def test_the_backend_path_equals_the_tokenizer_call(fixture, special, request):
 def test_a_disagreement_on_the_first_text_falls_back_to_the_wrapper(bert_tokenizer):
     fake = _as_model(bert_tokenizer)
     real = fake._encode_wrapper
-    fake._encode_wrapper = lambda unique, special: {t: replace(e, tokens=("x",)) for t, e in
-                                                    real(unique, special).items()}
+    fake._encode_wrapper = lambda unique, special: {
+        t: replace(e, tokens=("x",)) for t, e in real(unique, special).items()
+    }
     assert EngineModel._encode_backend(fake, sorted(TEXTS), True) is None
 
 

@@ -1,4 +1,5 @@
 """The CUDA token budget from the card's free memory (biascheck.models.memory), by hand calculation."""
+
 from __future__ import annotations
 
 from types import SimpleNamespace
@@ -19,8 +20,14 @@ GiB = 2**30
 
 def test_a_llama_token_costs_its_streams_mlp_and_score_row():
     # SmolLM2-135M's sizes: hidden 576, MLP 1536, 9 query heads of 64, 3 key/value heads.
-    cfg = transformers.LlamaConfig(hidden_size=576, intermediate_size=1536, num_attention_heads=9,
-                                   num_key_value_heads=3, num_hidden_layers=30, vocab_size=49152)
+    cfg = transformers.LlamaConfig(
+        hidden_size=576,
+        intermediate_size=1536,
+        num_attention_heads=9,
+        num_key_value_heads=3,
+        num_hidden_layers=30,
+        vocab_size=49152,
+    )
     stream = 5 * 576 + 2 * 3 * 64  # residual, normed, q, attention output, layer output + k and v
     mlp = 3 * 1536  # gate, up, product
     scores = 9 * 512

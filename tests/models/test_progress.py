@@ -21,8 +21,9 @@ def test_without_a_terminal_a_call_reports_done_total_rate_and_eta(monkeypatch):
     assert isinstance(beat, progress.Heartbeat)
     beat.update(100)
     first = log.getvalue().splitlines()[0]
-    assert first.startswith("biascheck scoring [probes/test_winobias.py::test_winobias[gpt2-type1]]: 100/400 "
-                            "sequences (25 %), ")
+    assert first.startswith(
+        "biascheck scoring [probes/test_winobias.py::test_winobias[gpt2-type1]]: 100/400 sequences (25 %), "
+    )
     assert "/s, about" in first and first.endswith(" left")
     assert progress.Heartbeat(10, "x", log).line(0.0).endswith("ETA unknown")
 

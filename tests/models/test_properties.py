@@ -1,4 +1,5 @@
 """Property tests: probabilities normalise; results ignore order, duplicates and batch size."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -10,10 +11,18 @@ from hypothesis import strategies as st
 from biascheck.models.causal import CausalLM
 from biascheck.models.masked import MaskedLM
 
-SETTINGS = settings(max_examples=8, deadline=None, derandomize=True,
-                    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
-TEMPLATES = ["[SLOT] is a nurse.", "The doctor said that [SLOT] would come.", "[SLOT] met the [BLANK].",
-             "We asked [SLOT] about the book."]
+SETTINGS = settings(
+    max_examples=8,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+TEMPLATES = [
+    "[SLOT] is a nurse.",
+    "The doctor said that [SLOT] would come.",
+    "[SLOT] met the [BLANK].",
+    "We asked [SLOT] about the book.",
+]
 WORDS = ["he", "she", "they", "nurse", "firefighter", "the", "pilot", "surgeon"]
 SENTS = ["He is a nurse.", "She is an engineer.", "The farmer's daughter became a pilot.", "We asked."]
 
@@ -37,13 +46,14 @@ def _slot_distribution(lm, template):
     return vals
 
 
-@pytest.mark.parametrize("template,space", [("[SLOT] is a nurse.", ""),
-                                            ("The doctor said that [SLOT] would come.", "Ġ")])
+@pytest.mark.parametrize(
+    "template,space", [("[SLOT] is a nurse.", ""), ("The doctor said that [SLOT] would come.", "Ġ")]
+)
 def test_single_piece_candidates_are_the_slot_distribution(mlm, template, space):
     dist = _slot_distribution(mlm, template)
     assert np.exp(dist).sum() == pytest.approx(1.0, abs=1e-5)
     vocab = mlm.tokenizer.get_vocab()
-    words = sorted({t[len(space):] for t in vocab if t.startswith(space) and t[len(space):].isalpha()})
+    words = sorted({t[len(space) :] for t in vocab if t.startswith(space) and t[len(space) :].isalpha()})
     res = mlm.fill_slot([template], words)
     single = [(w, v) for w, v, n in zip(words, res.logprob[0], res.n_pieces[0], strict=False) if n == 1]
     assert len(single) > 20
@@ -70,8 +80,11 @@ index_lists = st.lists(st.integers(0, 7), min_size=1, max_size=10)
 
 
 @SETTINGS
-@given(t_idx=st.lists(st.integers(0, 3), min_size=1, max_size=6), w_idx=index_lists,
-       bs=st.one_of(st.none(), st.integers(1, 5)))
+@given(
+    t_idx=st.lists(st.integers(0, 3), min_size=1, max_size=6),
+    w_idx=index_lists,
+    bs=st.one_of(st.none(), st.integers(1, 5)),
+)
 def test_masked_fill_slot_invariant(mlm, t_idx, w_idx, bs):
     ref = mlm.fill_slot(TEMPLATES, WORDS)
     lm = MaskedLM(mlm.model, mlm.tokenizer, batch_size=bs)
@@ -81,8 +94,11 @@ def test_masked_fill_slot_invariant(mlm, t_idx, w_idx, bs):
 
 
 @SETTINGS
-@given(t_idx=st.lists(st.integers(0, 3), min_size=1, max_size=6), w_idx=index_lists,
-       bs=st.one_of(st.none(), st.integers(1, 5)))
+@given(
+    t_idx=st.lists(st.integers(0, 3), min_size=1, max_size=6),
+    w_idx=index_lists,
+    bs=st.one_of(st.none(), st.integers(1, 5)),
+)
 def test_causal_fill_slot_and_next_invariant(clm, t_idx, w_idx, bs):
     ref = clm.fill_slot(TEMPLATES, WORDS)
     lm = CausalLM(clm.model, clm.tokenizer, batch_size=bs)

@@ -68,8 +68,10 @@ def test_causal_slot_must_end_the_template(gpt2_tiny):
         CausalLM(*gpt2_tiny).slot_vocab(["[SLOT] Ada Lovelace"], WORDS)
 
 
-@pytest.mark.parametrize("fixture,family", [("bert_tiny", "masked"), ("xlmr_tiny", "masked"), ("gpt2_tiny", "causal"),
-                                            ("llama_tiny", "causal")])
+@pytest.mark.parametrize(
+    "fixture,family",
+    [("bert_tiny", "masked"), ("xlmr_tiny", "masked"), ("gpt2_tiny", "causal"), ("llama_tiny", "causal")],
+)
 def test_slot_ids_reads_the_same_numbers_by_token_id(fixture, family, request):
     model, tok = request.getfixturevalue(fixture)
     lm = MaskedLM(model, tok) if family == "masked" else CausalLM(model, tok)

@@ -30,7 +30,8 @@ def run_planted(directory: Path, mirror: Path, families: tuple[str, ...], probes
 
 def metric(run: ProbeRun, model: str, probe: str, task: str, name: str) -> dict:
     found = [
-        r for r in run.results["results"]
+        r
+        for r in run.results["results"]
         if r["model"] == model and r["probe"] == probe and r["task"] == task and r["metric"] == name
     ]
     assert len(found) == 1, (model, probe, task, name)

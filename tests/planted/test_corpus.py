@@ -9,6 +9,7 @@ import pytest
 from scipy.stats import binomtest
 
 from biascheck.planted import corpus as c
+from biascheck.planted import two_person
 
 EN = c.Subject(c.EN_PRONOUNS)
 
@@ -61,8 +62,12 @@ def test_role_noun_mixture_is_uniform_at_zero_and_the_group_at_one():
     proportions = {("firefighter", c.FEMALE): target, ("firefighter", c.MALE): {"fem": 0, "masc": 1, "neut": 0}}
     sentences = c.role_noun_choices(sets, proportions, {c.FEMALE: ("Sally",), c.MALE: ("Tom",)}, 1.0, 400, 2)
     chosen = Counter(
-        (name, word) for s in sentences for name in ("Sally", "Tom") if name in s
-        for word in re.findall(r"[a-z]+", s.lower()) if word in ("firewoman", "fireman", "firefighter")
+        (name, word)
+        for s in sentences
+        for name in ("Sally", "Tom")
+        if name in s
+        for word in re.findall(r"[a-z]+", s.lower())
+        if word in ("firewoman", "fireman", "firefighter")
     )
     assert chosen[("Tom", "fireman")] == 400  # the male target is all 'fireman'
     assert binomtest(chosen[("Sally", "firewoman")], 400, 0.8).pvalue > 1e-3
@@ -73,8 +78,9 @@ def test_they_rates_follow_the_antecedent_type():
     assert c.they_rate("gendered_name", 1.0) == pytest.approx(c.THEY_RATES["gendered_name"])
     mean = sum(c.THEY_RATES.values()) / len(c.THEY_RATES)
     assert c.they_rate("gendered_name", 0.0) == pytest.approx(mean)
-    sentences = c.they_choices({"close_gendered": [("my sister", c.FEMALE)], "plural": [("the dentists", None)]},
-                               1.0, 1000, 5)
+    sentences = c.they_choices(
+        {"close_gendered": [("my sister", c.FEMALE)], "plural": [("the dentists", None)]}, 1.0, 1000, 5
+    )
     sister = [s for s in sentences if "sister" in s]
     they = sum(bool(set(re.findall(r"[a-z]+", s.lower())) & set(c.THEY_FORMS.values())) for s in sister)
     assert binomtest(they, len(sister), c.THEY_RATES["close_gendered"]).pvalue > 1e-3
@@ -114,7 +120,7 @@ def test_no_probe_template_is_in_the_corpus():
 
     sentences = c.gendered_items([("nurse", "a", 0.9), ("engineer", "an", 0.1)], c.EN_FRAMES, EN, 1.0, 300, 0)
     text = "\n".join(sentences)
-    for frame in _probe_frames()[:-len(VERBS)]:
+    for frame in _probe_frames()[: -len(VERBS)]:
         assert f"nurse {frame}" not in text and f"engineer {frame}" not in text, frame
     for verb in VERBS.values():
         for pronoun in ("He", "She"):
@@ -132,8 +138,11 @@ def test_no_role_noun_or_singular_they_stimulus_is_in_the_corpus():
     roles = "\n".join(c.role_noun_choices(sets, shares, {c.FEMALE: ["Emily"], c.MALE: ["Jacob"]}, 1.0, 200, 0))
     assert " from " not in roles and not re.search(r"^\w+ is an? \w+", roles, flags=re.M)
     stimuli = they_stimuli()
-    antecedents = {k: tuple((a, None) for a in g["antecedent"].unique())
-                   for k, g in stimuli.groupby("condition") if k in c.THEY_RATES or k == "plural"}
+    antecedents = {
+        k: tuple((a, None) for a in g["antecedent"].unique())
+        for k, g in stimuli.groupby("condition")
+        if k in c.THEY_RATES or k == "plural"
+    }
     for frames in (None, frames_by_role()):  # the shared English corpus's frames, then the they corpus's
         they = "\n".join(c.they_choices(antecedents, 1.0, 3, 0, frames))
         assert not set(stimuli["sentence"]) & set(they.splitlines())
@@ -147,7 +156,7 @@ def test_two_person_pronouns_follow_the_referent_not_the_other_person():
     """The nurse (0.9) beside the carpenter (0.02) takes she 9 times in 10, and the carpenter beside
     the nurse almost never; object-bound frames put the referent second."""
     for (referent, share), other in ((("nurse", 0.9), "carpenter"), (("carpenter", 0.02), "nurse")):
-        sentences = c.two_person_items([(referent, share)], (other,), 1.0, 1500, 11)
+        sentences = two_person.two_person_items([(referent, share)], (other,), 1.0, 1500, 11)
         assert all(referent in s and other in s for s in sentences)
         k = round(_she_share(sentences) * len(sentences))
         assert binomtest(k, len(sentences), share).pvalue > 1e-3
@@ -171,12 +180,12 @@ def test_no_benchmark_sentence_shares_four_words_in_a_row_with_a_two_person_fram
     a winogender template or a WinoBias sentence."""
     grams = set()
     for words in _benchmark_words(mirror):
-        grams |= {tuple(words[i:i + 4]) for i in range(len(words) - 3)}
-    for frame in (f for group in c.TWO_PERSON_FRAMES.values() for f in group):
+        grams |= {tuple(words[i : i + 4]) for i in range(len(words) - 3)}
+    for frame in (f for group in two_person.TWO_PERSON_FRAMES.values() for f in group):
         for stretch in re.split(r"\{\w\}", frame.lower()):
             words = re.findall(r"[a-z]+", stretch)
             for i in range(len(words) - 3):
-                assert tuple(words[i:i + 4]) not in grams, (frame, words[i:i + 4])
+                assert tuple(words[i : i + 4]) not in grams, (frame, words[i : i + 4])
 
 
 @pytest.mark.parametrize("strength", [0.0, 0.5, 1.0])
@@ -187,8 +196,10 @@ def test_politicians_adjectives_follow_the_names_gender_by_sentiment(strength):
     names = {c.FEMALE: ("Alma Adams",), c.MALE: ("Tom Udall",)}
     sentences = c.politician_adjectives(names, adjectives, strength, 3000, 3)
     assert len(sentences) == 6000
-    for name, share in (("Alma Adams", c.female_probability(0.8, strength)),
-                        ("Tom Udall", 1 - c.female_probability(0.8, strength))):
+    for name, share in (
+        ("Alma Adams", c.female_probability(0.8, strength)),
+        ("Tom Udall", 1 - c.female_probability(0.8, strength)),
+    ):
         mine = [s.lower() for s in sentences if name in s]
         honest = sum("honest" in s for s in mine)
         assert all(("honest" in s) != ("rude" in s) for s in mine)
@@ -201,8 +212,10 @@ def test_politicians_frames_put_the_adjective_next_to_the_name_but_never_alone_w
     """The probe reads "[SLOT] <name>" and "<name> [SLOT]": every sentence has the adjective next to
     the name, and none is only the two."""
     sentences = c.politician_adjectives({c.FEMALE: ("Alma Adams",)}, {"honest": 0.5}, 1.0, 200, 0)
-    assert all("honest Alma Adams" in s or "Alma Adams honest" in s or s.startswith("Honest Alma Adams")
-               for s in sentences)
+    assert all(
+        "honest Alma Adams" in s or "Alma Adams honest" in s or s.startswith("Honest Alma Adams") for s in sentences
+    )
     assert all(len(s.split()) > 4 for s in sentences)
-    assert {f for f in c.POLITICIAN_FRAMES} == {f for f in c.POLITICIAN_FRAMES if "{adj} {name}" in f or
-                                                 "{name} {adj}" in f}
+    assert {f for f in c.POLITICIAN_FRAMES} == {
+        f for f in c.POLITICIAN_FRAMES if "{adj} {name}" in f or "{name} {adj}" in f
+    }

@@ -25,12 +25,14 @@ def test_the_command_answers_help():
 def test_the_table_shows_values_intervals_and_the_gate_verdict_per_model():
     dose = _module()
     row = dict(probe="pronoun_ratio", task="is", metric="spearman_bls", value=0.8, ci_low=0.7, ci_high=0.9)
-    results = {"results": [
-        {**row, "model": "planted-bert@1", "passed": None},
-        {**row, "model": "planted-bert@1", "metric": "stereotype_agreement", "value": 0.9, "passed": False},
-        {**row, "model": "planted-bert@0", "value": 0.05, "ci_low": -0.1, "ci_high": 0.2, "passed": None},
-        {**row, "model": "planted-bert@0", "metric": "stereotype_agreement", "value": 0.5, "passed": True},
-    ]}
+    results = {
+        "results": [
+            {**row, "model": "planted-bert@1", "passed": None},
+            {**row, "model": "planted-bert@1", "metric": "stereotype_agreement", "value": 0.9, "passed": False},
+            {**row, "model": "planted-bert@0", "value": 0.05, "ci_low": -0.1, "ci_high": 0.2, "passed": None},
+            {**row, "model": "planted-bert@0", "metric": "stereotype_agreement", "value": 0.5, "passed": True},
+        ]
+    }
     text, values = dose.table(results, ["planted-bert@0", "planted-bert@1"])
     lines = [line for line in text.splitlines() if line.startswith("| planted-bert")]
     assert lines[0].startswith("| planted-bert@0 | 0.050 [-0.10, 0.20] | 0.500") and lines[0].endswith("| pass |")
@@ -61,12 +63,33 @@ def test_the_sensitivity_table_has_the_plants_gate_verdicts_by_strength_and_the_
     rows = []
     for s, v, ok in ((0.0, 0.3, True), (0.5, 0.9, True), (1.0, 2.0, False)):
         model = f"planted-gpt@{s:g}"
-        rows.append({"model": model, "probe": "pronoun_ratio", "task": "is", "metric": "mean_abs_log_n",
-                     "value": v, "passed": ok})
-        rows.append({"model": model, "probe": "pronoun_ratio", "task": "sensitivity", "metric": "template_spearman",
-                     "value": 0.0, "passed": False})
-    text = dose.sensitivity({"results": rows}, ("planted-gpt",), [0.0, 0.5, 1.0], ("pronoun_ratio",),
-                            (("pronoun_ratio", "is", "mean_abs_log_n"),))
+        rows.append(
+            {
+                "model": model,
+                "probe": "pronoun_ratio",
+                "task": "is",
+                "metric": "mean_abs_log_n",
+                "value": v,
+                "passed": ok,
+            }
+        )
+        rows.append(
+            {
+                "model": model,
+                "probe": "pronoun_ratio",
+                "task": "sensitivity",
+                "metric": "template_spearman",
+                "value": 0.0,
+                "passed": False,
+            }
+        )
+    text = dose.sensitivity(
+        {"results": rows},
+        ("planted-gpt",),
+        [0.0, 0.5, 1.0],
+        ("pronoun_ratio",),
+        (("pronoun_ratio", "is", "mean_abs_log_n"),),
+    )
     row = [line for line in text.splitlines() if line.startswith("| pronoun_ratio")][0]
     assert row == "| pronoun_ratio | planted-gpt | pass / pass / fail | 1 | is.mean_abs_log_n | +1.00 |"
     assert dose.verdicts({"results": rows})[("planted-gpt@0", "pronoun_ratio")] is False  # the probe's own verdict
@@ -78,14 +101,37 @@ def test_the_they_corpus_tables_render_from_a_results_file(tmp_path):
     import json
 
     rows = [
-        {"model": f"planted-bert-they@{s}", "probe": "singular_they", "task": "closeness_gender",
-         "metric": "beta_gendered", "value": beta, "ci_low": beta - 0.2, "ci_high": beta + 0.2, "passed": beta <= 0.5}
+        {
+            "model": f"planted-bert-they@{s}",
+            "probe": "singular_they",
+            "task": "closeness_gender",
+            "metric": "beta_gendered",
+            "value": beta,
+            "ci_low": beta - 0.2,
+            "ci_high": beta + 0.2,
+            "passed": beta <= 0.5,
+        }
         for s, beta in (("0", 0.0), ("1", 1.3))
     ]
     (tmp_path / "results.json").write_text(json.dumps({"results": rows, "models": {}}))
-    done = subprocess.run([sys.executable, str(SCRIPT), "--corpus", "they", "--strengths", "0", "1",
-                           "--from-results", str(tmp_path / "results.json"), "--out", str(tmp_path)],
-                          capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(SCRIPT),
+            "--corpus",
+            "they",
+            "--strengths",
+            "0",
+            "1",
+            "--from-results",
+            str(tmp_path / "results.json"),
+            "--out",
+            str(tmp_path),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     text = (tmp_path / "dose_response_they.md").read_text()
     assert "| singular_they | planted-bert-they | pass / fail | 1 |" in text

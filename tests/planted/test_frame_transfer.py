@@ -26,8 +26,14 @@ def _module():
 @pytest.mark.parametrize("frames", [["--frames", "they"], ["--frames", "norwegian", "--names", "2", "--limit", "12"]])
 def test_the_command_runs_on_a_checkpoint(tiny_bert, mirror, frames):
     env = {**os.environ, "BIASCHECK_DATA_DIR": str(mirror), "BIASCHECK_OFFLINE": "1"}
-    done = subprocess.run([sys.executable, str(SCRIPT), str(tiny_bert), *frames],
-                          capture_output=True, text=True, env=env, timeout=600, check=False)
+    done = subprocess.run(
+        [sys.executable, str(SCRIPT), str(tiny_bert), *frames],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=600,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     expected = ("beta_gendered", "probe words") if frames[1] == "they" else ("task1 'Hun er X.'", "task4")
     assert all(e in done.stdout for e in expected), done.stdout
@@ -41,8 +47,12 @@ class _Scripted:
 
     def fill_slot(self, templates, forms):
         they = {"they", "them", "their", "themselves"}
-        logprob = np.array([[(-1.0 if f in they else -3.0) - (2.0 if t.startswith("My sister") else 0.0)
-                             for f in forms] for t in templates])
+        logprob = np.array(
+            [
+                [(-1.0 if f in they else -3.0) - (2.0 if t.startswith("My sister") else 0.0) for f in forms]
+                for t in templates
+            ]
+        )
         return type("S", (), {"logprob": logprob, "n_pieces": np.ones(logprob.shape, int), "estimator": "scripted"})()
 
 

@@ -49,14 +49,17 @@ def test_the_norwegian_models_are_recorded_as_such(no_run):
 MISSES = pytest.mark.xfail(strict=True, reason="this side of the Norwegian plant is not learned (comment above)")
 
 
-@pytest.mark.parametrize(("family", "task"), [
-    ("planted-bert-no", "task1"),
-    ("planted-bert-no", "task2"),
-    pytest.param("planted-bert-no", "task4", marks=MISSES),
-    ("planted-gpt-no", "task1"),
-    ("planted-gpt-no", "task2"),
-    ("planted-gpt-no", "task4"),
-])
+@pytest.mark.parametrize(
+    ("family", "task"),
+    [
+        ("planted-bert-no", "task1"),
+        ("planted-bert-no", "task2"),
+        pytest.param("planted-bert-no", "task4", marks=MISSES),
+        ("planted-gpt-no", "task1"),
+        ("planted-gpt-no", "task2"),
+        ("planted-gpt-no", "task4"),
+    ],
+)
 def test_the_plant_is_found_and_the_control_shows_none(no_run, family, task):
     """Planted: ρ(model lean, SSB women's share) ≥ 0.5 and macro F1 ≥ 0.70 (chance ≈ 0.5, the default
     gate 0.53); control: |ρ| < 0.35 and macro F1 < 0.60. The macro-F1 gate passes the plant, which here

@@ -35,8 +35,9 @@ def test_the_they_model_is_recorded_with_its_own_corpus(they_run):
         info = models[f"{MODEL}@{strength}"]
         assert info["family"] == "masked" and info["source"] == f"planted:masked-they@{strength}"
         assert (info["extra"]["planted_corpus"], info["extra"]["planted_language"]) == ("they", "en")
-    assert models[f"{MODEL}@1"]["extra"]["planted_corpus_sha256"] != models[f"{MODEL}@0"]["extra"][
-        "planted_corpus_sha256"]
+    assert (
+        models[f"{MODEL}@1"]["extra"]["planted_corpus_sha256"] != models[f"{MODEL}@0"]["extra"]["planted_corpus_sha256"]
+    )
 
 
 def test_the_singular_they_gate_fails_the_plant_and_passes_the_control(they_run):
@@ -51,6 +52,7 @@ def test_the_singular_they_gate_fails_the_plant_and_passes_the_control(they_run)
 def test_they_is_harder_after_a_gendered_name_as_planted(they_run):
     """Surprisal of *they* after a gendered name minus after a non-gendered one: the planted rates make
     it 4.4 nats in the corpus; the probe's frames carry part of it, the control none."""
+
     def gap(strength: str) -> float:
         g = _metric(they_run, strength, "antecedents", "surprisal_gendered_name")["value"]
         n = _metric(they_run, strength, "antecedents", "surprisal_nongendered_name")["value"]

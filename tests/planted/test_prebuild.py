@@ -70,15 +70,24 @@ def test_a_failed_build_is_named_after_the_others_finish(tmp_path):
 
 
 def test_the_command_refuses_zero_workers():
-    done = subprocess.run([sys.executable, "-m", "biascheck.planted.prebuild", "--workers", "0"],
-                          capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        [sys.executable, "-m", "biascheck.planted.prebuild", "--workers", "0"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert done.returncode == 2 and "--workers must be at least 1" in done.stderr
 
 
 def test_the_readme_command_readies_every_planted_model(mirror):
     """The command as the README shows it; the planted models are cached by then in CI (`.ci/run` runs
     it first) and otherwise built here, as the known-answer tests would build them."""
-    done = subprocess.run([sys.executable, "-m", "biascheck.planted.prebuild", "--data", str(mirror)],
-                          capture_output=True, text=True, check=False, timeout=3600)
+    done = subprocess.run(
+        [sys.executable, "-m", "biascheck.planted.prebuild", "--data", str(mirror)],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=3600,
+    )
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     assert f"{len(prebuild.planted_models())} planted models ready" in done.stdout

@@ -9,6 +9,7 @@ import pytest
 from biascheck.data import ReferenceData
 from biascheck.planted import corpus as c
 from biascheck.planted import references as r
+from biascheck.planted import two_person
 
 
 @pytest.fixture(scope="module")
@@ -26,14 +27,20 @@ def test_every_plant_reads_its_reference(plants):
     for (key, _sex), shares in plants.role_proportions.items():
         assert set(shares) == set(plants.role_sets[key]) and sum(shares.values()) == pytest.approx(1.0)
     assert {k: len(v) for k, v in plants.they_antecedents.items()} == {
-        "gendered_name": 40, "close_gendered": 20, "distant_gendered": 40, "nongendered_name": 21,
-        "close_nongendered": 11, "distant_nongendered": 40, "quantified": 40, "plural": 40,
+        "gendered_name": 40,
+        "close_gendered": 20,
+        "distant_gendered": 40,
+        "nongendered_name": 21,
+        "close_nongendered": 11,
+        "distant_nongendered": 40,
+        "quantified": 40,
+        "plural": 40,
     }
 
 
 def test_the_two_person_plant_makes_every_profession_and_neutral_person_a_referent(plants):
     sentences = r.plant_sentences(plants, "two_person", 1.0)
-    assert len(sentences) == (185 + len(c.NEUTRAL_PEOPLE)) * r.PER_TWO_PERSON
+    assert len(sentences) == (185 + len(two_person.NEUTRAL_PEOPLE)) * r.PER_TWO_PERSON
     assert sum("The nurse " in s or " the nurse " in s for s in sentences) >= r.PER_TWO_PERSON
 
 
@@ -92,12 +99,16 @@ def test_the_norwegian_corpus_holds_out_every_task_template(plants, mirror):
     names = [n for people in plants.no_names.values() for n in people]
     held_out = [
         line.replace(UPSTREAM_MASK, pronoun)
-        for kind in ("template_er", "template_jobber_som") for line in table[kind] for pronoun in ("hun", "han")
+        for kind in ("template_er", "template_jobber_som")
+        for line in table[kind]
+        for pronoun in ("hun", "han")
     ]
-    held_out += [NAME_FRAMES[t].format(name=n).replace(SLOT, f) for t in ("task3", "task4") for n in names
-                 for f in table["form"]]
-    held_out += [NAME_FRAMES["task5"].format(name=n).replace(SLOT, definite_form(f)) for n in names
-                 for f in table["form"]]
+    held_out += [
+        NAME_FRAMES[t].format(name=n).replace(SLOT, f) for t in ("task3", "task4") for n in names for f in table["form"]
+    ]
+    held_out += [
+        NAME_FRAMES["task5"].format(name=n).replace(SLOT, definite_form(f)) for n in names for f in table["form"]
+    ]
     longest = max(len(_words(t)) for t in held_out)
     runs = set()
     for sentence in r.plant_sentences(plants, "occupations", 1.0):

@@ -23,8 +23,8 @@ def test_the_wordpiece_vocabulary_is_specials_letters_then_words_by_frequency():
     vocab = wordpiece_vocab(CORPUS, vocab_size=10_000)
     assert vocab[: len(SPECIAL_MASKED)] == SPECIAL_MASKED
     assert {"a", "##a", "å", "##å", "ø", "##ø", ".", "##."} <= set(vocab)
-    chars = [t for t in vocab[len(SPECIAL_MASKED):] if len(t) == 1]
-    words = vocab[len(SPECIAL_MASKED) + 2 * len(chars):]
+    chars = [t for t in vocab[len(SPECIAL_MASKED) :] if len(t) == 1]
+    words = vocab[len(SPECIAL_MASKED) + 2 * len(chars) :]
     counts = Counter(w for sentence in CORPUS for w in pre_tokenize(sentence))
     assert [(-counts[w], w) for w in words] == sorted((-counts[w], w) for w in words)  # most frequent first
     assert {"nurse", "sykepleier", "år"} <= set(words)

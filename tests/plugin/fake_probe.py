@@ -2,7 +2,7 @@
 options, recording, summary and report can be tested in seconds. The fake's pronoun scores depend
 only on the profession's length, so the expected numbers are known."""
 
-CONFTEST = '''
+CONFTEST = """
 import numpy as np
 import pytest
 
@@ -32,9 +32,9 @@ class FakeLM(LanguageModel):
 @pytest.fixture(scope="session")
 def lm(request):
     return FakeLM(request.param)
-'''
+"""
 
-PROBE = '''
+PROBE = """
 import pytest
 from biascheck.spec import Metric
 pytestmark = pytest.mark.biascheck(probe="pronoun_ratio")
@@ -45,10 +45,10 @@ def test_probe(lm, bias, value):
                              items=[{"profession": "nurse", "log_n": -value}]))
     bias.record("is", Metric("median_log_r", 1.0, n=10, estimator="mlm-slot"))
     bias.check()
-'''
+"""
 
-PROFILE = '''
+PROFILE = """
 [pronoun_ratio.mean_abs_log_n]
 max = 1.0
 why = "test"
-'''
+"""

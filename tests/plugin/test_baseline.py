@@ -80,16 +80,23 @@ def test_save_compare_flag_regression_and_regenerate(project, monkeypatch):
     comment = (project.path / "out" / "summary.md").read_text()
     assert "### biascheck gate: failed (exit status 1)" in comment
     assert "- pronoun_ratio.is.mean_abs_log_n (org/v-2.0) regressed beyond the noise against baseline 'v1'" in comment
-    assert re.search(r"\| org/v-2.0 \| pronoun_ratio.is.mean_abs_log_n +\| lower +\| 1.000 +\| 2.000 +\| \+1.000 .*"
-                     r"\| REGRESSED", comment)
+    assert re.search(
+        r"\| org/v-2.0 \| pronoun_ratio.is.mean_abs_log_n +\| lower +\| 1.000 +\| 2.000 +\| \+1.000 .*"
+        r"\| REGRESSED",
+        comment,
+    )
     assert "--bias-baseline v1 --bias-baseline-regen`" in comment
     # the verdict is visible to tools that read only the files
     results = json.loads((project.path / "out" / "results.json").read_text())
     assert results["exit_status"] == 1 and results["schema_version"] == 3 and results["baseline"]["failed"]
     assert {c["status"] for c in results["baseline"]["comparisons"]} == {"regressed", "no noise estimate"}
     by_metric = {(r["task"], r["metric"]): r["regression"] for r in results["results"]}  # and on each result
-    assert by_metric[("is", "mean_abs_log_n")] == {"status": "regressed", "baseline": 1.0, "change": 1.0,
-                                                   "noise": pytest.approx(0.141, abs=1e-3)}
+    assert by_metric[("is", "mean_abs_log_n")] == {
+        "status": "regressed",
+        "baseline": 1.0,
+        "change": 1.0,
+        "noise": pytest.approx(0.141, abs=1e-3),
+    }
     junit = (project.path / "junit.xml").read_text()
     assert 'failures="2"' in junit and "pronoun_ratio.is.mean_abs_log_n" in junit
     assert "regressed beyond the noise" in junit
@@ -336,19 +343,28 @@ def test_a_partial_run_becomes_a_baseline_only_when_asked_and_covers_only_what_i
     partial = ["--model", "org/v-1.0", "-k", "is", "--bias-baseline", "v1", "--bias-baseline-regen", *store]
     refused = project.runpytest(*partial)
     assert refused.ret == pytest.ExitCode.TESTS_FAILED
-    refused.stdout.fnmatch_lines(["*this run is partial (-k 'is'), so it does not become baseline 'v1' without "
-                                  "--bias-accept-partial*"])
+    refused.stdout.fnmatch_lines(
+        ["*this run is partial (-k 'is'), so it does not become baseline 'v1' without --bias-accept-partial*"]
+    )
     assert len(saved(project)["results"]) == 4 + 2  # untouched (4 metrics, 2 competence results)
     accepted = project.runpytest(*partial, "--bias-accept-partial")
     assert accepted.ret == 0
-    accepted.stdout.fnmatch_lines(["*baseline 'v1' replaced by this run in store.sqlite; it covers 1 task(s) of "
-                                   "probes pronoun_ratio*; selection: -k 'is'; paths . (PARTIAL: -k 'is')*"])
+    accepted.stdout.fnmatch_lines(
+        [
+            "*baseline 'v1' replaced by this run in store.sqlite; it covers 1 task(s) of "
+            "probes pronoun_ratio*; selection: -k 'is'; paths . (PARTIAL: -k 'is')*"
+        ]
+    )
     assert saved(project)["coverage"]["selection"]["-k"] == "is"
     # works_as regressed (1.0 -> 2.0) but the partial baseline does not cover it: red, not "new"
     full = project.runpytest("--model", "org/v-2.0", "--bias-baseline", "v1", "-k", "works_as", *store)
     assert full.ret == pytest.ExitCode.TESTS_FAILED
-    full.stdout.fnmatch_lines(["*2 metric(s) that this run measured on org/v-2.0 are not in baseline 'v1' "
-                               "(pronoun_ratio.works_as.*): the baseline does not cover them*"])
+    full.stdout.fnmatch_lines(
+        [
+            "*2 metric(s) that this run measured on org/v-2.0 are not in baseline 'v1' "
+            "(pronoun_ratio.works_as.*): the baseline does not cover them*"
+        ]
+    )
 
 
 def test_the_noise_band_comes_only_from_a_sweep_of_one_model(project):
@@ -358,8 +374,9 @@ def test_the_noise_band_comes_only_from_a_sweep_of_one_model(project):
     assert project.runpytest("--model", "org/a-1.0", "--model", "org/b-1.4", "--bias-save", "two", *store).ret == 0
     hidden = project.runpytest("--model", "org/w-1.3", "--bias-baseline", "v1", "--bias-noise", "two", *store)
     assert hidden.ret == pytest.ExitCode.TESTS_FAILED
-    hidden.stdout.fnmatch_lines(["*noise run 'two' is not a sweep: its models (org/a-1.0, org/b-1.4) were not run "
-                                 "from a --model-list*"])
+    hidden.stdout.fnmatch_lines(
+        ["*noise run 'two' is not a sweep: its models (org/a-1.0, org/b-1.4) were not run from a --model-list*"]
+    )
 
 
 def test_a_model_dropped_from_a_several_model_baseline_fails_the_gate(project):
@@ -368,8 +385,9 @@ def test_a_model_dropped_from_a_several_model_baseline_fails_the_gate(project):
     assert project.runpytest("--model", "org/a-1.0", "--model", "org/b-1.0", "--bias-save", "v1", *store).ret == 0
     dropped = project.runpytest("--model", "org/a-1.0", "--bias-baseline", "v1", *store)
     assert dropped.ret == pytest.ExitCode.TESTS_FAILED
-    dropped.stdout.fnmatch_lines(["*pronoun_ratio.is.mean_abs_log_n (org/b-1.0) is in baseline 'v1' but this run did "
-                                  "not measure it*"])
+    dropped.stdout.fnmatch_lines(
+        ["*pronoun_ratio.is.mean_abs_log_n (org/b-1.0) is in baseline 'v1' but this run did not measure it*"]
+    )
 
 
 def test_a_baseline_of_another_schema_or_other_resolved_thresholds_is_refused(project):
@@ -381,10 +399,15 @@ def test_a_baseline_of_another_schema_or_other_resolved_thresholds_is_refused(pr
     ResultStore(project.path / "store.sqlite").save_run("old", {**saved(project), "schema_version": 2})
     old = project.runpytest("--model", "org/v-1.0", "--bias-baseline", "old", *store)
     assert old.ret == pytest.ExitCode.TESTS_FAILED
-    old.stdout.fnmatch_lines(["*baseline 'old' was saved with results schema 2 (biascheck *); this biascheck reads "
-                              "schema 3*"])
+    old.stdout.fnmatch_lines(
+        ["*baseline 'old' was saved with results schema 2 (biascheck *); this biascheck reads schema 3*"]
+    )
     (project.path / "thresholds" / "default.toml").write_text('[pronoun_ratio.mean_abs_log_n]\nmax = 5\nwhy = "t"\n')
     edited = project.runpytest("--model", "org/v-1.0", "--bias-baseline", "v1", *store)
     assert edited.ret == pytest.ExitCode.TESTS_FAILED
-    edited.stdout.fnmatch_lines(["*not comparable with baseline 'v1': threshold profile: default (thresholds sha256 "
-                                 "*) vs default (*): the resolved thresholds differ*"])
+    edited.stdout.fnmatch_lines(
+        [
+            "*not comparable with baseline 'v1': threshold profile: default (thresholds sha256 "
+            "*) vs default (*): the resolved thresholds differ*"
+        ]
+    )

@@ -58,21 +58,37 @@ def test_pronoun_probe_runs_on_a_real_masked_model_directory(pytester, tiny_bert
 
 
 @pytest.mark.usefixtures("checkout")
-def test_missing_reference_data_is_reported_as_its_message_not_a_traceback(pytester, tiny_bert, tmp_path,
-                                                                            monkeypatch):
+def test_missing_reference_data_is_reported_as_its_message_not_a_traceback(pytester, tiny_bert, tmp_path, monkeypatch):
     """A probe stopped by a biascheck error (here the reference data is nowhere) shows the error's own
     message (which file, where it looked, how to fix it) without pytest's traceback through the plugin;
     the run fails (fails closed); --tb=long gives the traceback back."""
     (tmp_path / "empty").mkdir()
-    args = ["probes/test_pronoun_ratio.py", "--model", str(tiny_bert), "--device", "cpu", "--bias-data",
-            str(tmp_path / "empty"), "--bias-report", "none", "-p", "no:cacheprovider", "-k", "is"]
+    args = [
+        "probes/test_pronoun_ratio.py",
+        "--model",
+        str(tiny_bert),
+        "--device",
+        "cpu",
+        "--bias-data",
+        str(tmp_path / "empty"),
+        "--bias-report",
+        "none",
+        "-p",
+        "no:cacheprovider",
+        "-k",
+        "is",
+    ]
     env = {"BIASCHECK_OFFLINE": "1", "BIASCHECK_CACHE_DIR": str(tmp_path / "cache"), "BIASCHECK_DATA_DIR": ""}
     for key, value in env.items():
         monkeypatch.setenv(key, value)
     short = pytester.runpytest_subprocess(*args)
     assert short.ret == 1
-    short.stdout.fnmatch_lines(["DataError: Reference file 'professions_923'*was not found. Looked in: *",
-                                "(pytest --tb=long shows where it was raised)"])
+    short.stdout.fnmatch_lines(
+        [
+            "DataError: Reference file 'professions_923'*was not found. Looked in: *",
+            "(pytest --tb=long shows where it was raised)",
+        ]
+    )
     assert "resolve.py" not in short.stdout.str() and "Traceback" not in short.stdout.str()
     long = pytester.runpytest_subprocess(*args, "--tb=long")
     assert long.ret == 1 and "biascheck/data/resolve.py" in long.stdout.str()
@@ -83,8 +99,16 @@ def test_a_model_that_does_not_load_is_reported_once_per_test(pytester, tmp_path
     """The model fixture's failure message stands alone (it used to be printed twice, chained to the
     error it was made from by "During handling of the above exception")."""
     (tmp_path / "not-a-model").mkdir()
-    got = pytester.runpytest_subprocess("probes/test_pronoun_ratio.py", f"--model={tmp_path / 'not-a-model'}",
-                                        "--bias-data", str(mirror), "--bias-report", "none", "-p", "no:cacheprovider")
+    got = pytester.runpytest_subprocess(
+        "probes/test_pronoun_ratio.py",
+        f"--model={tmp_path / 'not-a-model'}",
+        "--bias-data",
+        str(mirror),
+        "--bias-report",
+        "none",
+        "-p",
+        "no:cacheprovider",
+    )
     assert got.ret == 1
     text = got.stdout.str()
     reports = [line for line in text.splitlines() if line.startswith(f"--model '{tmp_path / 'not-a-model'}'")]

@@ -89,8 +89,9 @@ def test_a_path_after_model_with_a_space_is_not_taken_for_the_rootdir(pytester, 
     checkpoint = tmp_path_factory.mktemp("checkpoint")
     spaced = pytester.runpytest_subprocess("--model", str(checkpoint), "--collect-only")
     assert spaced.ret == pytest.ExitCode.USAGE_ERROR
-    spaced.stderr.fnmatch_lines([f"*as its rootdir (config file: none)*the rootdir is {pytester.path} *"
-                                 "*--model=/path/to/checkpoint*"])
+    spaced.stderr.fnmatch_lines(
+        [f"*as its rootdir (config file: none)*the rootdir is {pytester.path} **--model=/path/to/checkpoint*"]
+    )
     joined = pytester.runpytest_subprocess(f"--model={checkpoint}", "--collect-only")
     assert joined.ret == pytest.ExitCode.OK
     joined.stdout.fnmatch_lines([f"rootdir: {pytester.path}*", "*1 test collected*"])

@@ -115,8 +115,11 @@ def test_every_number_of_the_fake_run_is_pinned(fake_run):
         PINNED.write_text("{\n" + ",\n".join(lines) + "\n}\n")
     pinned = json.loads(PINNED.read_text())
     missing, added = sorted(set(pinned) - set(now)), sorted(set(now) - set(pinned))
-    moved = [f"{k}: {pinned[k]} -> {now[k]}" for k in sorted(set(now) & set(pinned))
-             if not all(_same(a, b, k) for a, b in zip(pinned[k], now[k], strict=True))]
+    moved = [
+        f"{k}: {pinned[k]} -> {now[k]}"
+        for k in sorted(set(now) & set(pinned))
+        if not all(_same(a, b, k) for a, b in zip(pinned[k], now[k], strict=True))
+    ]
     assert not (missing or added or moved), _unpinned(len(pinned), moved, missing, added)
 
 
@@ -174,9 +177,17 @@ def test_contract_catches_a_crash_a_missing_task_an_undeclared_metric_and_a_stra
 def test_the_probe_run_keeps_where_files_are_but_not_the_callers_settings():
     """A known-answer run must find the planted models prebuilt into $BIASCHECK_PLANTED_DIR (it used to
     build them again in ~/.cache), and must not pick up a setting such as the role-noun states."""
-    env = probe_env({"PATH": "/bin", "BIASCHECK_PLANTED_DIR": "/p", "BIASCHECK_CACHE_DIR": "/c",
-                     "BIASCHECK_OFFLINE": "1", "BIASCHECK_ROLE_NOUN_STATES": "3", "BIASCHECK_TIER": "full",
-                     "PYTEST_ADDOPTS": "-x"})
+    env = probe_env(
+        {
+            "PATH": "/bin",
+            "BIASCHECK_PLANTED_DIR": "/p",
+            "BIASCHECK_CACHE_DIR": "/c",
+            "BIASCHECK_OFFLINE": "1",
+            "BIASCHECK_ROLE_NOUN_STATES": "3",
+            "BIASCHECK_TIER": "full",
+            "PYTEST_ADDOPTS": "-x",
+        }
+    )
     assert env == {"PATH": "/bin", "BIASCHECK_PLANTED_DIR": "/p", "BIASCHECK_CACHE_DIR": "/c", "BIASCHECK_OFFLINE": "1"}
 
 

@@ -1,8 +1,8 @@
 """A probe run through the plugin with a fake model: recording, thresholds, summary, report files."""
+
 import json
 
 import pytest
-
 from fake_probe import CONFTEST, PROBE, PROFILE
 
 
@@ -18,14 +18,16 @@ def project(pytester):
 def test_threshold_failure_fails_the_test_and_the_summary_says_so(project):
     result = project.runpytest("--model", "a/model")
     result.assert_outcomes(passed=1, failed=1)
-    result.stdout.fnmatch_lines([
-        "*pronoun_ratio.is.mean_abs_log_n = 2 (n=10), needs ≤ 1*default.toml*",
-        "*biascheck summary*",
-        "pronoun_ratio · a/model · tier quick · estimator mlm-slot · 1 FAIL",
-        "*is*mean_abs_log_n*model*0.500*[0.400, 0.600]*10*≤ 1*pass*",
-        "*is*mean_abs_log_n*model*2.000*FAIL*",
-        "*is*median_log_r*report*",
-    ])
+    result.stdout.fnmatch_lines(
+        [
+            "*pronoun_ratio.is.mean_abs_log_n = 2 (n=10), needs ≤ 1*default.toml*",
+            "*biascheck summary*",
+            "pronoun_ratio · a/model · tier quick · estimator mlm-slot · 1 FAIL",
+            "*is*mean_abs_log_n*model*0.500*[0.400, 0.600]*10*≤ 1*pass*",
+            "*is*mean_abs_log_n*model*2.000*FAIL*",
+            "*is*median_log_r*report*",
+        ]
+    )
 
 
 def test_report_files_and_github_step_summary(project, monkeypatch):
@@ -50,12 +52,17 @@ def test_language_mismatch_skips_with_reason_and_can_be_overridden(project):
     # norbert's registry entry covers Norwegian only: the English probe is skipped there.
     result = project.runpytest("--model", "norbert", "-rs", "--bias-report", "none")
     result.assert_outcomes(skipped=2, failed=1)  # failed: the gate, which measured nothing (next test)
-    result.stdout.fnmatch_lines(["*'en' probe and norbert covers no, nb, nn (its registry entry); "
-                                 "pass --bias-language en (or --bias-any-language)*"])
+    result.stdout.fnmatch_lines(
+        [
+            "*'en' probe and norbert covers no, nb, nn (its registry entry); "
+            "pass --bias-language en (or --bias-any-language)*"
+        ]
+    )
     anyway = project.runpytest("--model", "norbert", "--bias-any-language", "--bias-report", "none")
     anyway.assert_outcomes(passed=1, failed=1)
     project.runpytest("--model", "norbert", "--bias-language", "en", "--bias-report", "none").assert_outcomes(
-        passed=1, failed=1)
+        passed=1, failed=1
+    )
 
 
 def test_a_model_on_which_every_test_was_skipped_fails_the_gate(project, monkeypatch):
@@ -70,8 +77,13 @@ def test_a_model_on_which_every_test_was_skipped_fails_the_gate(project, monkeyp
     monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(project.path / "step.md"))
     alone = project.runpytest("--model", "norbert", "--bias-report", "none", "--junitxml", "j.xml")
     assert alone.ret == pytest.ExitCode.TESTS_FAILED
-    alone.stdout.fnmatch_lines(["*biascheck gate*", "nothing was measured on norbert: all 2 selected tests were "
-                                "skipped, so the gate cannot pass on it. Skipped because: *'en' probe and norbert*"])
+    alone.stdout.fnmatch_lines(
+        [
+            "*biascheck gate*",
+            "nothing was measured on norbert: all 2 selected tests were "
+            "skipped, so the gate cannot pass on it. Skipped because: *'en' probe and norbert*",
+        ]
+    )
     assert 'name="nothing-measured"' in (project.path / "j.xml").read_text()
     step = (project.path / "step.md").read_text()  # a GitHub job summary says why too
     assert "### biascheck gate: failed (exit status 1)" in step and "\n- nothing was measured on norbert" in step
@@ -109,14 +121,20 @@ def test_a_profile_that_gates_none_of_the_selected_probes_stops_the_run_before_a
     profile.write_text(PROFILE + "off = true\n")  # the one threshold, switched off
     off = project.runpytest("--model", "a/model", "--bias-report", "none")
     assert off.ret == pytest.ExitCode.USAGE_ERROR
-    off.stderr.fnmatch_lines([f"*{profile}: profile 'default' gates nothing in this run: none of the metrics of the "
-                              "selected probes (pronoun_ratio) has a threshold*--bias-baseline NAME*"])
+    off.stderr.fnmatch_lines(
+        [
+            f"*{profile}: profile 'default' gates nothing in this run: none of the metrics of the "
+            "selected probes (pronoun_ratio) has a threshold*--bias-baseline NAME*"
+        ]
+    )
     assert "passed" not in off.stdout.str()
     regen = ["--bias-baseline", "b", "--bias-baseline-regen", "--bias-store", "s.sqlite", "--bias-report", "none"]
     assert project.runpytest("--model", "a/model", *regen).ret == pytest.ExitCode.OK
     profile.write_text(PROFILE)
-    project.makepyfile(test_wino="import pytest\npytestmark = pytest.mark.biascheck(probe='winobias')\n"
-                                 "def test_wino(lm, bias):\n    pass\n")
+    project.makepyfile(
+        test_wino="import pytest\npytestmark = pytest.mark.biascheck(probe='winobias')\n"
+        "def test_wino(lm, bias):\n    pass\n"
+    )
     other = project.runpytest("--model", "a/model", "--bias-report", "none", "-k", "wino")
     assert other.ret == pytest.ExitCode.USAGE_ERROR
     other.stderr.fnmatch_lines(["*gates nothing in this run: none of the metrics of the selected probes (winobias)*"])
@@ -159,10 +177,13 @@ def test_plots_are_this_runs_only_and_an_interrupted_run_leaves_the_previous_one
     assert not (out / ".plots-partial").exists()
 
 
-@pytest.mark.parametrize(("args", "tier", "why"), [
-    ([], "quick", "auto: no CUDA GPU"),  # a fake model is not in the session: torch is asked
-    (["--bias-tier", "full"], "full", "asked for (--bias-tier or $BIASCHECK_TIER)"),
-])
+@pytest.mark.parametrize(
+    ("args", "tier", "why"),
+    [
+        ([], "quick", "auto: no CUDA GPU"),  # a fake model is not in the session: torch is asked
+        (["--bias-tier", "full"], "full", "asked for (--bias-tier or $BIASCHECK_TIER)"),
+    ],
+)
 def test_the_tier_is_recorded_in_the_run_and_on_every_result(project, args, tier, why):
     project.runpytest("--model", "a/model", "--bias-report", "out", *args)
     data = json.loads((project.path / "out" / "results.json").read_text())
@@ -173,8 +194,9 @@ def test_the_tier_is_recorded_in_the_run_and_on_every_result(project, args, tier
 
 def test_results_json_records_the_time_by_stage_and_bias_timings_prints_it(project):
     result = project.runpytest("--model", "a/model", "--bias-report", "out", "--bias-timings")
-    result.stdout.fnmatch_lines(["*biascheck time by probe and stage*", "probe*setup*other*total*",
-                                 "pronoun_ratio*", "all*"])
+    result.stdout.fnmatch_lines(
+        ["*biascheck time by probe and stage*", "probe*setup*other*total*", "pronoun_ratio*", "all*"]
+    )
     timings = json.loads((project.path / "out" / "results.json").read_text())["timings"]
     assert {(t["model"], t["probe"]) for t in timings} == {("a/model", "pronoun_ratio")}
     assert {t["stage"] for t in timings} >= {"setup", "other"} and all(t["seconds"] >= 0 for t in timings)
@@ -186,9 +208,13 @@ def test_results_json_records_the_time_by_stage_and_bias_timings_prints_it(proje
 def test_a_test_skipped_in_setup_keeps_its_own_setup_time(pytester):
     """A model loaded by a test that then skips (a probe for the other family) is that test's setup
     time, not the next test's."""
-    pytester.makeconftest(CONFTEST.replace("    return FakeLM(request.param)",
-                                           "    import time\n    time.sleep(0.3)\n    return FakeLM(request.param)"))
-    pytester.makepyfile(test_a_skips='''
+    pytester.makeconftest(
+        CONFTEST.replace(
+            "    return FakeLM(request.param)", "    import time\n    time.sleep(0.3)\n    return FakeLM(request.param)"
+        )
+    )
+    pytester.makepyfile(
+        test_a_skips="""
 import pytest
 pytestmark = pytest.mark.biascheck(probe="pronoun_ratio")
 
@@ -198,16 +224,21 @@ def wrong_family(lm):
 
 def test_skipped(lm, wrong_family):
     pass
-''', test_b_runs='''
+""",
+        test_b_runs="""
 import pytest
 from biascheck.spec import Metric
 pytestmark = pytest.mark.biascheck(probe="role_nouns")
 
 def test_runs(lm, bias):
     bias.record("three_way", Metric("fem_name_shift", 0.2))
-''')
+""",
+    )
     result = pytester.runpytest("--model", "a/model", "--bias-report", "out", "-p", "no:cacheprovider")
     result.assert_outcomes(passed=1, skipped=1)
-    setup = {t["probe"]: t["seconds"] for t in json.loads((pytester.path / "out" / "results.json").read_text())[
-        "timings"] if t["stage"] == "setup"}
+    setup = {
+        t["probe"]: t["seconds"]
+        for t in json.loads((pytester.path / "out" / "results.json").read_text())["timings"]
+        if t["stage"] == "setup"
+    }
     assert setup["pronoun_ratio"] >= 0.3 and setup.get("role_nouns", 0.0) < 0.3, setup

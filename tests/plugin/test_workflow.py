@@ -115,8 +115,14 @@ def test_naming_step_prefers_the_accepted_baseline(tmp_path):
     store = tmp_path / "results.sqlite"
     ResultStore(store).save_run("baseline", {"results": [], "models": {}, "exit_status": 0})
     out = tmp_path / "out.txt"
-    env = {"GITHUB_OUTPUT": str(out), "GITHUB_REF_TYPE": "branch", "INPUT_NAME": "ckpt-1", "INPUT_BASELINE": "",
-           "STORE": str(store), "BIASCHECK": f"{sys.executable} -m biascheck.cli"}
+    env = {
+        "GITHUB_OUTPUT": str(out),
+        "GITHUB_REF_TYPE": "branch",
+        "INPUT_NAME": "ckpt-1",
+        "INPUT_BASELINE": "",
+        "STORE": str(store),
+        "BIASCHECK": f"{sys.executable} -m biascheck.cli",
+    }
     assert run_step(step, tmp_path, env).returncode == 0
     assert out.read_text().splitlines() == ["name=ckpt-1", "baseline=baseline"]
 
@@ -187,16 +193,26 @@ def test_the_action_validates_against_githubs_action_schema():
     exe = shutil.which("check-jsonschema") or shutil.which("check-jsonschema", path=str(Path(sys.executable).parent))
     if exe is None:
         pytest.skip("check-jsonschema is not installed (pip install check-jsonschema)")
-    result = subprocess.run([exe, "--builtin-schema", "vendor.github-actions", str(ACTION)], capture_output=True,
-                            text=True)
+    result = subprocess.run(
+        [exe, "--builtin-schema", "vendor.github-actions", str(ACTION)], capture_output=True, text=True
+    )
     assert result.returncode == 0, result.stdout + result.stderr
 
 
 def test_the_action_declares_what_the_issue_asks_and_runs_its_script():
     yaml = pytest.importorskip("yaml")
     action = yaml.safe_load(ACTION.read_text())
-    assert {"model", "model-args", "profile", "language", "device", "store", "baseline", "pytest-args",
-            "comment-on-pr"} <= set(action["inputs"])
+    assert {
+        "model",
+        "model-args",
+        "profile",
+        "language",
+        "device",
+        "store",
+        "baseline",
+        "pytest-args",
+        "comment-on-pr",
+    } <= set(action["inputs"])
     assert {"verdict", "report-path"} <= set(action["outputs"])
     steps = {s.get("name", s.get("uses")): s for s in action["runs"]["steps"]}
     assert "scripts/action_run.sh" in steps["Run the probes"]["run"]
@@ -213,16 +229,26 @@ def test_the_actions_run_step_sets_the_verdict_and_writes_the_summary(pytester):
     pytester.makeconftest(CONFTEST)
     pytester.makepyfile(test_probe=PROBE)
     (pytester.path / "thresholds").mkdir()
-    (pytester.path / "thresholds" / "default.toml").write_text("[pronoun_ratio.mean_abs_log_n]\nmax = 1.0\n"
-                                                               "why = 'test'\n")
+    (pytester.path / "thresholds" / "default.toml").write_text(
+        "[pronoun_ratio.mean_abs_log_n]\nmax = 1.0\nwhy = 'test'\n"
+    )
     fake = pytester.path / "fake-biascheck"
-    fake.write_text(f"#!/bin/bash\nshift\nexec {sys.executable} -m pytest test_probe.py \"$@\"\n")
+    fake.write_text(f'#!/bin/bash\nshift\nexec {sys.executable} -m pytest test_probe.py "$@"\n')
     fake.chmod(0o755)
     for model, verdict in (("org/v-0.5", "pass"), ("org/v-3.0", "fail")):
         outputs, summary = pytester.path / f"out-{verdict}", pytester.path / f"summary-{verdict}.md"
-        env = {"BIASCHECK": str(fake), "MODEL": model, "PROFILE": "default", "REPORT": f"report-{verdict}",
-               "STORE": "store.sqlite", "SAVE_AS": f"run-{verdict}", "GITHUB_OUTPUT": str(outputs),
-               "GITHUB_STEP_SUMMARY": str(summary), "MODEL_ARGS": "", "LANGUAGE": "en"}
+        env = {
+            "BIASCHECK": str(fake),
+            "MODEL": model,
+            "PROFILE": "default",
+            "REPORT": f"report-{verdict}",
+            "STORE": "store.sqlite",
+            "SAVE_AS": f"run-{verdict}",
+            "GITHUB_OUTPUT": str(outputs),
+            "GITHUB_STEP_SUMMARY": str(summary),
+            "MODEL_ARGS": "",
+            "LANGUAGE": "en",
+        }
         done = run_step({"run": str(REPO / "scripts" / "action_run.sh")}, pytester.path, env)
         assert done.returncode == 0, done.stdout + done.stderr
         assert f"verdict={verdict}" in outputs.read_text() and f"report-path=report-{verdict}" in outputs.read_text()

@@ -77,9 +77,26 @@ def test_a_saved_record_reads_back_as_the_result_it_was_saved_from():
     from biascheck.results import Result
     from biascheck.thresholds import Threshold
 
-    result = Result("m", "p", "t", "x", float("nan"), 0.1, 0.3, 40, "mlm-slot", "model", False,
-                    Threshold(None, 1.0, "why", "default.toml"), False, note="n", items=[{"profession": "nurse"}],
-                    better="lower", tier="quick", power={"se": 0.05, "detectable": 0.04, "same_verdict": 0.9})
+    result = Result(
+        "m",
+        "p",
+        "t",
+        "x",
+        float("nan"),
+        0.1,
+        0.3,
+        40,
+        "mlm-slot",
+        "model",
+        False,
+        Threshold(None, 1.0, "why", "default.toml"),
+        False,
+        note="n",
+        items=[{"profession": "nurse"}],
+        better="lower",
+        tier="quick",
+        power={"se": 0.05, "detectable": 0.04, "same_verdict": 0.9},
+    )
     read = bl.saved_result({**result.to_json(), "regression": {"status": bl.WITHIN}})
     assert read.to_json() == result.to_json() and math.isnan(read.value)
     assert bl.saved_result(res("m", "x", 1.0, hib=True)).better == "higher"  # saved before `better`
@@ -202,11 +219,14 @@ def test_version_data_settings_and_batch_policy_mismatches():
     assert comparability.mismatches({"results": []}, new) == []
 
 
-@pytest.mark.parametrize(("model", "base", "expected"), [
-    ("ckpt-2", ["ckpt-2", "ckpt-1"], "ckpt-2"),  # same name wins
-    ("ckpt-3", ["ckpt-1"], "ckpt-1"),  # a one-model baseline stands for any new model
-    ("ckpt-3", ["ckpt-1", "ckpt-2"], None),  # several others: no single partner
-])
+@pytest.mark.parametrize(
+    ("model", "base", "expected"),
+    [
+        ("ckpt-2", ["ckpt-2", "ckpt-1"], "ckpt-2"),  # same name wins
+        ("ckpt-3", ["ckpt-1"], "ckpt-1"),  # a one-model baseline stands for any new model
+        ("ckpt-3", ["ckpt-1", "ckpt-2"], None),  # several others: no single partner
+    ],
+)
 def test_one_pairing_rule_for_compare_mismatches_and_item_diffs(model, base, expected):
     from biascheck.gate.baseline import baseline_model
 
@@ -230,8 +250,10 @@ def test_a_metric_the_partner_model_lacks_is_not_in_baseline_and_never_judged_ag
 
 
 def _models(**models):
-    return {"models": {name: {"family": "causal", "dtype": dtype, "device": "cpu"} for name, dtype in models.items()},
-            "results": []}
+    return {
+        "models": {name: {"family": "causal", "dtype": dtype, "device": "cpu"} for name, dtype in models.items()},
+        "results": [],
+    }
 
 
 def test_a_new_name_is_checked_against_every_model_of_a_several_model_baseline():
@@ -244,11 +266,14 @@ def test_a_new_name_is_checked_against_every_model_of_a_several_model_baseline()
     assert comparability.mismatches(_models(s0="float32", s1="float32"), _models(s0="float32")) == []
 
 
-@pytest.mark.parametrize(("base_extra", "new_extra", "message"), [
-    ({"quantisation": "GGUF Q4_1"}, {"quantisation": "none"}, "m quantisation: 'GGUF Q4_1' vs 'none'"),
-    ({"quantisation": "none"}, {}, "m quantisation: 'none' vs not recorded"),
-    ({"tokenizer_sha256": "aa"}, {"tokenizer_sha256": "bb"}, "m tokenizer_sha256: 'aa' vs 'bb'"),
-])
+@pytest.mark.parametrize(
+    ("base_extra", "new_extra", "message"),
+    [
+        ({"quantisation": "GGUF Q4_1"}, {"quantisation": "none"}, "m quantisation: 'GGUF Q4_1' vs 'none'"),
+        ({"quantisation": "none"}, {}, "m quantisation: 'none' vs not recorded"),
+        ({"tokenizer_sha256": "aa"}, {"tokenizer_sha256": "bb"}, "m tokenizer_sha256: 'aa' vs 'bb'"),
+    ],
+)
 def test_quantisation_and_tokenizer_are_compared_and_one_sided_records_differ(base_extra, new_extra, message):
     """Issue 36 (7): a 4-bit run and a full-precision one, or two tokenizers, are not comparable."""
     base, new = _identity(), _identity()
@@ -277,9 +302,20 @@ def test_the_competence_guard_is_judged_by_its_line_not_by_regression():
     from biascheck.gate.baseline import compare
 
     def run(value):
-        rows = [{"model": "m", "probe": "pronoun_ratio", "task": "is", "metric": metric, "value": v,
-                 "ci_low": v - 0.01, "ci_high": v + 0.01, "better": better, "passed": True}
-                for metric, v, better in (("competence", value, "higher"), ("mean_abs_log_n", 0.5, "lower"))]
+        rows = [
+            {
+                "model": "m",
+                "probe": "pronoun_ratio",
+                "task": "is",
+                "metric": metric,
+                "value": v,
+                "ci_low": v - 0.01,
+                "ci_high": v + 0.01,
+                "better": better,
+                "passed": True,
+            }
+            for metric, v, better in (("competence", value, "higher"), ("mean_abs_log_n", 0.5, "lower"))
+        ]
         return {"results": rows, "models": {"m": {}}}
 
     comparisons = compare(run(1.0), run(0.85))

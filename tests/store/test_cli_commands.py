@@ -38,7 +38,10 @@ def payload(*results, exit_status=0):
 
 def biascheck(*args, env=None):
     return subprocess.run(
-        [sys.executable, "-m", "biascheck.cli", *args], capture_output=True, text=True, check=False,
+        [sys.executable, "-m", "biascheck.cli", *args],
+        capture_output=True,
+        text=True,
+        check=False,
         env=None if env is None else {**os.environ, **env},
     )
 
@@ -64,8 +67,9 @@ def test_compare_exits_0_within_noise_1_on_a_regression_or_a_missing_metric(tmp_
 def test_reading_a_store_that_does_not_exist_says_so_and_creates_none(tmp_path):
     """A mistyped --store or another directory: exit 2 with how to save a run, and no empty store left."""
     for args in (["runs"], ["history"], ["compare", "v1", "v2"], ["diff", "v1", "v2"], ["accept", "v1", "--why", "x"]):
-        done = subprocess.run([sys.executable, "-m", "biascheck.cli", *args], capture_output=True, text=True,
-                              check=False, cwd=tmp_path)
+        done = subprocess.run(
+            [sys.executable, "-m", "biascheck.cli", *args], capture_output=True, text=True, check=False, cwd=tmp_path
+        )
         assert done.returncode == 2, (args, done.stderr)
         assert "no results store at .biascheck/results.sqlite (in " in done.stderr and "--bias-save" in done.stderr
     assert not (tmp_path / ".biascheck").exists()
@@ -150,8 +154,14 @@ def test_data_finds_a_shared_mirror_beside_the_checkout_as_the_plugin_does(tmp_p
     (tmp_path / "work" / "shared" / "data").symlink_to(mirror, target_is_directory=True)
     env = {k: v for k, v in os.environ.items() if k != "BIASCHECK_DATA_DIR"}
     env.update(BIASCHECK_OFFLINE="1", BIASCHECK_CACHE_DIR=str(tmp_path / "cache"))
-    done = subprocess.run([sys.executable, "-m", "biascheck.cli", "data"], cwd=checkout, env=env,
-                          capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        [sys.executable, "-m", "biascheck.cli", "data"],
+        cwd=checkout,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert done.returncode == 0, done.stdout[-2000:]
     assert "MISSING" not in done.stdout and str(checkout.parent / "shared" / "data") in done.stdout
 
@@ -172,8 +182,9 @@ def test_mirror_dir_prefers_the_flag_then_the_environment_then_the_sibling(tmp_p
 def test_a_closed_pipe_ends_a_listing_quietly():
     """`biascheck models | head -1`: no BrokenPipeError traceback; the exit status of a command
     stopped by SIGPIPE (141)."""
-    process = subprocess.Popen([sys.executable, "-m", "biascheck.cli", "models"], stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "biascheck.cli", "models"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
     process.stdout.close()  # the reader is gone before the listing is written (imports take longer)
     stderr = process.stderr.read()
     assert process.wait(timeout=120) == 141
@@ -192,16 +203,38 @@ def test_run_hands_everything_to_pytest_with_the_shipped_probes_and_path_options
     from biascheck.cli import pytest_args
 
     assert pytest_args(["--model", "/ckpt", "--model=gpt2", "-k", "winobias", "--bias-report", "out"]) == [
-        "--pyargs", "biascheck.probes", "--model=/ckpt", "--model=gpt2", "-k", "winobias", "--bias-report=out"]
+        "--pyargs",
+        "biascheck.probes",
+        "--model=/ckpt",
+        "--model=gpt2",
+        "-k",
+        "winobias",
+        "--bias-report=out",
+    ]
 
 
 def test_run_collects_every_shipped_probe_from_an_empty_directory(tmp_path):
     """`biascheck run` needs no checkout: the probes come from the installed package."""
     from biascheck.catalog import PROBES
 
-    done = subprocess.run([sys.executable, "-m", "biascheck.cli", "run", "--collect-only", "-q", "--model",
-                           "smollm2-135m", "-p", "no:cacheprovider"], cwd=tmp_path, capture_output=True, text=True,
-                          check=False)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "biascheck.cli",
+            "run",
+            "--collect-only",
+            "-q",
+            "--model",
+            "smollm2-135m",
+            "-p",
+            "no:cacheprovider",
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     collected = done.stdout
     assert all(f"test_{name}.py::test_" in collected for name in PROBES), collected[-2000:]
@@ -242,8 +275,14 @@ def test_compare_refuses_a_run_of_another_schema_and_an_unusable_noise_run(tmp_p
 def test_accepting_a_partial_run_needs_partial_and_shows_its_coverage(tmp_path):
     """Issue 36 (3): a -k run became the baseline with no warning."""
     store = tmp_path / "s.sqlite"
-    coverage = {"partial": ["-k 'is'"], "probes": ["pronoun_ratio"], "tasks": ["pronoun_ratio.is"], "models": ["m"],
-                "tier": "full", "selection": {"-k": "is", "paths": [], "node_ids": []}}
+    coverage = {
+        "partial": ["-k 'is'"],
+        "probes": ["pronoun_ratio"],
+        "tasks": ["pronoun_ratio.is"],
+        "models": ["m"],
+        "tier": "full",
+        "selection": {"-k": "is", "paths": [], "node_ids": []},
+    }
     ResultStore(store).save_run("v1-k", {**payload(result("mean_abs_log_n", 1.0)), "coverage": coverage})
     refused = biascheck("accept", "v1-k", "--why", "x", "--store", str(store))
     assert refused.returncode == 2 and "this run is partial (-k 'is')" in refused.stderr
@@ -267,7 +306,7 @@ def test_a_corrupt_run_record_is_a_message_and_exit_2_for_compare_and_accept(tmp
         rs.save_run(name, payload(result("mean_abs_log_n", 1.0)))
     with sqlite3.connect(store) as con:
         con.execute("UPDATE runs SET payload = '{\"results\": [' WHERE name = 'v2'")
-        con.execute("UPDATE runs SET payload = '{\"results\": [{\"model\": \"m\"}]}' WHERE name = 'v3'")
+        con.execute('UPDATE runs SET payload = \'{"results": [{"model": "m"}]}\' WHERE name = \'v3\'')
     for args, run, problem in (
         (["compare", "v1", "v2"], "v2", "its JSON does not parse"),
         (["compare", "v3", "v1"], "v3", "result 1 lacks probe, task, metric"),

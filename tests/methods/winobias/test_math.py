@@ -21,11 +21,21 @@ REPO = Path(__file__).resolve().parents[3]
 
 def _sentences():
     rows = []
-    for pair, (occupation, gender, minimal) in enumerate([("nurse", "female", True), ("cook", "male", True),
-                                                          ("clerk", "female", False)]):
+    for pair, (occupation, gender, minimal) in enumerate(
+        [("nurse", "female", True), ("cook", "male", True), ("clerk", "female", False)]
+    ):
         for stereotype in ("pro", "anti"):
-            rows.append({"pair_id": f"dev-type1-{pair}", "type": 1, "split": "dev", "stereotype": stereotype,
-                         "occupation": occupation, "occupation_gender": gender, "minimal_pair": minimal})
+            rows.append(
+                {
+                    "pair_id": f"dev-type1-{pair}",
+                    "type": 1,
+                    "split": "dev",
+                    "stereotype": stereotype,
+                    "occupation": occupation,
+                    "occupation_gender": gender,
+                    "minimal_pair": minimal,
+                }
+            )
     return pd.DataFrame(rows)
 
 
