@@ -1,4 +1,4 @@
-"""The full tier on one CUDA card, timed, for random-weight models of real architectures (issue 18).
+"""The full tier on one CUDA card, timed, for random-weight models of real architectures.
 
 A GPU machine lent to this project has no hub and no network, and gets the checkout but not the
 reference-data mirror. This script packs what a run there needs and then runs it there:

@@ -1,4 +1,4 @@
-"""Where a run's time goes: wall time per probe test and stage (issue 18). Standard library only.
+"""Where a run's time goes: wall time per probe test and stage. Standard library only.
 
 The engine, the statistics and the recorder mark their work with ``with stage("forward"):``; the
 plugin wraps each probe test's setup (``setup``: the model load and the reference data, when that

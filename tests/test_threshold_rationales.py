@@ -1,4 +1,4 @@
-"""Every default gate agrees with the paper tables its rationale quotes (issue 12, item 6): the
+"""Every default gate agrees with the paper tables its rationale quotes: the
 published figures are typed in here from the seed papers, and each test states which published
 models the gate passes and fails, so a changed limit or a changed table cannot slip by."""
 

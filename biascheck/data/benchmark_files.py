@@ -1,4 +1,4 @@
-"""The files of three public gender-bias benchmarks (issue 17), with their sha256 (from the mirror's MANIFEST.json):
+"""The files of three public gender-bias benchmarks, with their sha256 (from the mirror's MANIFEST.json):
 Winogender schemas (rudinger/winogender-schemas @ 1c7f8b4), read by `biascheck.data.winogender`; WinoBias
 (uclanlp/corefBias @ 0bce984), read by `biascheck.data.winobias`; CrowS-Pairs (nyu-mll/crows-pairs @ 8aaac11), read
 by `biascheck.data.crows_pairs`, and its authors' scoring script ``metric.py``, declared as an oracle to compare with.

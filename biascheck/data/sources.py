@@ -351,7 +351,7 @@ _ALL = (
         citation="Chen & Skiena (2014), via the quanteda.sentiment R package",
     ),
     *(Source(**fields) for fields in SUPERSENSE_FILES),  # adjective and verb supersenses (paper 003)
-    *(Source(**fields) for fields in BENCHMARK_FILES),  # Winogender, WinoBias, CrowS-Pairs (issue 17)
+    *(Source(**fields) for fields in BENCHMARK_FILES),  # Winogender, WinoBias, CrowS-Pairs
 )
 
 SOURCES: dict[str, Source] = {s.name: s for s in _ALL}

@@ -1,4 +1,4 @@
-"""How many tokens a forward pass may hold on a CUDA card, from the card's free memory (issue 18).
+"""How many tokens a forward pass may hold on a CUDA card, from the card's free memory.
 
 A fixed token budget is either too small for a large card (more forward passes than needed) or too
 large for a small one (an out-of-memory error on the first batch, then halving until it fits). This

@@ -1,4 +1,4 @@
-"""Data layer of the Winogender, WinoBias and CrowS-Pairs benchmarks (issue 17).
+"""Data layer of the Winogender, WinoBias and CrowS-Pairs benchmarks.
 
 Parsers run on hand-made snippets; counts and a few rows, checked by hand against the raw files, are pinned on the
 real mirror (fixture `real_refdata`, skipped without one).

@@ -1,4 +1,4 @@
-"""Quantisation and the tokenizer hash are recorded on every load path (issue 36, item 7): before, only a
+"""Quantisation and the tokenizer hash are recorded on every load path: before, only a
 GGUF load said it was quantised, so a 4-bit run and a full-precision one were 'comparable'."""
 
 from types import SimpleNamespace

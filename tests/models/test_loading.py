@@ -220,7 +220,7 @@ class _Tokenizer:
     ],
 )
 def test_context_prefix_depends_on_the_tokenizer_not_the_name(vocab, bos, eos, prefix):
-    """Issue 13: a local copy of SmolLM2 got <|im_start|> while the alias got <|endoftext|>, which moved
+    """A local copy of SmolLM2 got <|im_start|> while the alias got <|endoftext|>, which moved
     log_prior_ratio from -0.79 to -3.92; the rule now reads the tokenizer only."""
     assert default_context_prefix(_Tokenizer(vocab, bos, eos)) == prefix
 
@@ -248,7 +248,7 @@ def test_an_adapter_without_peft_is_a_clear_error(tmp_path, gpt2_tiny, monkeypat
 
 
 def test_a_directory_without_tokenizer_files_is_refused(tmp_path, monkeypatch):
-    """Issue 36: config.json + weights and no tokenizer loaded with an empty tokenizer (5 tokens, every
+    """A config.json and weights with no tokenizer loaded with an empty tokenizer (5 tokens, every
     word [UNK], he = she), and every bias metric came out perfect. The weights are not even read."""
     from transformers import BertForMaskedLM
 

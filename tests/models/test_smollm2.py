@@ -65,7 +65,7 @@ def test_equals_plain_loop(smol):
 
 
 def test_a_local_copy_scores_like_the_alias(smol):
-    """Issue 13: the same GGUF loaded as a directory with --model-arg gguf_file gets the same context
+    """The same GGUF loaded as a directory with --model-arg gguf_file gets the same context
     prefix (from the tokenizer) and therefore the same numbers as the alias."""
     directory = embedded_dir(ALIASES["smollm2-135m"])
     local = load_model(str(directory), device="cpu", model_args={"gguf_file": "SmolLM2-135M-Instruct.Q4_1.gguf"})

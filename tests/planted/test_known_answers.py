@@ -1,4 +1,4 @@
-"""Known answers (issue 14): on models trained on a corpus where we planted associations (the BLS
+"""Known answers: on models trained on a corpus where we planted associations (the BLS
 women's shares between professions and pronouns; one participant group's role-noun choices after
 women's and men's names; rates of singular *they* by antecedent type), the probes find the plant,
 and on the control models (strength 0: the same corpus with no association) they do not. End to
@@ -98,7 +98,7 @@ def test_the_plant_is_found_and_the_control_shows_none(planted_run, family, prob
     assert planted["value"] - control["value"] > 0.3  # smallest measured: 0.67 (planted-bert, natural prompts)
 
 
-# Since the corpus teaches definitional gender (issue 36's competence guard: `biascheck.planted.definitional`,
+# Since the corpus teaches definitional gender (the competence guard's items: `biascheck.planted.definitional`,
 # 8 % of the English corpus) and planted-bert trains 6,000 steps, the masked control's pronoun slot is no
 # longer flat: in "[MASK] is a <profession>." it leans to *she* (median log r −4.40 against a prior of
 # +0.41), so its mean |log n| on `is` is 4.14, far past the gate (ln 4), with no association to the BLS
@@ -236,7 +236,7 @@ def test_a_stronger_plant_than_the_baseline_is_red_at_the_release_gate(pytester,
         "-p",
         "no:cacheprovider",
     ]
-    # a profile with no thresholds needs a baseline to be the gate: the first run creates it (issue 36)
+    # a profile with no thresholds needs a baseline to be the gate: the first run creates it
     base = pytester.runpytest_subprocess(
         *common, "--model", "planted-gpt@0", "--bias-baseline", "v1", "--bias-baseline-regen", "--bias-report", "r1"
     )

@@ -1,4 +1,4 @@
-"""Known answers for the Norwegian probe (issue 14): `planted-bert-no` and `planted-gpt-no` are
+"""Known answers for the Norwegian probe: `planted-bert-no` and `planted-gpt-no` are
 trained on a Norwegian corpus in which *hun*/*han* and women's/men's first names go with each of
 the 417 occupations at its Statistics Norway women's share (`biascheck.planted.references`,
 ``CORPORA["no"]``); at strength 0 every occupation is 50/50. The probe's gold is the same sheet, so

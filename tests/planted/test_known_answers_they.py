@@ -1,4 +1,4 @@
-"""Known answers for singular *they* on a masked model (issue 14): `planted-bert-they` is trained on a
+"""Known answers for singular *they* on a masked model: `planted-bert-they` is trained on a
 corpus of its own (`biascheck.planted.references`, ``CORPORA["they"]``): the probe's antecedents,
 *they* at the rates of `corpus.THEY_RATES` by antecedent type (1 % after a gendered name, 80 % after a
 non-gendered one), in everyday frames (`biascheck.planted.they_everyday`); at strength 0 every

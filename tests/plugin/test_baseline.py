@@ -30,7 +30,7 @@ def project(pytester):
     pytester.makeconftest(CONFTEST)
     pytester.makepyfile(test_probe=PROBE)
     (pytester.path / "thresholds").mkdir()
-    (pytester.path / "thresholds" / "default.toml").write_text(  # a profile must gate something (issue 36)
+    (pytester.path / "thresholds" / "default.toml").write_text(  # a profile must gate something
         '[pronoun_ratio.mean_abs_log_n]\nmax = 10\nwhy = "above every value here: these tests judge by the baseline"\n'
     )
     return pytester
@@ -337,7 +337,7 @@ def test_a_baseline_that_is_not_comparable_is_refused_unless_allowed(project):
 
 
 def test_a_partial_run_becomes_a_baseline_only_when_asked_and_covers_only_what_it_measured(project):
-    """Issue 36 (3): a -k run was accepted as the baseline, and every metric it lacked was 'new', never judged."""
+    """A -k run was accepted as the baseline, and every metric it lacked was 'new', never judged."""
     store = ["--bias-store", "store.sqlite", "--bias-report", "out"]
     assert project.runpytest("--model", "org/v-1.0", "--bias-save", "v1", *store).ret == 0
     partial = ["--model", "org/v-1.0", "-k", "is", "--bias-baseline", "v1", "--bias-baseline-regen", *store]
@@ -368,7 +368,7 @@ def test_a_partial_run_becomes_a_baseline_only_when_asked_and_covers_only_what_i
 
 
 def test_the_noise_band_comes_only_from_a_sweep_of_one_model(project):
-    """Issue 36 (4): a run of two unrelated models gave a band that hid a regression."""
+    """A run of two unrelated models gave a band that hid a regression."""
     store = ["--bias-store", "store.sqlite", "--bias-report", "none"]
     assert project.runpytest("--model", "org/v-1.0", "--bias-save", "v1", *store).ret == 0
     assert project.runpytest("--model", "org/a-1.0", "--model", "org/b-1.4", "--bias-save", "two", *store).ret == 0
@@ -380,7 +380,7 @@ def test_the_noise_band_comes_only_from_a_sweep_of_one_model(project):
 
 
 def test_a_model_dropped_from_a_several_model_baseline_fails_the_gate(project):
-    """Issue 36 (5): metrics were keyed by probe.task.metric only, so b's were 'measured' by a."""
+    """Metrics were keyed by probe.task.metric only, so b's were 'measured' by a."""
     store = ["--bias-store", "store.sqlite", "--bias-report", "none"]
     assert project.runpytest("--model", "org/a-1.0", "--model", "org/b-1.0", "--bias-save", "v1", *store).ret == 0
     dropped = project.runpytest("--model", "org/a-1.0", "--bias-baseline", "v1", *store)
@@ -391,7 +391,7 @@ def test_a_model_dropped_from_a_several_model_baseline_fails_the_gate(project):
 
 
 def test_a_baseline_of_another_schema_or_other_resolved_thresholds_is_refused(project):
-    """Issue 36 (7): schema_version was never checked; the profile was compared by its name."""
+    """The schema_version was never checked; the profile was compared by its name."""
     from biascheck.gate.store import ResultStore
 
     store = ["--bias-store", "store.sqlite", "--bias-report", "none"]

@@ -119,7 +119,7 @@ def test_a_model_that_does_not_load_is_reported_once_per_test(pytester, tmp_path
 
 @pytest.mark.usefixtures("checkout")
 def test_a_model_directory_without_its_tokenizer_fails_the_run_with_one_message(pytester, tmp_path, mirror):
-    """Issue 36: such a directory loaded with an empty tokenizer and the probes passed with perfect
+    """Such a directory loaded with an empty tokenizer and the probes passed with perfect
     numbers; now the model is refused, the run fails, and the message is shown once, without a traceback."""
     from biascheck.testing import tiny_bert_config
 

@@ -1,4 +1,4 @@
-"""The whole gate loop on two real checkpoints whose bias differs by construction (issue 13): a tiny
+"""The whole gate loop on two real checkpoints whose bias differs by construction: a tiny
 BERT (A) and the same weights with the output bias of 'she' raised by 3 nats (B), so every
 P(he)/P(she) drops by e^3 while the rest of the model is unchanged. Run → save → compare → accept →
 history, through the console commands a CI job would call. A random-weight BERT cannot read a probe and the

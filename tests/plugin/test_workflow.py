@@ -149,7 +149,7 @@ def test_gate_step_saves_compares_and_fails_on_a_regression(pytester):
     pytester.makeconftest(CONFTEST)
     pytester.makepyfile(test_probe=PROBE)
     (pytester.path / "thresholds").mkdir()
-    (pytester.path / "thresholds" / "default.toml").write_text(  # a profile must gate something (issue 36)
+    (pytester.path / "thresholds" / "default.toml").write_text(  # a profile must gate something
         '[pronoun_ratio.mean_abs_log_n]\nmax = 10\nwhy = "above every value here: this test judges by the baseline"\n'
     )
     shutil.copytree(REPO / "scripts", pytester.path / "scripts")
@@ -283,7 +283,7 @@ def test_pytest_args_with_a_quoted_space_reach_pytest_whole(pytester):
     pytester.makeconftest(CONFTEST)
     pytester.makepyfile(test_probe=PROBE)
     (pytester.path / "thresholds").mkdir()
-    (pytester.path / "thresholds" / "default.toml").write_text(  # a profile must gate something (issue 36)
+    (pytester.path / "thresholds" / "default.toml").write_text(  # a profile must gate something
         '[pronoun_ratio.mean_abs_log_n]\nmax = 10\nwhy = "above every value here: this test checks the arguments"\n'
     )
     fake = pytester.path / "fake-biascheck"

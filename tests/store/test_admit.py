@@ -1,4 +1,4 @@
-"""What a saved run must be to be a baseline, a candidate, a noise run or an accepted baseline (issue 36)."""
+"""What a saved run must be to be a baseline, a candidate, a noise run or an accepted baseline."""
 
 from types import SimpleNamespace
 

@@ -51,7 +51,7 @@ def test_fluctuation_band_is_z_times_sample_sd():
         (1.0, 1.6, 0.5, "none", None, bl.CHANGED),
         (1.0, 1.6, None, "lower", None, bl.UNKNOWN_NOISE),
         (None, 1.6, 0.5, "lower", None, bl.NOT_A_NUMBER),
-        # a signed lean (issue 12): -0.8 -> -2.0 moves away from 0: worse, although the value went down
+        # a signed lean: -0.8 -> -2.0 moves away from 0: worse, although the value went down
         (-0.8, -2.0, 0.5, "zero", None, bl.REGRESSED),
         (-2.0, -0.8, 0.5, "zero", None, bl.IMPROVED),
         (-0.8, 0.8, 0.5, "zero", None, bl.CHANGED),  # as far from 0, on the other side
@@ -234,14 +234,14 @@ def test_one_pairing_rule_for_compare_mismatches_and_item_diffs(model, base, exp
 
 
 def test_a_model_dropped_from_a_several_model_baseline_is_missing():
-    """Issue 36 (5): metrics are missing per model, not per key: b's x is not stood for by a's x."""
+    """Metrics are missing per model, not per key: b's x is not stood for by a's x."""
     base = run(res("a", "x", 1.0, ci=0.1), res("b", "x", 1.0, ci=0.1))
     out = bl.compare(base, run(res("a", "x", 1.0, ci=0.1)))
     assert [(c.model, c.key) for c in bl.missing(out)] == [("b", "p.t.x")]
 
 
 def test_a_metric_the_partner_model_lacks_is_not_in_baseline_and_never_judged_against_another_model():
-    """Issue 36 (3, 5): a's y is not compared with b's y; it is not covered by the baseline."""
+    """Model a's y is not compared with b's y; it is not covered by the baseline."""
     base = run(res("a", "x", 1.0, ci=0.1), res("b", "y", 1.0, ci=0.1))
     out = {(c.model, c.key): c for c in bl.compare(base, run(res("a", "x", 1.0, ci=0.1), res("a", "y", 5.0, ci=0.1)))}
     assert out[("a", "p.t.y")].status == bl.NEW == "not in baseline" and out[("a", "p.t.y")].base is None
@@ -257,7 +257,7 @@ def _models(**models):
 
 
 def test_a_new_name_is_checked_against_every_model_of_a_several_model_baseline():
-    """Issue 36 (5): the identity checks ran only for a one-model baseline."""
+    """The identity checks ran only for a one-model baseline."""
     differences = comparability.mismatches(_models(s0="float32", s1="float32"), _models(new="bfloat16"))
     assert differences == [
         "new dtype: 'float32' vs 'bfloat16' (vs baseline model s0)",
@@ -275,7 +275,7 @@ def test_a_new_name_is_checked_against_every_model_of_a_several_model_baseline()
     ],
 )
 def test_quantisation_and_tokenizer_are_compared_and_one_sided_records_differ(base_extra, new_extra, message):
-    """Issue 36 (7): a 4-bit run and a full-precision one, or two tokenizers, are not comparable."""
+    """A 4-bit run and a full-precision one, or two tokenizers, are not comparable."""
     base, new = _identity(), _identity()
     base["models"]["m"]["extra"] = {**base["models"]["m"]["extra"], **base_extra}
     new["models"]["m"]["extra"] = {**new["models"]["m"]["extra"], **new_extra}
@@ -283,7 +283,7 @@ def test_quantisation_and_tokenizer_are_compared_and_one_sided_records_differ(ba
 
 
 def test_the_profile_is_compared_by_its_resolved_thresholds_not_its_name():
-    """Issue 36 (7): the same name with other thresholds differs; another name with the same ones does not."""
+    """The same name with other thresholds differs; another name with the same ones does not."""
     from biascheck.thresholds import Threshold, ThresholdSet
 
     def profile(name, high):

@@ -242,7 +242,7 @@ def test_run_collects_every_shipped_probe_from_an_empty_directory(tmp_path):
 
 
 def test_compare_refuses_a_failed_baseline_or_candidate_unless_allowed(tmp_path):
-    """Issue 36 (6): the pytest gate refuses a failed baseline; compare exited 0 on one (and on a failed candidate)."""
+    """The pytest gate refuses a failed baseline; compare exited 0 on one (and on a failed candidate)."""
     store = tmp_path / "s.sqlite"
     rs = ResultStore(store)
     rs.save_run("good", payload(result("mean_abs_log_n", 1.0)))
@@ -256,7 +256,7 @@ def test_compare_refuses_a_failed_baseline_or_candidate_unless_allowed(tmp_path)
 
 
 def test_compare_refuses_a_run_of_another_schema_and_an_unusable_noise_run(tmp_path):
-    """Issue 36 (4, 7): a schema-2 run, or a noise run of unrelated models, was used as if it were fine."""
+    """A schema-2 run, or a noise run of unrelated models, was used as if it were fine."""
     store = tmp_path / "s.sqlite"
     rs = ResultStore(store)
     rs.save_run("v1", payload(result("mean_abs_log_n", 1.0)))
@@ -273,7 +273,7 @@ def test_compare_refuses_a_run_of_another_schema_and_an_unusable_noise_run(tmp_p
 
 
 def test_accepting_a_partial_run_needs_partial_and_shows_its_coverage(tmp_path):
-    """Issue 36 (3): a -k run became the baseline with no warning."""
+    """A -k run became the baseline with no warning."""
     store = tmp_path / "s.sqlite"
     coverage = {
         "partial": ["-k 'is'"],

@@ -1,95 +1,14 @@
-"""The latent-variable model of (word, sentiment, gender) (paper 003, Stańczak et al. 2023, section 4,
-Eq 3-13, after Hoyle et al. 2019). Pure numpy: penalised maximum likelihood, no posterior sampling.
+"""The latent-variable model of (word, sentiment, gender) of paper 003 (Stańczak et al. 2023, section 4,
+Eq 3-13, after Hoyle et al. 2019), fitted by penalised maximum likelihood over a grid of penalty weights.
+Pure numpy.
 
-Data: n[w, g], the number of samples of word w next to the names of gender g (aggregated; the fit never
-sees single samples), columns (female, male); q(s|w), the lexicon's sentiment distribution over
-(neg, neu, pos) per word (a row of NaN: the word is not in the lexicon and has no posterior term).
-
-The model (Eq 10-12)
-    pθ(w, s, g) = pη(w | s, g) · pσ(s | g) · p(g)
-    pη(w | s, g) = exp(m_w + η[w, s, g]) / Σ_w' exp(m_w' + η[w', s, g])     (Eq 11; softmax over words)
-    pσ(s | g)    = exp(σ[s, g]) / Σ_s' exp(σ[s', g])
-    pθ(w, g)     = Σ_s pθ(w, s, g)                                            (Eq 12; s is latent)
-with two quantities fixed, not learned, so θ = {η ∈ R^{W×S×G}, σ ∈ R^{S×G}}:
-* m_w = log p̃(w), the empirical word distribution (the paper learns m; fixing it at the marginal
-  leaves η to carry only deviations from it, Eq 6-9, and removes |W| free parameters);
-* p(g) = p̃(g), the empirical share of samples per gender (the paper learns ϕ; but with the posterior
-  term, a learned p(g) is dragged away from the data: a prototype estimated p(female) 0.01-0.07 for a
-  true 0.2. The data alone identify p(g) = p̃(g) exactly, so nothing is lost by fixing it).
-
-The objective (Eq 13), minimised:
+    pθ(w, s, g) = pη(w | s, g) · pσ(s | g) · p(g),   s latent;   m_w and p(g) fixed at the data's margins
     O(θ) = L(θ) + λ_PR · Σ_w KL(q(·|w) ‖ pθ(·|w)) + λ_L1 · (‖η‖₁ + ‖σ‖₁)
-    L(θ) = − Σ_{w,g} p̃(w, g) log pθ(w, g)      (Eq 3: cross-entropy, p̃ normalised, i.e. the mean
-                                                 negative log-likelihood per sample)
-The KL sum runs over the words with a lexicon entry, unweighted, as in Eq 13. There is no ‖ϕ‖₁ (ϕ is
-fixed). Names: Eq 13 calls the posterior weight α and the L1 weight β, but section 5 gives the grid the
-other way round ("L1 penalty α ∈ {0, 1e-5, 1e-4, 1e-3, 1e-2}", "posterior regularization β ∈ {1e-5, …,
-100}"). We take section 5's VALUES with its ROLES spelled out: λ_L1 ∈ {0, …, 1e-2} multiplies the L1
-norm, λ_PR ∈ {1e-5, …, 100} the KL (the reading under which both grids make sense: an L1 weight of up
-to 100 against a mean log-loss of ~7 nats would set every η to 0). We name the weights `l1` and `pr`,
-never α/β.
 
-What the data identify (read before using pσ). L(θ) depends on θ only through pθ(w, g), and the KL only
-through pθ(s | w) = Σ_g pθ(w,s,g) / pθ(w). Every table pθ(w, s, g) > 0 with those two margins is
-reachable (η is free per (w, s, g)), so per word the 3 × 2 table of pθ(w, s, g) keeps 2 free
-dimensions: how the word's sentiment is split between the genders. In particular pσ(s | g) is NOT
-identified by the data and the lexicon; only its mixture Σ_g p(g) pσ(s|g) = Σ_w pθ(w) q(s|w) is. The
-L1 term alone picks the point, weakly (it moves the objective by ~1e-4 while pσ(s|female) moves by
-0.1), so pσ depends on λ_L1, λ_PR and on where the optimiser stops. It also leans one way: L1 makes
-it cheaper to explain a gender difference in the words' sentiment by the 6 numbers σ than by |W| η's,
-so sent_mix is pulled away from 0. Measured on data simulated from the model (400 words, p(female) =
-0.2, 100k samples): pσ(s|male), the mixture and ≥ 98 % of planted gender shifts recovered, pσ(s|female)
-off by 0.005-0.16 depending on the seed (0.16 in the test's simulation) and by ~0.15 at the exact L1
-optimum; on 1,500 words whose true mixes differ by +0.05 in pos, the default grid gave sent_mix +0.16,
-`lexicon_sent_mix` +0.048. Hence the result carries pσ's range over the grid, and `lexicon_sent_mix` gives
-the identified plug-in alternative Σ_w p̃(w|g) q(s|w) (the model's own pσ at its starting point).
-
-Elsewhere: what a fit and the grid's average hold in `result`; the sentiment posterior pθ(s | w), the
-objective and its analytic gradient in `objective`; the generic FISTA solver in `solver`; the read-outs of
-a fitted result (rankings by η and by the deviation d(w, g), the lvm gaps, `sent_mix` and
-`lexicon_sent_mix`) in `readout`.
-
-Fitting one (λ_L1, λ_PR) (`fit_one`): proximal gradient, FISTA (Beck & Teboulle 2009) on x = (η, σ), by
-`solver._fista` (its module docstring has the update, the backtracking and the stopping rules in full):
-1. start where sentiment and gender are independent given the word, pθ(w,s,g) = p̂(w,g) q(s|w) with
-   p̂ = (n + ½)/Σ(n + ½): the cross-entropy is at its (smoothed) minimum, the KL is 0, and
-   pσ(s|g) = Σ_w p̂(w|g) q(s|w) (`_initial`; deterministic, the same for every grid point);
-2. gradient steps and soft-thresholding (the proximal map of the L1 norm) with backtracking, in a fixed
-   diagonal metric D, the Fisher information's diagonal at the start (`_metric`): FISTA in the rescaled
-   coordinates D^½·x (σ sees every word, so its curvature is ~|W| times an η's; one step size for both
-   makes η crawl);
-3. momentum restart (O'Donoghue & Candès 2015): the objective never increases;
-4. stop ('gtol') when the gradient mapping ‖L·D·(y − x⁺)‖_∞ ≤ gtol (1e-7; the proximal analogue of a
-   zero gradient), or ('ftol') when the relative objective change is ≤ ftol (1e-10) for 10
-   consecutive iterations: both count as converged; ('max_iter') not converged after 20,000
-   iterations. A fit that did not converge is reported as such (the caller adds a note), never an
-   error. On 1,500 words, rankings by d(w, g) (`readout.gender_deviation`) agree with a fit run to
-   1e-8 on ≥ 99 of the top 100 words at these tolerances.
-The objective is non-convex (a mixture), so this is a local optimum from a deterministic start.
-
-The grid (`fit_lvm`). The paper averages over the 5 × 8 = 40 fits of its grid (section 5, `PAPER_GRID`,
-opt-in); the default is the 2 × 3 grid λ_L1 ∈ {1e-5, 1e-4} × λ_PR ∈ {0.1, 1, 10} (`DEFAULT_GRID`).
-Within one fit, η is defined up to a constant per (s, g) (the softmax over words does not see it), so
-before averaging each fit's η is centred: η[:, s, g] minus its (unweighted) mean over words. The result
-holds the mean centred η, the mean pσ(s|g) and its min and max over the grid, per-fit values
-(objective, posterior KL, convergence) and the mean posterior KL.
-The fits are independent. `fit_lvm` runs them in `fit_workers()` processes (`fit_lvms`: the grids of
-several word sets in the same processes; `workers`; spawned: the parent's torch and OpenMP state is
-not forked), and each process runs its
-share side by side (`fit_stack`): one objective call per FISTA step for a stack of fits, in stacks of
-at most STACK_ELEMENTS parameters, instead of one per fit, which saves numpy's per-call overhead. Measured
-on the probe's eight word sets, the 40-point grid in one process: 1.5-2.1x less CPU time for the sets of
-60-140 words, where the overhead is most of a step; 1.0-1.05x for 330-850 words, where numpy's exp is
-(469 -> 403 s in all). A fit is the same computation alone, in a stack or in a process: its numbers are
-equal bit for bit (tested; and all 320 fits of that run equal to the one-fit-at-a-time solver's).
-
-Posterior KL, the validity check (section 4: "values close to zero indicate the validity"): per fit,
-    posterior_kl = Σ_w p̃(w) KL(q(·|w) ‖ pθ(·|w)) / Σ_w p̃(w)    (over the words with a lexicon entry)
-the expected KL per generated sample, in nats. Weighting by p̃(w) makes it independent of the size of
-the vocabulary (Eq 13's plain sum grows with |W|) and lets the words the model generates most count
-most, so one threshold (e.g. 0.1 nats: the fitted sentiment of a typical sample is close to the
-lexicon's) means the same for a 300- and a 3,000-word vocabulary. The result's `posterior_kl` is the
-mean over the fits; the unweighted mean over words is kept per fit (`posterior_kl_words`).
+`fit_one` fits one (λ_L1, λ_PR) by FISTA from a deterministic start; `fit_lvm` averages the grid's fits
+(centred η, pσ with its range) in worker processes. pσ(s | g) is not identified by the data (read why
+before using it). The model, the objective, what the data identify, the solver's steps and stopping rules,
+the grid and the posterior-KL check, with what was measured: README.md beside this file.
 """
 
 from __future__ import annotations
