@@ -121,6 +121,33 @@ def pytest_configure(config: pytest.Config) -> None:
     if not hasattr(config, "workerinput"):
         summary.discard_plots(session.config.report_dir)  # figures a killed run left half-way
     tracking.register(config)  # results store, baseline gate, xdist result shipping
+    _show_progress_past_capture(config)
+
+
+def _show_progress_past_capture(config: pytest.Config) -> None:
+    """Scoring heartbeats (`biascheck.models.progress`) reach the terminal or CI log during the run: each
+    line is written with pytest's capture suspended, as pytest's own live logging does."""
+    import sys
+
+    from biascheck.models import progress
+
+    capture = config.pluginmanager.getplugin("capturemanager")
+    if capture is None:  # -p no:capture: the stream is not captured
+        return
+
+    def write(line: str) -> None:
+        with capture.global_and_fixture_disabled():
+            if sys.__stderr__ is not None:
+                sys.__stderr__.write(line + "\n")
+                sys.__stderr__.flush()
+
+    progress.write_past_capture(write)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    from biascheck.models import progress
+
+    progress.write_past_capture(None)
 
 
 def _distributes(config: pytest.Config) -> bool:

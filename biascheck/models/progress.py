@@ -1,6 +1,9 @@
 """Progress of a scoring call: a tqdm bar on a terminal, a heartbeat line in CI logs.
 
-Both write to the real stderr (``sys.__stderr__``), past pytest's capture.
+Both write to the real stderr (``sys.__stderr__``). Under pytest's output capture (its default, which
+takes the process's file descriptor 2 itself) that stream is captured too, so the pytest plugin hands
+this module a writer that suspends the capture for each line (`write_past_capture`): a heartbeat then
+reaches the terminal and the CI log while the probe runs, not only in a failed test's captured output.
 """
 
 from __future__ import annotations
@@ -8,6 +11,7 @@ from __future__ import annotations
 import os
 import sys
 import time
+from collections.abc import Callable
 from typing import Any
 
 PROGRESS_MIN_BATCHES = 8  # a terminal bar only for calls of this many batches or more
@@ -30,6 +34,12 @@ def progress(total: int, n_batches: int, desc: str) -> Any:
 
 
 _LAST_LINE = [time.monotonic()]  # when the last heartbeat line was written, over all scoring calls
+_WRITER: list[Callable[[str], None] | None] = [None]  # set by the pytest plugin for the length of a run
+
+
+def write_past_capture(writer: Callable[[str], None] | None) -> None:
+    """How a heartbeat line is written while pytest captures output (None: print to the stream)."""
+    _WRITER[0] = writer
 
 
 class Heartbeat:
@@ -49,7 +59,11 @@ class Heartbeat:
         if self.interval < 0 or now - _LAST_LINE[0] < self.interval:
             return
         _LAST_LINE[0] = now
-        print(self.line(now - self.started), file=self.stream, flush=True)
+        line = self.line(now - self.started)
+        if _WRITER[0] is not None:
+            _WRITER[0](line)
+        else:
+            print(line, file=self.stream, flush=True)
 
     def line(self, elapsed: float) -> str:
         test = os.environ.get("PYTEST_CURRENT_TEST", "").rsplit(" (", 1)[0]

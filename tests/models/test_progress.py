@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 import io
+import os
+import subprocess
+import sys
+
+import pytest
 
 from biascheck.models import progress
 
@@ -45,3 +50,25 @@ def test_lines_are_rate_limited_over_all_calls_and_can_be_turned_off(monkeypatch
 def test_durations_read_as_minutes_and_seconds():
     assert progress._duration(42.4) == "42 s"
     assert progress._duration(125) == "2 min 05 s"
+
+
+PROBE_LIKE = """
+from biascheck.models import progress
+
+def test_a_long_scoring_call():
+    progress.progress(400, 2, "biascheck scoring").update(100)
+"""
+
+
+@pytest.mark.parametrize(("plugin", "shown"), [((), True), (("-p", "no:biascheck"), False)])
+def test_the_heartbeat_reaches_a_ci_log_past_pytests_capture(tmp_path, plugin, shown):
+    """Output captured as CI captures it (pipes, no terminal), pytest's own capture on: with the plugin the
+    heartbeat line is in the log while the test passes; without it, pytest swallows it (the control)."""
+    (tmp_path / "test_long.py").write_text(PROBE_LIKE)
+    env = {**os.environ, "BIASCHECK_PROGRESS_SECONDS": "0", "PYTEST_ADDOPTS": ""}
+    options = list(plugin) or ["--bias-report", "none"]  # the plugin's option exists only with the plugin
+    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *options, "test_long.py"]
+    done = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+    log = done.stdout + done.stderr
+    assert ("biascheck scoring [test_long.py::test_a_long_scoring_call]: 100/400 sequences" in log) is shown, log
