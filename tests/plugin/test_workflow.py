@@ -315,3 +315,22 @@ def test_pytest_args_with_a_quoted_space_reach_pytest_whole(pytester):
     }
     done = run_step({"run": f"{REPO / 'scripts' / 'gate.sh'} org/v-0.5"}, pytester.path, gate)
     assert done.returncode == 0 and "1 passed" in done.stdout, done.stdout + done.stderr
+
+
+def test_the_reusable_workflow_is_called_as_the_readme_shows_it():
+    """In a called workflow `github.repository` is the caller's: the README's call names biascheck's
+    repository and ref, every input it passes exists, and the workflow stops with a message (not a missing
+    action.yml) when they are left out."""
+    yaml = pytest.importorskip("yaml")
+    readme = (REPO / "README.md").read_text()
+    block = readme.split("uses: OWNER/biascheck/.github/workflows/biascheck-call.yml@v0.1.0", 1)[1].split("```")[0]
+    given = yaml.safe_load("with:" + block.split("with:", 1)[1])["with"]
+    workflow = yaml.safe_load((REPO / ".github" / "workflows" / "biascheck-call.yml").read_text())
+    inputs = workflow[True]["workflow_call"]["inputs"]  # PyYAML reads the key `on` as True
+    assert set(given) <= set(inputs)
+    assert given["biascheck-repository"] == "OWNER/biascheck" and given["biascheck-ref"] == "v0.1.0"
+    steps = workflow["jobs"]["gate"]["steps"]
+    names = [s.get("name", s.get("uses")) for s in steps]
+    assert names.index("Find biascheck's action") < names.index("./.biascheck-src")
+    guard = steps[names.index("Find biascheck's action")]["run"]
+    assert "biascheck-repository" in guard and "exit 1" in guard
