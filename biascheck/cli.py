@@ -62,16 +62,26 @@ def _probes(args: argparse.Namespace) -> int:
 
 
 def _data(args: argparse.Namespace) -> int:
+    """A line per reference file (where it was found, or why not), then, when any is missing or corrupt,
+    one paragraph: how many, and the first error in full (where it looked, how to fix it). The errors of
+    a missing mirror are all alike: printed once, not 300 times."""
     from biascheck.data import SOURCES, ReferenceData
 
     store = ReferenceData(mirror=args.data)
-    failures = 0
+    failures: list[str] = []
     for name in SOURCES:
         try:
             print(f"ok       {name}  {store.path(name)}")
         except BiascheckError as exc:
-            failures += 1
-            print(f"MISSING  {name}  {exc}")
+            failures.append(str(exc))
+            why = "not found" if "was not found" in str(exc) else str(exc).split(". ")[0][:160]
+            source = SOURCES[name]
+            print(f"MISSING  {name}  {source.owner}/{source.repo}@{source.commit[:7]}:{source.path}: {why}")
+    if failures:
+        print(
+            f"\n{len(failures)} of {len(SOURCES)} reference files are missing or corrupt "
+            f"(mirror: {store.mirror or 'none'}; cache: {store.cache}). The first in full:\n{failures[0]}"
+        )
     return 1 if failures else 0
 
 
@@ -86,9 +96,28 @@ def _fluctuation(args: argparse.Namespace) -> int:
 PATH_OPTIONS = ("--model", "--model-list", "--bias-data", "--bias-report", "--bias-profile", "--bias-store")
 
 
+# pytest options that read or write its cache: with none of them, `biascheck run` leaves no .pytest_cache/
+# in the user's directory.
+CACHE_OPTIONS = (
+    "--lf",
+    "--last-failed",
+    "--ff",
+    "--failed-first",
+    "--nf",
+    "--new-first",
+    "--sw",
+    "--stepwise",
+    "--sw-skip",
+    "--stepwise-skip",
+    "--cache-show",
+    "--cache-clear",
+    "cacheprovider",
+)
+
+
 def pytest_args(args: list[str]) -> list[str]:
     """`biascheck run ARGS` → pytest's arguments: the shipped probes (`--pyargs biascheck.probes`) and
-    ARGS, each path-valued option of ours joined to its value."""
+    ARGS, each path-valued option of ours joined to its value; pytest's cache off unless ARGS use it."""
     out: list[str] = []
     rest = iter(args)
     for arg in rest:
@@ -97,7 +126,8 @@ def pytest_args(args: list[str]) -> list[str]:
             out.append(arg if value is None else f"{arg}={value}")
         else:
             out.append(arg)
-    return ["--pyargs", "biascheck.probes", *out]
+    cache = [] if any(arg.split("=", 1)[0] in CACHE_OPTIONS for arg in args) else ["-p", "no:cacheprovider"]
+    return ["--pyargs", "biascheck.probes", *cache, *out]
 
 
 def _run(argv: list[str]) -> int:

@@ -143,6 +143,10 @@ def test_the_exit_codes_the_readme_lists_for_history_diff_and_data(tmp_path, mir
         "data", "--data", str(empty), env={"BIASCHECK_OFFLINE": "1", "BIASCHECK_CACHE_DIR": str(tmp_path / "cache")}
     )
     assert missing.returncode == 1 and "MISSING" in missing.stdout
+    lines = missing.stdout.splitlines()
+    # a line a file, short; the long explanation (where it looked, how to fix) once at the end
+    assert max(len(line) for line in lines if line.startswith("MISSING")) < 200
+    assert missing.stdout.count("Looked in:") == 1 and "reference files are missing or corrupt" in lines[-2]
 
 
 def test_data_finds_a_shared_mirror_beside_the_checkout_as_the_plugin_does(tmp_path, mirror):
@@ -205,6 +209,8 @@ def test_run_hands_everything_to_pytest_with_the_shipped_probes_and_path_options
     assert pytest_args(["--model", "/ckpt", "--model=gpt2", "-k", "winobias", "--bias-report", "out"]) == [
         "--pyargs",
         "biascheck.probes",
+        "-p",
+        "no:cacheprovider",  # no .pytest_cache/ left in the user's directory
         "--model=/ckpt",
         "--model=gpt2",
         "-k",
@@ -318,3 +324,11 @@ def test_a_corrupt_run_record_is_a_message_and_exit_2_for_compare_and_accept(tmp
         assert done.stderr.startswith(f"biascheck: run {run!r} in the results store {store} is corrupt"), done.stderr
         assert problem in done.stderr and f"--bias-baseline {run} --bias-baseline-regen" in done.stderr
         assert "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) == 1
+
+
+def test_run_keeps_pytests_cache_only_when_an_option_uses_it():
+    from biascheck.cli import pytest_args
+
+    assert "no:cacheprovider" not in pytest_args(["--lf"])
+    assert "no:cacheprovider" not in pytest_args(["-p", "cacheprovider"])
+    assert "no:cacheprovider" in pytest_args(["-k", "lf"])
