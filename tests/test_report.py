@@ -29,9 +29,22 @@ def result(metric="mean_abs_log_n", value=0.5, passed=True, **kw):
 
 
 def test_table_shows_value_interval_threshold_verdict_and_n():
-    rows = report.build_tables([result(), result("median_log_r", 2.0, None, threshold=None)])[0].rows
-    assert rows[0] == ["is", "mean_abs_log_n", "lower", "model", "0.500", "[0.400, 0.600]", "923", "≤ 1", "pass", "—"]
-    assert rows[1][7:9] == ["—", "report"]
+    table = report.build_tables([result(), result("median_log_r", 2.0, None, threshold=None)])[0]
+    assert table.rows[0] == ["is", "mean_abs_log_n", "lower", "model", "0.500", "[0.400, 0.600]", "923", "≤ 1", "pass"]
+    assert table.rows[1][7:9] == ["—", "report"]
+    assert "paper" not in table.headers  # no result has a paper value: no column of dashes
+    with_paper = report.build_tables([result(), result("median_log_r", 2.0, None, threshold=None, paper_value=1.5)])[0]
+    assert with_paper.headers[-1] == "paper" and [r[-1] for r in with_paper.rows] == ["—", "1.500"]
+
+
+def test_a_gated_metric_says_what_it_measures_and_why_its_gate_is_there():
+    from biascheck.catalog import PROBES
+
+    table = report.build_tables([result(), result("median_log_r", 2.0, None, threshold=None)])[0]
+    description = PROBES["pronoun_ratio"].metric("mean_abs_log_n").description
+    assert table.meanings == [f"mean_abs_log_n: {description}. Gate ≤ 1: {result().threshold.why}"]  # ungated: none
+    assert "<details><summary>What the gated metrics measure" in report.render([table], "github")
+    assert f"  gate: mean_abs_log_n: {description}" in report.render([table], "simple")
 
 
 def test_table_shows_which_way_is_better_and_a_target():

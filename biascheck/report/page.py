@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from biascheck.gate import history
-from biascheck.report.tables import HEADERS, grouped, row
+from biascheck.report.tables import columns, grouped, meaning, row
 from biascheck.results import Result
 from biascheck.thresholds import Threshold
 
@@ -86,11 +86,12 @@ def _fmt(value: Any) -> str:
 
 def result_table(members: Sequence[Result], comparisons: Mapping[tuple[str, str], Mapping[str, Any]]) -> str:
     """One model's results for one probe; baseline columns when the run was compared with one."""
-    headers = list(HEADERS) + (["baseline", "change", "vs baseline"] if comparisons else [])
+    shown = columns(members)
+    headers = shown + (["baseline", "change", "vs baseline"] if comparisons else [])
     numeric = {"value", "95% CI", "n", "paper", "baseline", "change"}
     out = ["<table><thead><tr>", *(f"<th>{_e(h)}</th>" for h in headers), "</tr></thead><tbody>"]
     for r in members:
-        cells = row(r)
+        cells = row(r, shown)
         if comparisons:
             c = comparisons.get((r.model, r.key)) or {}
             base = c.get("base")
@@ -100,6 +101,11 @@ def result_table(members: Sequence[Result], comparisons: Mapping[tuple[str, str]
         out += [f"<td{' class=num' if h in numeric else ''}>{_e(v)}</td>" for h, v in zip(headers, cells, strict=True)]
         out.append("</tr>")
     out.append("</tbody></table>")
+    meanings = list(dict.fromkeys(m for m in map(meaning, members) if m))
+    if meanings:  # folded: the table stays the first thing a reader sees
+        out.append("<details><summary>What the gated metrics measure, and why their gates are there</summary><ul>")
+        out += [f"<li>{_e(m)}</li>" for m in meanings]
+        out.append("</ul></details>")
     return "".join(out)
 
 

@@ -1,14 +1,16 @@
 """Summary tables of result records: one per (model, probe), the same rows for the terminal, Markdown
-and report.html. Knows result records only."""
+and report.html. Knows result records, and reads each gated metric's one-line meaning from its probe's
+spec (the catalog), so a reader sees what a failed number measures and why its gate is where it is."""
 
 from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from tabulate import tabulate
 
+from biascheck.errors import BiascheckError
 from biascheck.results import Result
 from biascheck.spec import BETTER_SHORT, COMPETENCE
 
@@ -20,6 +22,28 @@ class Table:
     title: str
     rows: list[list[str]]
     notes: list[str]
+    headers: list[str] = field(default_factory=lambda: list(HEADERS))
+    meanings: list[str] = field(default_factory=list)
+
+
+def columns(members: Iterable[Result]) -> list[str]:
+    """HEADERS, without 'paper' when no result has a paper value (a column of dashes says nothing)."""
+    with_paper = any(r.paper_value is not None for r in members)
+    return [h for h in HEADERS if h != "paper" or with_paper]
+
+
+def meaning(result: Result) -> str | None:
+    """'metric: what it measures. Gate x ≤ 0.8: why' for a gated result ('competence' has its own line);
+    None when ungated or when the probe is not in the catalog."""
+    if result.threshold is None or result.metric == COMPETENCE:
+        return None
+    from biascheck.catalog import PROBES
+
+    try:
+        description = PROBES[result.probe].metric(result.metric).description
+    except (KeyError, BiascheckError):
+        return None
+    return f"{result.metric}: {description}. Gate {result.threshold.describe()}: {result.threshold.why}"
 
 
 def _num(value: float | None) -> str:
@@ -43,8 +67,8 @@ def _verdict(result: Result) -> str:
     return "pass" if result.passed else "FAIL"
 
 
-def row(result: Result) -> list[str]:
-    """One table row, in the order of HEADERS."""
+def row(result: Result, headers: list[str] = HEADERS) -> list[str]:
+    """One table row, in the order of `headers` (HEADERS, or `columns`)."""
     r = result
     ci = "—" if r.ci_low is None else f"[{_num(r.ci_low)}, {_num(r.ci_high)}]"
     return [
@@ -58,7 +82,7 @@ def row(result: Result) -> list[str]:
         r.threshold.describe() if r.threshold else "—",
         _verdict(r),
         _num(r.paper_value),
-    ]
+    ][: len(headers)]  # 'paper' is the last column: dropped with it
 
 
 def grouped(results: Iterable[Result]) -> dict[tuple[str, str], list[Result]]:
@@ -97,7 +121,9 @@ def build_tables(results: Iterable[Result]) -> list[Table]:
         tiers = sorted({r.tier for r in members if r.tier})
         tier = f" · tier {', '.join(tiers)}" if tiers else ""
         title = f"{probe} · {model}{tier} · estimator {', '.join(estimators) or '—'} · {status}"
-        tables.append(Table(title, [row(r) for r in members], notes))
+        headers = columns(members)
+        meanings = list(dict.fromkeys(m for m in map(meaning, members) if m))
+        tables.append(Table(title, [row(r, headers) for r in members], notes, headers, meanings))
     return tables
 
 
@@ -107,9 +133,15 @@ def render(tables: list[Table], fmt: str) -> str:
     for table in tables:
         heading = f"### {table.title}" if fmt == "github" else table.title
         out.append(heading)
-        out.append(tabulate(table.rows, headers=HEADERS, tablefmt=fmt, disable_numparse=True))
+        out.append(tabulate(table.rows, headers=table.headers, tablefmt=fmt, disable_numparse=True))
         for note in table.notes:
             out.append(f"> {note}" if fmt == "github" else f"  note: {note}")
+        if table.meanings and fmt == "github":
+            out.append("<details><summary>What the gated metrics measure, and why their gates are there</summary>\n")
+            out += [f"- {m}" for m in table.meanings]
+            out.append("\n</details>")
+        elif table.meanings:
+            out += [f"  gate: {m}" for m in table.meanings]
         out.append("")
     return "\n".join(out)
 
