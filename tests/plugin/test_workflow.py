@@ -334,3 +334,69 @@ def test_the_reusable_workflow_is_called_as_the_readme_shows_it():
     assert names.index("Find biascheck's action") < names.index("./.biascheck-src")
     guard = steps[names.index("Find biascheck's action")]["run"]
     assert "biascheck-repository" in guard and "exit 1" in guard
+
+
+def _git(cwd, *args):
+    return subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True, text=True).stdout
+
+
+def test_the_action_keeps_its_store_on_a_branch_so_a_release_compares_with_the_last(pytester, tmp_path):
+    """The action's steps twice, each in a fresh clone of the same repository (a CI job's throw-away
+    workspace): restore the store from the branch, run, save it back. The second run finds the first's run
+    as its baseline and compares with it; without the branch it would fail closed ("not in the store")."""
+    origin = tmp_path / "origin.git"
+    _git(tmp_path, "init", "-q", "--bare", str(origin))
+    seed = tmp_path / "seed"
+    _git(tmp_path, "clone", "-q", str(origin), str(seed))
+    (seed / "thresholds").mkdir()
+    (seed / "thresholds" / "default.toml").write_text("[pronoun_ratio.mean_abs_log_n]\nmax = 1.0\nwhy = 'test'\n")
+    (seed / "conftest.py").write_text(CONFTEST)
+    (seed / "test_probe.py").write_text(PROBE)
+    _git(seed, "add", ".")
+    _git(seed, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "the caller's repository")
+    _git(seed, "push", "-q", "origin", "HEAD")
+    fake = tmp_path / "fake-biascheck"
+    fake.write_text(f'#!/bin/bash\nshift\nexec {sys.executable} -m pytest test_probe.py "$@"\n')
+    fake.chmod(0o755)
+    action = {s.get("name"): s for s in pytest.importorskip("yaml").safe_load(ACTION.read_text())["runs"]["steps"]}
+    script = {
+        name: action[name]["run"].replace("${{ github.action_path }}", str(REPO))
+        for name in ("Restore the results store", "Run the probes", "Save the results store")
+    }
+    for release, baseline, model in (("v1", "", "org/v-0.5"), ("v2", "v1", "org/v-0.6")):
+        job = tmp_path / f"job-{release}"
+        _git(tmp_path, "clone", "-q", str(origin), str(job))
+        outputs, summary = job / "outputs", job / "summary.md"
+        env = {
+            "BIASCHECK": str(fake),
+            "MODEL": model,
+            "PROFILE": "default",
+            "REPORT": "bias-report",
+            "STORE": ".biascheck/results.sqlite",
+            "BRANCH": "biascheck-store",
+            "SAVE_AS": release,
+            "BASELINE": baseline,
+            "GITHUB_OUTPUT": str(outputs),
+            "GITHUB_STEP_SUMMARY": str(summary),
+            "MODEL_ARGS": "",
+            "LANGUAGE": "en",
+            "PYTEST_ADDOPTS": "",
+        }
+        for name in ("Restore the results store", "Run the probes", "Save the results store"):
+            done = run_step({"run": script[name]}, job, env)
+            assert done.returncode == 0, f"{name}: {done.stdout}{done.stderr}"
+        assert "verdict=pass" in outputs.read_text(), (job / "bias-report" / "summary.md").read_text()
+    log = _git(origin, "log", "--format=%s", "biascheck-store")
+    assert len(log.splitlines()) == 2  # one save per release
+    compared = (tmp_path / "job-v2" / "bias-report" / "summary.md").read_text()
+    assert "regression check against `v1`" in compared and "against baseline 'v1': 1 within noise" in compared
+
+
+def test_the_reusable_workflow_and_its_example_caller_may_push_the_store():
+    yaml = pytest.importorskip("yaml")
+    for name in ("biascheck-call.yml", "checkpoint-gate.yml"):
+        workflow = yaml.safe_load((REPO / ".github" / "workflows" / name).read_text())
+        assert workflow["permissions"]["contents"] == "write", name
+    called = yaml.safe_load((REPO / ".github" / "workflows" / "biascheck-call.yml").read_text())
+    step = next(s for s in called["jobs"]["gate"]["steps"] if s.get("uses") == "./.biascheck-src")
+    assert step["with"]["store-branch"] == "${{ inputs.store-branch }}" and "concurrency" in called["jobs"]["gate"]
