@@ -220,21 +220,17 @@ def history_panels(probe: str, members: Sequence[Result], rows: Sequence[Mapping
     if not mine:
         return ""
     runs, data = history.series(mine)
+    if len(runs) < 2:  # a chart of one point per metric says nothing the table does not
+        return (
+            '<h3>History of the gated metrics</h3><p class="meta">One run so far: save runs with '
+            "<code>--bias-save NAME</code> (a release tag, a checkpoint step) to see each gated metric across "
+            "releases here.</p>"
+        )
     panels = [
         svg_panel(key.split(".", 1)[1], runs, [per_run.get(run) for run in runs], gated[key])
         for key, per_run in data.items()
     ]
-    note = (
-        ""
-        if len(runs) > 1
-        else (
-            '<p class="meta">One run so far: save runs with <code>--bias-save NAME</code> (a release tag, a '
-            "checkpoint step) to see each gated metric across releases.</p>"
-        )
-    )
-    return (
-        f'<h3>History of the gated metrics ({len(runs)} runs)</h3>{note}<div class="multiples">{"".join(panels)}</div>'
-    )
+    return f'<h3>History of the gated metrics ({len(runs)} runs)</h3><div class="multiples">{"".join(panels)}</div>'
 
 
 def _plot_figures(probe: str, plots: Mapping[str, bytes]) -> str:

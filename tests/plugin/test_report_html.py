@@ -95,6 +95,12 @@ def test_history_panels_show_each_gated_metric_only_with_this_run_last():
     assert {r["run"] for r in report_html.history_rows(stored, RESULTS, saved_as="v2")} == {"v0", "v1", "v2"}
 
 
+def test_with_one_run_the_history_says_so_instead_of_drawing_empty_charts():
+    rows = report_html.history_rows([], RESULTS, saved_as=None)
+    section = report_html.page(RESULTS, META, rows=rows).split('data-probe="pronoun_ratio"')[1].split("</section>")[0]
+    assert "<svg" not in section and "One run so far" in section and "(1 runs)" not in section
+
+
 def test_baseline_comparison_adds_columns():
     meta = {
         **META,
