@@ -14,6 +14,12 @@ from biascheck.methods.pronoun_ratio.spec import VERBS
 from biascheck.settings import ProbeSettings
 from biascheck.spec import Artifact
 
+LABELLED = 4  # professions named at each end of the lean: more overlap and say nothing
+CAPTION = (
+    "One point per profession. A model without this bias: points along the horizontal line at 0, whatever the "
+    "share; a model that mirrors the US workforce: points rising from left to right (Spearman rho in the table)."
+)
+
 
 def draw(task: str, scored: Scored, reference: Reference, settings: ProbeSettings, model: str) -> list[Artifact]:
     """Each verb task draws its own template's scatter against BLS; the sensitivity task draws nothing."""
@@ -32,16 +38,25 @@ def gold_scatter(scores: PronounScores, women_share: pd.Series, title: str) -> A
 
     index = {p: i for i, p in enumerate(scores.professions)}
     pairs = [(share, -scores.log_n[index[p]], p) for p, share in women_share.items() if p in index]
-    fig, ax = plt.subplots(figsize=(6.5, 4.5))
+    fig, ax = plt.subplots(figsize=(6.5, 4.8))
     if pairs:
         x, y, labels = zip(*pairs, strict=True)
         ax.scatter(x, y, s=14, alpha=0.7)
-        for xi, yi, label in zip(x, y, labels, strict=True):
-            if abs(yi) > np.percentile(np.abs(y), 85):
-                ax.annotate(label, (xi, yi), fontsize=7, alpha=0.8)
+        order = np.argsort(y)
+        for rank, i in enumerate([*order[:LABELLED], *order[-LABELLED:]]):  # the most male- and female-leaning
+            ax.annotate(
+                labels[i],
+                (x[i], y[i]),
+                xytext=(4, 6 if rank % 2 else -9),
+                textcoords="offset points",
+                fontsize=7,
+                alpha=0.85,
+            )
     ax.axhline(0, color="grey", lw=0.8)
     ax.axvline(0.5, color="grey", lw=0.8, ls=":")
     ax.set_xlabel("US women's share (BLS 2015)")
     ax.set_ylabel("model female lean  log(1/n)")
     ax.set_title(title, fontsize=9)
+    fig.text(0.01, 0.01, CAPTION, fontsize=7, color="#444", wrap=True)
+    fig.subplots_adjust(bottom=0.2)
     return fig
