@@ -13,7 +13,7 @@ Entries stay lazy ``module:attribute`` strings (as in lm-evaluation-harness's ta
 probe up imports only its ``spec.py``, which imports only `biascheck.spec`, so listing probes and checking
 threshold files and settings imports no numpy, pandas, torch or data.
 
-Order, which every listing follows (``biascheck probes``, the README's probe table, the report): the
+Order, which every listing follows (``biascheck probes``, docs/probes.md's probe lists, the report): the
 shipped probes of the seed papers by paper number (000, 001, ...), then the shipped probes beyond the
 seeds, each by name, then the installed probes by name. Reading the order imports the shipped specs
 (cheap); an installed probe's spec is imported when it is looked up.

@@ -53,10 +53,11 @@ def _probes(args: argparse.Namespace) -> int:
     if not args.markdown:
         print(probe_table.listing(PROBES), end="")
         return 0
-    block = probe_table.markdown(PROBES, probe_table.default_profile(PROBES))
+    profile = probe_table.default_profile(PROBES)
     if args.into is None:
-        print(block, end="")
+        print(probe_table.markdown(PROBES, profile), end="")
     else:
+        block = probe_table.markdown(PROBES, profile, probe_table.link_base(args.into))
         args.into.write_text(probe_table.replace_block(args.into.read_text(encoding="utf-8"), block), encoding="utf-8")
     return 0
 
@@ -153,7 +154,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     sub.add_parser("models", help="list model aliases").set_defaults(handler=_models)
     probes = sub.add_parser("probes", help="list probes and their metrics")
-    probes.add_argument("--markdown", action="store_true", help="the README's probe table, from the specs")
+    probes.add_argument("--markdown", action="store_true", help="the probe list of docs/probes.md, from the specs")
     probes.add_argument("--into", type=Path, default=None, help="with --markdown: replace the table in this file")
     probes.set_defaults(handler=_probes)
     data = sub.add_parser("data", help="resolve and verify every reference file (mirror, cache, download)")

@@ -26,7 +26,7 @@ SLOT = "[SLOT]"
 BLANK = "[BLANK]"
 
 # Estimator names, recorded with every number so that numbers from different estimators are
-# never silently compared (README: "Estimators").
+# never silently compared (docs/fidelity.md, "Estimators").
 MLM_SLOT = "mlm-slot"  # masked LM, log-softmax at the masked slot; several pieces: left-to-right sequential
 MLM_PLL = "mlm-pll"  # masked LM, pseudo-log-likelihood (Salazar et al. 2020): each piece masked in turn
 CAUSAL_SENTENCE = "causal-sentence"  # causal LM, log P(whole filled text), chain rule over pieces

@@ -1,6 +1,6 @@
 """Threshold profiles: TOML files in ``thresholds/``, checked against the probe catalog.
 
-Layout of a profile file (every key is documented in the README and in the file itself)::
+Layout of a profile file (every key is documented in docs/thresholds.md and in the file itself)::
 
     extends = "default"              # optional: start from another profile of the same folder
 

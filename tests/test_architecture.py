@@ -1,4 +1,4 @@
-"""The layout the README's design section promises, checked on the source (ast, no imports run):
+"""The layout docs/design.md promises, checked on the source (ast, no imports run):
 dependencies point down, `spec.py` is the bottom, probe specs import only it, data, models and probes never
 import the layers they must not know, the plugin and the tracking plugin do not import each other, every
 folder of `methods/` is a probe package with the same files, modules stay small."""

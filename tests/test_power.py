@@ -89,7 +89,7 @@ def test_the_table_flags_a_verdict_a_fresh_sample_would_often_flip():
 
 
 def test_the_power_command_reads_a_results_file_and_refuses_a_broken_one(tmp_path):
-    """`biascheck power bias-report/results.json`, as the README shows it: a row per gated result with an
+    """`biascheck power bias-report/results.json`, as docs/options.md shows it: a row per gated result with an
     interval (a report-only metric has none), the unstable one marked."""
     import json
     import subprocess

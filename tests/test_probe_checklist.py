@@ -1,6 +1,6 @@
 """What every shipped probe has besides its code, so that a probe left half-added fails here, by name, with
 what to add ("Adding a probe" in the README): a judgement in the default profile (thresholds, or a stated
-report-only), unit tests, its package README and its rows in the README's probe tables."""
+report-only), unit tests, its package README and its entries in docs/probes.md's probe lists."""
 
 from pathlib import Path
 
@@ -33,14 +33,14 @@ def test_the_probe_has_unit_tests(probe):
 
 
 @pytest.mark.parametrize("probe", SHIPPED)
-def test_the_probe_has_a_readme_and_rows_in_the_readme_tables(probe):
+def test_the_probe_has_a_readme_and_entries_in_the_probe_lists(probe):
     own = REPO / "biascheck" / "methods" / probe / "README.md"
     assert own.is_file() and own.read_text(encoding="utf-8").strip(), (
         f"biascheck/methods/{probe}/README.md is missing or empty: what the probe measures, its paper and "
         "reference data, every metric, its thresholds and why, its settings, where it departs from the paper"
     )
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
-    block = readme[readme.find(START) : readme.find(END)]
-    assert f"[`{probe}`](biascheck/methods/{probe}/README.md)" in block and f"| `{probe}` |" in block, (
-        f"README.md's probe tables have no row for {probe!r}: biascheck probes --markdown --into README.md"
+    doc = (REPO / "docs" / "probes.md").read_text(encoding="utf-8")
+    block = doc[doc.find(START) : doc.find(END)]
+    assert f"- [`{probe}`](../biascheck/methods/{probe}/README.md): " in block and f"\n- `{probe}`: " in block, (
+        f"docs/probes.md's probe lists have no entry for {probe!r}: biascheck probes --markdown --into docs/probes.md"
     )

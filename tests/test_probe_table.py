@@ -1,5 +1,5 @@
-"""`biascheck probes --markdown`: what the default profile judges, said in its own terms, and the README
-block rewritten in place between its markers."""
+"""`biascheck probes --markdown`: what the default profile judges, said in its own terms, and the block of
+docs/probes.md rewritten in place between its markers, its links leading from where the file lies."""
 
 from pathlib import Path
 
@@ -8,7 +8,7 @@ import pytest
 from biascheck.catalog import PROBES
 from biascheck.cli import main
 from biascheck.errors import ConfigError
-from biascheck.probe_table import END, START, judged, replace_block
+from biascheck.probe_table import END, START, judged, link_base, markdown, replace_block
 from biascheck.thresholds import load_profile
 
 REPO = Path(__file__).resolve().parents[1]
@@ -61,3 +61,29 @@ def test_the_command_rewrites_the_block_in_a_file(tmp_path, monkeypatch, capsys)
     printed = capsys.readouterr().out
     assert readme.read_text() == f"# title\n\n{printed}\nrest\n"
     assert all(f"[`{name}`](biascheck/methods/{name}/README.md)" in printed for name in PROBES)
+
+
+def test_links_lead_from_where_the_file_lies(tmp_path, monkeypatch, capsys):
+    """In docs/probes.md a probe's README is ../biascheck/methods/...; at the checkout's root and outside
+    it (printed, or a file elsewhere) the links read from the root."""
+    assert link_base(REPO / "docs" / "probes.md") == "../"
+    assert link_base(REPO / "README.md") == ""
+    assert link_base(REPO / "docs" / "deeper" / "x.md") == "../../"
+    assert link_base(tmp_path / "x.md") == ""
+    monkeypatch.chdir(REPO)
+    assert main(["probes", "--markdown"]) == 0
+    printed = capsys.readouterr().out
+    for name in PROBES:  # printed: from the root; in docs/probes.md: from docs/, and both resolve
+        assert f"[`{name}`](biascheck/methods/{name}/README.md)" in printed
+        assert (REPO / f"biascheck/methods/{name}/README.md").is_file()
+        assert f"[`{name}`](../biascheck/methods/{name}/README.md)" in (REPO / "docs" / "probes.md").read_text()
+
+
+def test_the_block_wraps_its_lines_at_110_characters():
+    """A probe's thresholds or metrics make one long line in a table; the lists wrap them (the markers
+    aside, which are one line each)."""
+    block = markdown(PROBES, load_profile("default", [REPO / "thresholds"], PROBES), "../")
+    lines = block.splitlines()
+    assert lines[0] == START and lines[-1] == END
+    assert max(len(line) for line in lines[1:-1]) <= 110
+    assert len(lines) > 2 * len(PROBES)  # some entries did wrap

@@ -16,7 +16,7 @@ WHY = (
     f"a model must resolve gender after definitional nouns (mother/father) in at least {LINE:.0%} of the "
     f"pairs, sign test p <= {ALPHA}, with distinct known pronoun tokens, before its bias can be measured"
 )
-# What real and random models get (measured 2026-11-25; README "The competence guard"): the reader of a
+# What real and random models get (measured 2026-11-25; docs/competence.md): the reader of a
 # red verdict sees how far the model is from one that can read the probe.
 REFERENCE = {
     "en": "SmolLM2-135M-Instruct gets 20 of 20 (mean gap 5.1 nats); random weights 10-11 (gap 0.01)",

@@ -22,7 +22,7 @@ from multiprocessing import get_context
 from pathlib import Path
 
 # Longest first, so the slowest build never starts last: seconds per build, one thread, two side by side on
-# 2 CPU cores (2026-11-25, AVX-512; README "Known answers"). planted-bert is 128 wide for 4,000 steps; the
+# 2 CPU cores (2026-11-25, AVX-512; docs/known_answers.md). planted-bert is 128 wide for 4,000 steps; the
 # causal models carry a 4,000-token head.
 _COST = {
     ("masked", "en"): 435,

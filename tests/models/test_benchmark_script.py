@@ -1,4 +1,4 @@
-"""benchmarks/bench_scoring.py as the README runs it, on a tiny causal model saved to disk: both workloads,
+"""benchmarks/bench_scoring.py as benchmarks/README.md runs it, on a tiny causal model saved to disk: both workloads,
 all three methods, equal numbers (exit 0) and the machine-readable last line."""
 
 import os

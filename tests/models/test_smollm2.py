@@ -87,7 +87,7 @@ def test_the_tokenizer_backend_path_equals_the_tokenizer_call(smol):
 
 
 def test_the_default_model_passes_the_competence_guard_in_english_and_fails_it_in_norwegian(smol):
-    """The guard's known answer on the real default model (README "The competence guard"): 20 of 20
+    """The guard's known answer on the real default model (docs/competence.md): 20 of 20
     definitional pairs in English (mean gap 5.1 nats); in Norwegian, which it does not cover, 10 of 20."""
     from biascheck.competence.read import read
 

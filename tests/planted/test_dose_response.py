@@ -96,7 +96,7 @@ def test_the_sensitivity_table_has_the_plants_gate_verdicts_by_strength_and_the_
 
 
 def test_the_they_corpus_tables_render_from_a_results_file(tmp_path):
-    """`--corpus they --from-results`: the README's dose-response command for planted-bert-they, on a
+    """`--corpus they --from-results`: docs/known_answers.md's dose-response command for planted-bert-they, on a
     results.json of two strengths (no probe run)."""
     import json
 

@@ -70,7 +70,7 @@ def test_every_planted_model_loaded_and_recorded_its_plant(planted_run):
 # four of them) gave, planted / control: pronoun ratio `is` ρ 0.94-0.98 / |ρ| ≤ 0.11, `works_as` ρ
 # 0.21-0.95 / |ρ| ≤ 0.16, natural prompts ρ 0.76-0.90 / ≤ 0.14, role-noun shift 0.03-0.25 (3-way) and
 # 0.04-0.33 (2-way) / ≤ 0.02, singular-they β 0.21-0.80 / ≤ 0.06. So the masked checks below assert what
-# held in every build (README, "Known answers"); a check of one build's size (`works_as` ρ ≥ 0.5, the
+# held in every build (docs/known_answers.md); a check of one build's size (`works_as` ρ ≥ 0.5, the
 # role-noun and *they* gates) is made on planted-gpt alone, whose numbers came out the same on the AVX2
 # and AVX-512 machines.
 @pytest.mark.parametrize(

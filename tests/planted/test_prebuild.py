@@ -80,7 +80,7 @@ def test_the_command_refuses_zero_workers():
 
 
 def test_the_readme_command_readies_every_planted_model(mirror):
-    """The command as the README shows it; the planted models are cached by then in CI (`.ci/run` runs
+    """The command as docs/known_answers.md shows it; the planted models are cached by then in CI (`.ci/run` runs
     it first) and otherwise built here, as the known-answer tests would build them."""
     done = subprocess.run(
         [sys.executable, "-m", "biascheck.planted.prebuild", "--data", str(mirror)],

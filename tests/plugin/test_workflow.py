@@ -317,12 +317,12 @@ def test_pytest_args_with_a_quoted_space_reach_pytest_whole(pytester):
     assert done.returncode == 0 and "1 passed" in done.stdout, done.stdout + done.stderr
 
 
-def test_the_reusable_workflow_is_called_as_the_readme_shows_it():
-    """In a called workflow `github.repository` is the caller's: the README's call names biascheck's
+def test_the_reusable_workflow_is_called_as_the_docs_show_it():
+    """In a called workflow `github.repository` is the caller's: docs/gate.md's call names biascheck's
     repository and ref, every input it passes exists, and the workflow stops with a message (not a missing
     action.yml) when they are left out."""
     yaml = pytest.importorskip("yaml")
-    readme = (REPO / "README.md").read_text()
+    readme = (REPO / "docs" / "gate.md").read_text()
     block = readme.split("uses: OWNER/biascheck/.github/workflows/biascheck-call.yml@v0.1.0", 1)[1].split("```")[0]
     given = yaml.safe_load("with:" + block.split("with:", 1)[1])["with"]
     workflow = yaml.safe_load((REPO / ".github" / "workflows" / "biascheck-call.yml").read_text())
