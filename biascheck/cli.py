@@ -69,6 +69,7 @@ def _data(args: argparse.Namespace) -> int:
     from biascheck.data import SOURCES, ReferenceData
 
     store = ReferenceData(mirror=args.data)
+    print(f"mirror: {args.data} ({args.mirror_found})" if args.data else f"mirror: {args.mirror_found}")
     failures: list[str] = []
     for name in SOURCES:
         try:
@@ -197,11 +198,11 @@ def main(argv: list[str] | None = None) -> int:
     fluct.set_defaults(handler=_fluctuation)
     args = parser.parse_args(argv)
     if args.command in ("data", "fluctuation"):
-        from biascheck.data.resolve import mirror_dir
+        from biascheck.data.resolve import PACKAGE_HOME, mirror_search
 
         # The plugin's rule (run_config.RunConfig): --data, $BIASCHECK_DATA_DIR, a shared/data mirror beside
-        # the checkout (here: the working directory's or this package's).
-        args.data = mirror_dir(args.data, [Path.cwd(), Path(__file__).resolve().parents[1]])
+        # the working directory (pytest's rootdir there), else beside the checkout this package is installed from.
+        args.data, args.mirror_found = mirror_search(args.data, [Path.cwd(), PACKAGE_HOME])
     try:
         status = int(args.handler(args))
         sys.stdout.flush()  # a closed pipe shows here, inside the try, not at exit

@@ -13,7 +13,7 @@ from typing import Any
 
 from biascheck import devices, tiers
 from biascheck import model_args as model_args_module
-from biascheck.data.resolve import mirror_dir
+from biascheck.data.resolve import PACKAGE_HOME, mirror_dir
 from biascheck.errors import ConfigError, UnknownModelError, argparse_type, did_you_mean
 from biascheck.gate.checkpoints import Checkpoint, read_model_list
 from biascheck.languages import parse_languages
@@ -154,7 +154,7 @@ class RunConfig:
     @classmethod
     def from_pytest(cls, config: Any) -> RunConfig:
         option = config.option
-        data_dir = mirror_dir(option.bias_data, [Path(str(config.rootpath))])
+        data_dir = mirror_dir(option.bias_data, [Path(str(config.rootpath)), PACKAGE_HOME])
         report = option.bias_report
         checkpoints = tuple(getattr(option, "bias_model_list", None) or ())
         listed = [c.model for c in checkpoints]

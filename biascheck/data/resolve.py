@@ -64,20 +64,34 @@ def _download(source: Source, target: Path) -> None:
         tmp.unlink(missing_ok=True)
 
 
-def mirror_dir(explicit: Path | None, roots: Iterable[Path] = ()) -> Path | None:
-    """The mirror directory, one rule for the plugin and the command line: `explicit` (--bias-data /
-    --data), else $BIASCHECK_DATA_DIR, else a ``shared/data`` mirror (one with a MANIFEST.json)
-    beside one of `roots` (a checkout next to the shared folder, as in our CI); None if none."""
+# The folder that holds this package: a checkout of biascheck when installed from one (pip install -e), so
+# a shared/data mirror beside it is found from any working directory; site-packages' parent otherwise.
+PACKAGE_HOME = Path(__file__).resolve().parents[2]
+
+
+def mirror_search(explicit: Path | None, roots: Iterable[Path] = ()) -> tuple[Path | None, str]:
+    """The mirror directory, one rule for the plugin and the command line, and how it was found (or every
+    place looked): `explicit` (--bias-data / --data), else $BIASCHECK_DATA_DIR, else a ``shared/data``
+    mirror (one with a MANIFEST.json) beside one of `roots` (a checkout next to the shared folder, as in
+    our CI); None if none."""
     if explicit is not None:
-        return Path(explicit).expanduser()
+        return Path(explicit).expanduser(), "given with --data / --bias-data"
     env = os.environ.get("BIASCHECK_DATA_DIR")
     if env:
-        return Path(env).expanduser()
+        return Path(env).expanduser(), "from $BIASCHECK_DATA_DIR"
+    looked: list[str] = []
     for root in roots:
         sibling = Path(root).resolve().parent / "shared" / "data"
         if (sibling / "MANIFEST.json").is_file():
-            return sibling
-    return None
+            return sibling, f"the shared/data beside {Path(root).resolve()}"
+        looked.append(str(sibling))
+    places = ", ".join(dict.fromkeys(looked)) or "no checkout given"
+    return None, (f"none found: no --data, $BIASCHECK_DATA_DIR unset, no shared/data with a MANIFEST.json at {places}")
+
+
+def mirror_dir(explicit: Path | None, roots: Iterable[Path] = ()) -> Path | None:
+    """The mirror directory of `mirror_search`, without the account of how."""
+    return mirror_search(explicit, roots)[0]
 
 
 def resolve(

@@ -332,3 +332,46 @@ def test_run_keeps_pytests_cache_only_when_an_option_uses_it():
     assert "no:cacheprovider" not in pytest_args(["--lf"])
     assert "no:cacheprovider" not in pytest_args(["-p", "cacheprovider"])
     assert "no:cacheprovider" in pytest_args(["-k", "lf"])
+
+
+def test_data_from_any_directory_finds_the_mirror_beside_the_package_and_says_where_it_looked(tmp_path):
+    """Run from a directory with nothing beside it: `biascheck data` (as the probes) also looks beside the
+    checkout this package is installed from, and its first line says which mirror it uses and why, or
+    every place it looked."""
+    from biascheck.data.resolve import PACKAGE_HOME
+
+    elsewhere = tmp_path / "a" / "b"
+    elsewhere.mkdir(parents=True)
+    env = {k: v for k, v in os.environ.items() if k != "BIASCHECK_DATA_DIR"}
+    env.update(BIASCHECK_OFFLINE="1", BIASCHECK_CACHE_DIR=str(tmp_path / "cache"))
+    done = subprocess.run(
+        [sys.executable, "-m", "biascheck.cli", "data"], cwd=elsewhere, env=env, capture_output=True, text=True
+    )
+    first = done.stdout.splitlines()[0]
+    beside_package = PACKAGE_HOME.parent / "shared" / "data"
+    if (beside_package / "MANIFEST.json").is_file():  # a checkout next to the shared folder, as in CI
+        assert first == f"mirror: {beside_package} (the shared/data beside {PACKAGE_HOME})", first
+        assert done.returncode == 0, done.stdout[-2000:]
+    else:
+        assert first.startswith("mirror: none found: no --data, $BIASCHECK_DATA_DIR unset"), first
+        assert str(tmp_path / "a" / "shared" / "data") in first and str(beside_package) in first
+
+
+def test_mirror_search_says_how_it_found_the_mirror_or_where_it_looked(tmp_path, monkeypatch):
+    from biascheck.data.resolve import mirror_search
+
+    monkeypatch.delenv("BIASCHECK_DATA_DIR", raising=False)
+    (tmp_path / "shared" / "data").mkdir(parents=True)
+    (tmp_path / "shared" / "data" / "MANIFEST.json").write_text("{}")
+    assert mirror_search(tmp_path / "flag", [tmp_path / "repo"]) == (
+        tmp_path / "flag",
+        "given with --data / --bias-data",
+    )
+    found, how = mirror_search(None, [tmp_path / "x" / "repo", tmp_path / "repo"])
+    assert found == (tmp_path / "shared" / "data").resolve() and how == f"the shared/data beside {tmp_path / 'repo'}"
+    found, how = mirror_search(None, [tmp_path / "x" / "repo", tmp_path / "x" / "repo"])
+    assert found is None and how.endswith(
+        f"no shared/data with a MANIFEST.json at {tmp_path / 'x' / 'shared' / 'data'}"
+    )
+    monkeypatch.setenv("BIASCHECK_DATA_DIR", str(tmp_path / "env"))
+    assert mirror_search(None, [tmp_path / "repo"]) == (tmp_path / "env", "from $BIASCHECK_DATA_DIR")
