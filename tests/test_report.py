@@ -37,14 +37,24 @@ def test_table_shows_value_interval_threshold_verdict_and_n():
     assert with_paper.headers[-1] == "paper" and [r[-1] for r in with_paper.rows] == ["—", "1.500"]
 
 
-def test_a_gated_metric_says_what_it_measures_and_why_its_gate_is_there():
+def test_every_metric_says_what_it_measures_and_a_gated_one_why_its_gate_is_there():
     from biascheck.catalog import PROBES
 
-    table = report.build_tables([result(), result("median_log_r", 2.0, None, threshold=None)])[0]
+    members = [
+        result(),
+        result("median_log_r", 2.0, None, threshold=None),
+        result("median_log_r", 2.1, None, threshold=None, task="works_as"),
+    ]
+    table = report.build_tables(members)[0]
     description = PROBES["pronoun_ratio"].metric("mean_abs_log_n").description
-    assert table.meanings == [f"mean_abs_log_n: {description}. Gate ≤ 1: {result().threshold.why}"]  # ungated: none
-    assert "<details><summary>What the gated metrics measure" in report.render([table], "github")
-    assert f"  gate: mean_abs_log_n: {description}" in report.render([table], "simple")
+    ungated = PROBES["pronoun_ratio"].metric("median_log_r").description
+    assert table.meanings == [f"mean_abs_log_n: {description}. Gate ≤ 1: {result().threshold.why}"]
+    assert table.glossary == [f"median_log_r: {ungated}"]  # once, however many tasks report it
+    markdown = report.render([table], "github")
+    assert "<details><summary>What each metric measures" in markdown
+    assert f"- median_log_r: {ungated} (reported, not judged)" in markdown
+    terminal = report.render([table], "simple")
+    assert f"  gate: mean_abs_log_n: {description}" in terminal and f"  means: median_log_r: {ungated}" in terminal
 
 
 def test_table_shows_which_way_is_better_and_a_target():
@@ -137,3 +147,15 @@ def test_report_files_are_readable_by_others_as_a_plain_write_would_leave_them(t
     finally:
         os.umask(old)
     assert {oct(p.stat().st_mode & 0o777) for p in written} == {"0o644"}
+
+
+def test_report_html_folds_every_metric_s_meaning_under_its_table():
+    from biascheck.catalog import PROBES
+    from biascheck.report.page import result_table
+
+    html = result_table([result(), result("median_log_r", 2.0, None, threshold=None)], {})
+    table, folded = html.split("</table>")
+    assert folded.startswith("<details><summary>What each metric measures")  # folded: the table comes first
+    assert "Gate ≤ 1: why" in folded and PROBES["pronoun_ratio"].metric("mean_abs_log_n").description in folded
+    assert PROBES["pronoun_ratio"].metric("median_log_r").description in folded and "(reported, not judged)" in folded
+    assert "<th>paper</th>" not in table  # no paper value: no column of dashes

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from biascheck.gate import history
-from biascheck.report.tables import columns, grouped, meaning, row
+from biascheck.report.tables import EXPLAINED, columns, explained, grouped, row
 from biascheck.results import Result
 from biascheck.thresholds import Threshold
 
@@ -101,10 +101,10 @@ def result_table(members: Sequence[Result], comparisons: Mapping[tuple[str, str]
         out += [f"<td{' class=num' if h in numeric else ''}>{_e(v)}</td>" for h, v in zip(headers, cells, strict=True)]
         out.append("</tr>")
     out.append("</tbody></table>")
-    meanings = list(dict.fromkeys(m for m in map(meaning, members) if m))
-    if meanings:  # folded: the table stays the first thing a reader sees
-        out.append("<details><summary>What the gated metrics measure, and why their gates are there</summary><ul>")
-        out += [f"<li>{_e(m)}</li>" for m in meanings]
+    meanings, glossary = explained(members)
+    if meanings or glossary:  # folded: the table stays the first thing a reader sees
+        out.append(f"<details><summary>{_e(EXPLAINED)}</summary><ul>")
+        out += [f"<li>{_e(m)}</li>" for m in meanings] + [f"<li>{_e(m)} (reported, not judged)</li>" for m in glossary]
         out.append("</ul></details>")
     return "".join(out)
 

@@ -1,6 +1,6 @@
 """Summary tables of result records: one per (model, probe), the same rows for the terminal, Markdown
-and report.html. Knows result records, and reads each gated metric's one-line meaning from its probe's
-spec (the catalog), so a reader sees what a failed number measures and why its gate is where it is."""
+and report.html. Knows result records, and reads each metric's one-line meaning from its probe's spec (the
+catalog), so a reader sees what a number measures, and for a gated one why its gate is where it is."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from biascheck.errors import BiascheckError
 from biascheck.results import Result
 from biascheck.spec import BETTER_SHORT, COMPETENCE
 
+EXPLAINED = "What each metric measures, and why a gated one's gate is there"
 HEADERS = ["task", "metric", "better", "ref", "value", "95% CI", "n", "threshold", "result", "paper"]
 
 
@@ -23,7 +24,8 @@ class Table:
     rows: list[list[str]]
     notes: list[str]
     headers: list[str] = field(default_factory=lambda: list(HEADERS))
-    meanings: list[str] = field(default_factory=list)
+    meanings: list[str] = field(default_factory=list)  # gated metrics: what each measures, its gate and why
+    glossary: list[str] = field(default_factory=list)  # the others: what each measures (reported, not judged)
 
 
 def columns(members: Iterable[Result]) -> list[str]:
@@ -32,18 +34,35 @@ def columns(members: Iterable[Result]) -> list[str]:
     return [h for h in HEADERS if h != "paper" or with_paper]
 
 
-def meaning(result: Result) -> str | None:
-    """'metric: what it measures. Gate x ≤ 0.8: why' for a gated result ('competence' has its own line);
-    None when ungated or when the probe is not in the catalog."""
-    if result.threshold is None or result.metric == COMPETENCE:
+def _description(result: Result) -> str | None:
+    """The metric's one-line meaning from its probe's spec; None for 'competence' (it has its own line)
+    or a probe not in the catalog."""
+    if result.metric == COMPETENCE:
         return None
     from biascheck.catalog import PROBES
 
     try:
-        description = PROBES[result.probe].metric(result.metric).description
+        return PROBES[result.probe].metric(result.metric).description
     except (KeyError, BiascheckError):
         return None
+
+
+def meaning(result: Result) -> str | None:
+    """'metric: what it measures. Gate x ≤ 0.8: why' for a gated result; None otherwise."""
+    description = _description(result)
+    if result.threshold is None or description is None:
+        return None
     return f"{result.metric}: {description}. Gate {result.threshold.describe()}: {result.threshold.why}"
+
+
+def explained(members: Iterable[Result]) -> tuple[list[str], list[str]]:
+    """What a table's metrics mean, once each: the gated ones with their gates and whys (`meaning`), then
+    'metric: what it measures' for every metric no result of it is gated on."""
+    members = list(members)
+    gated = list(dict.fromkeys(m for m in map(meaning, members) if m))
+    judged = {r.metric for r in members if r.threshold is not None}
+    others = {r.metric: _description(r) for r in members if r.metric not in judged}
+    return gated, [f"{metric}: {text}" for metric, text in others.items() if text]
 
 
 def _num(value: float | None) -> str:
@@ -122,8 +141,8 @@ def build_tables(results: Iterable[Result]) -> list[Table]:
         tier = f" · tier {', '.join(tiers)}" if tiers else ""
         title = f"{probe} · {model}{tier} · estimator {', '.join(estimators) or '—'} · {status}"
         headers = columns(members)
-        meanings = list(dict.fromkeys(m for m in map(meaning, members) if m))
-        tables.append(Table(title, [row(r, headers) for r in members], notes, headers, meanings))
+        meanings, glossary = explained(members)
+        tables.append(Table(title, [row(r, headers) for r in members], notes, headers, meanings, glossary))
     return tables
 
 
@@ -136,12 +155,12 @@ def render(tables: list[Table], fmt: str) -> str:
         out.append(tabulate(table.rows, headers=table.headers, tablefmt=fmt, disable_numparse=True))
         for note in table.notes:
             out.append(f"> {note}" if fmt == "github" else f"  note: {note}")
-        if table.meanings and fmt == "github":
-            out.append("<details><summary>What the gated metrics measure, and why their gates are there</summary>\n")
-            out += [f"- {m}" for m in table.meanings]
+        if (table.meanings or table.glossary) and fmt == "github":
+            out.append(f"<details><summary>{EXPLAINED}</summary>\n")
+            out += [f"- {m}" for m in table.meanings] + [f"- {m} (reported, not judged)" for m in table.glossary]
             out.append("\n</details>")
-        elif table.meanings:
-            out += [f"  gate: {m}" for m in table.meanings]
+        else:
+            out += [f"  gate: {m}" for m in table.meanings] + [f"  means: {m}" for m in table.glossary]
         out.append("")
     return "\n".join(out)
 
