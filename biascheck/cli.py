@@ -163,7 +163,7 @@ def main(argv: list[str] | None = None) -> int:
         "--data",
         type=Path,
         default=None,
-        help="mirror directory (default: $BIASCHECK_DATA_DIR, else ../shared/data beside the checkout)",
+        help="mirror directory (default: $BIASCHECK_DATA_DIR, else shared/data beside here or biascheck's checkout)",
     )
     data.set_defaults(handler=_data)
     add_gate_commands(sub)  # runs, power, history, compare, diff, accept: the saved runs (biascheck.gate)
@@ -180,7 +180,7 @@ def main(argv: list[str] | None = None) -> int:
         "--data",
         type=Path,
         default=None,
-        help="reference-data mirror (default: $BIASCHECK_DATA_DIR, else ../shared/data by the checkout)",
+        help="mirror directory (default: $BIASCHECK_DATA_DIR, else shared/data beside here or biascheck's checkout)",
     )
     fluct.add_argument(
         "--device",
