@@ -1,7 +1,7 @@
 """The numbers the README quotes for its first command, measured and written by one script so that the
 README cannot drift from what the command gives.
 
-    python scripts/readme_numbers.py            # run the command (1-2 minutes on 2 CPU cores), then write
+    python scripts/readme_numbers.py            # run the command (under a minute on 2 idle CPU cores), then write
                                                 # docs/numbers/command1.json and the README's block
     python scripts/readme_numbers.py --render   # only rewrite the README's block from the committed file
 
@@ -24,6 +24,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import textwrap
 import time
 from datetime import UTC, datetime
 from pathlib import Path
@@ -83,13 +84,12 @@ def bound(row: dict[str, Any]) -> str:
 def render(data: dict[str, Any]) -> str:
     """The README's block, markers included."""
     verdict = "green" if data["exit_status"] == 0 else f"red (exit status {data['exit_status']})"
-    lines = [
-        START,
-        f"What `{data['command']}` gave on {data['model']} ({data['tier']} tier; measured {data['measured']} on "
-        f"{data['cpus']} CPU cores, load {data['load_at_start']:g} at the start): {verdict} in {data['wall_s']} s,",
-        "model load included. Its gated results, each with its 95 % interval and threshold:",
-        "",
-    ]
+    intro = (
+        f"What `{data['command']}` gave on {data['model']} ({data['tier']} tier), measured {data['measured']} on "
+        f"{data['cpus']} CPU cores with a load average of {data['load_at_start']:g} at the start: {verdict} in "
+        f"{data['wall_s']} s, the model's load included. Its gated results, each with its 95 % interval and threshold:"
+    )
+    lines = [START, *textwrap.wrap(intro, 105, break_on_hyphens=False), ""]
     for row in data["gated"]:
         lines.append(
             f"- `{row['task']}` `{row['metric']}` = {row['value']:.3f} [{row['ci_low']:.3f}, {row['ci_high']:.3f}], "

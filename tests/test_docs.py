@@ -3,6 +3,7 @@ commands on its first screen, no line runs on for hundreds of characters, every 
 heading it points at) exists, the contents page lists every page, every option of the plugin is
 documented, and every input the documented action snippets pass is one the action has."""
 
+import json
 import re
 from pathlib import Path
 
@@ -222,3 +223,49 @@ def test_every_command_the_docs_show_has_what_runs_it():
             if function:
                 source = (REPO / path).read_text(encoding="utf-8")
                 assert re.search(rf"^def {function}\(", source, re.M), f"{command!r}: no {function} in {path}"
+
+
+def _numbers_script():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("readme_numbers", REPO / "scripts" / "readme_numbers.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_readme_quotes_the_measured_numbers_of_its_first_command():
+    """The README's numbers are `render` of docs/numbers/command1.json, which scripts/readme_numbers.py
+    writes from a run of the command: neither is edited by hand, and a threshold moved or added since
+    the measurement (the file's gates are not the default profile's) asks for a new one."""
+    from biascheck.catalog import PROBES
+    from biascheck.thresholds import load_profile
+
+    script = _numbers_script()
+    rerun = "run: python scripts/readme_numbers.py (under a minute on 2 idle CPU cores, 10 on busy ones)"
+    data = json.loads(script.NUMBERS.read_text(encoding="utf-8"))
+    readme = README.read_text(encoding="utf-8")
+    start, end = readme.find(script.START), readme.find(script.END)
+    assert 0 <= start < end, f"README.md lost its numbers block; put the markers back and {rerun}"
+    assert readme[start : end + len(script.END)] + "\n" == script.render(data), (
+        f"README.md's numbers were edited: {rerun}"
+    )
+    assert f".venv/bin/{data['command']}" in readme.split("\n```", 2)[1]  # the command is the README's first
+    probe = PROBES["pronoun_ratio"]
+    profile = load_profile("default", [REPO / "thresholds"], PROBES)
+    gates = {
+        (task, metric.name): profile.lookup(probe.name, task, metric.name)
+        for task in probe.tasks
+        for metric in probe.metrics
+    }
+    gates = {key: t for key, t in gates.items() if t is not None}
+    measured = {(row["task"], row["metric"]): row for row in data["gated"]}
+    assert set(measured) <= set(gates), f"not gated by the default profile now: {set(measured) - set(gates)}; {rerun}"
+    gated_names = {metric for _, metric in gates}  # a probe-wide gate covers the tasks that record its metric
+    assert {metric for _, metric in measured} == gated_names, f"the default profile gates {gated_names} now; {rerun}"
+    for key, row in measured.items():
+        threshold = gates[key]
+        assert (row["min"], row["max"]) == (threshold.min, threshold.max), f"{key}: threshold moved; {rerun}"
+        assert row["passed"] == threshold.accepts(row["value"]) and row["ci_low"] <= row["value"] <= row["ci_high"]
+    assert (data["exit_status"] == 0) == all(row["passed"] for row in data["gated"])
+    assert ("It ends green" in readme) == (data["exit_status"] == 0), "the README's prose says how the command ends"
