@@ -4,31 +4,31 @@
     python benchmarks/bench_scoring.py --inputs natural --against lm-eval # natural-prompts next-token reads
     python benchmarks/bench_scoring.py --n 200 --model gpt2 --device cpu
 
-Workloads (``--inputs``), each a list of (context, continuation) log-likelihood requests:
+Request sets (``--inputs``, comma-separated or ``all``), each found as the probes find their data (mirror,
+cache, download; a set whose data cannot be had stops the run with the resolver's message):
 
-* ``pronoun`` (default): the pronoun-ratio probe's sentences ``He/She is <a/an profession>.`` (923
-  professions from the checkpoint-bias data when present, else a built-in list), scored whole after the
-  model's context prefix: engine ``lm.fill_slot``; lm-eval ``("", sentence)`` with ``prefix_token_id`` =
-  the prefix token.
-* ``natural``: the natural-prompts probe's 893 natural-sentence prompts, Wikipedia definitions
-  ending in a continuation word (e.g. "A blacksmith is a person who creates objects from wrought iron or steel
-  where"), continued by " he" / " she" / " they": engine ``lm.next_token``; lm-eval ``(prefix + prompt, " he")``.
+* ``pronoun``: paper 001's sentences ``He/She is <a/an profession>.`` over the 923 professions, scored whole
+  after the model's context prefix: engine ``lm.fill_slot``; lm-eval ``("", sentence)`` with
+  ``prefix_token_id`` = the prefix token.
+* ``winogender``, ``winobias``, ``crows``: the sentences those probes score whole (Winogender's all.tsv,
+  WinoBias dev + test, CrowS-Pairs' gender pairs): engine ``lm.sentence_logprob``; lm-eval as above.
+* ``natural``: the natural-prompts probe's prompts continued by " he" / " she" / " they": engine
+  ``lm.next_token``; lm-eval ``(prefix + prompt, " he")``.
 
-Methods, on the same loaded model in the same process, interleaved over ``--repeats``:
-engine; lm-eval 0.4.13 ``HFLM(pretrained=<the model>).loglikelihood`` (``--against lm-eval``, extra
-``bench`` (= ``oracles``); batch ``--lm-eval-batch``); the naive loop (one forward pass per request, full
-log-softmax, gather; ``--no-naive`` skips it). The script checks that all agree (max |d log P| <= 2e-4,
-float32 rounding; else exit 1), then prints per method the median wall and CPU time, tokens/s, the ratios,
-this machine's float32 matmul rate measured in the same run and the engine's share of it (`matmul_flops`: 2 x
-the weights of the body's linear layers x the positions the engine ran, plus 2 x the LM head's weights x the
-hidden states it projected; embeddings are lookups, not counted), and the peak resident memory. Its last line
-is machine-readable: ``engine/lm-eval=3.17x engine/naive=12.46x max|d|=1.4e-04 matmul_share=0.80`` (ratios
-of CPU time).
+Methods, on the same loaded model in the same process, interleaved over ``--repeats``: engine; lm-eval
+0.4.13 ``HFLM(pretrained=<the model>).loglikelihood`` (``--against lm-eval``, batch ``--lm-eval-batch``);
+the naive loop (one forward pass per request; ``--no-naive`` skips it). Agreement is checked per request
+against float32 rounding scaled to its length (`tolerance`: 6.1e-5 a token); beyond it, exit 1.
+Times are CPU (process) time, the matmul share too (the engine's matrix-product FLOPs per CPU second over
+this machine's float32 matmul rate per CPU second, measured in the same run). Each request set ends with one
+JSON line: {"set", "requests", "tokens", "cpu_s": {method: s}, "engine/lm-eval", "engine/naive",
+"max_abs_diff", "max_diff_over_limit", "matmul_share"} (ratios of CPU time).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import resource
 import statistics
@@ -38,62 +38,36 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-BUILTIN = [
-    "a nurse",
-    "an engineer",
-    "a secretary",
-    "a carpenter",
-    "a firefighter",
-    "a librarian",
-    "a surgeon",
-    "a receptionist",
-    "a mechanic",
-    "a hairdresser",
-    "a plumber",
-    "a dancer",
-    "a pilot",
-    "a nanny",
-    "an electrician",
-    "a housekeeper",
-    "a programmer",
-    "a teacher",
-    "a lawyer",
-    "a farmer",
-    "a cashier",
-    "a janitor",
-    "a chef",
-    "a baker",
-    "a pharmacist",
-    "a dentist",
-    "an accountant",
-    "a designer",
-]
+
+def _refdata():
+    """Reference data resolved as every probe resolves it (--bias-data's rule: $BIASCHECK_DATA_DIR, a
+    shared/data mirror beside the checkout, the cache, a download). A request set whose data cannot be had
+    stops the benchmark with the resolver's message (which file, where it looked, how to provide it)."""
+    from biascheck.data import ReferenceData
+    from biascheck.data.resolve import mirror_dir
+
+    return ReferenceData(mirror=mirror_dir(None, [Path(__file__).resolve().parents[1]]))
 
 
 def professions() -> tuple[list[str], str]:
-    """Paper 001's 923 professions ('a nurse'), resolved as every probe resolves its data (--bias-data's
-    rule: $BIASCHECK_DATA_DIR, a shared/data mirror beside the checkout, the cache, a download); the
-    built-in list when they cannot be had."""
-    from biascheck.data import ReferenceData, professions_en
-    from biascheck.data.resolve import mirror_dir
-    from biascheck.errors import BiascheckError
+    """Paper 001's 923 professions ('a nurse')."""
+    from biascheck.data import professions_en
 
-    try:
-        table = professions_en.professions_923(ReferenceData(mirror=mirror_dir(None, [Path(__file__).parents[1]])))
-    except BiascheckError:
-        return BUILTIN, "built-in list"
+    table = professions_en.professions_923(_refdata())
     return [f"{a} {p}" for p, a in zip(table["profession"], table["article"], strict=True)], "professions_923"
 
 
 def matmul_gflops(torch, n: int = 1024, seconds: float = 2.0) -> float:
+    """This machine's float32 matmul rate per CPU second (process time, all threads): on a shared machine
+    other processes take wall time, not this process's CPU time."""
     a = torch.randn(n, n)
     b = torch.randn(n, n)
     torch.matmul(a, b)
-    reps, t0 = 0, time.perf_counter()
-    while time.perf_counter() - t0 < seconds:
+    reps, t0 = 0, time.process_time()
+    while time.process_time() - t0 < seconds:
         torch.matmul(a, b)
         reps += 1
-    return 2 * n**3 * reps / (time.perf_counter() - t0) / 1e9
+    return 2 * n**3 * reps / (time.process_time() - t0) / 1e9
 
 
 def matmul_flops(model, positions: int, head_rows: int) -> float:
@@ -114,31 +88,74 @@ def matmul_flops(model, positions: int, head_rows: int) -> float:
     return 2.0 * body * positions + 2.0 * head.weight.numel() * head_rows
 
 
-# float32 rounding: the engine projects only the rows it reads (a smaller matrix product than the full
-# logits of lm-eval and the naive loop); measured 1.1-1.3e-4 on SmolLM2 sentences of 7-12 tokens (log P -27
-# to -49), the two full-logits paths 2.9e-5 apart. A real error (a wrong position, token or prefix) is >0.1.
-TOLERANCE = 2e-4
+# float32 rounding, per token: a request's log P is a sum of one log-softmax term per continuation token, and
+# the methods run differently shaped matrix products (the engine projects only the rows it reads, in packed
+# rows), so each term is rounded differently, by some ulps of the logits it is a difference of (SmolLM2's reach
+# about 32 in magnitude). Allowed: 16 ulps of a logit of 32 per token, 6.1e-5 a token: 1e-3 for a 16-token
+# sentence. Measured on SmolLM2: 2.3e-5 on one-token reads, 3.2e-4 on 16-token sentences. A real error (a
+# wrong position, token or prefix) moves a log P by 0.1 or more.
+ULPS = 16
+LOGIT_SCALE = 32.0
+PER_TOKEN = ULPS * 2.0**-23 * LOGIT_SCALE
+
+
+def tolerance(tokens):
+    import numpy as np
+
+    return np.asarray(tokens, float) * PER_TOKEN
 
 
 def pronoun_workload(n: int | None) -> tuple[str, list[str], list[str], str]:
     profs, source = professions()
-    if n is not None and n < len(profs):
-        profs = random.Random(0).sample(profs, n)
     from biascheck.models import SLOT
 
-    return "pronoun", [f"{SLOT} is {p}." for p in profs], ["He", "She"], source
+    return "pronoun", [f"{SLOT} is {p}." for p in _sample(profs, n)], ["He", "She"], source
 
 
 def natural_workload(n: int | None) -> tuple[str, list[str], list[str], str]:
-    from biascheck.data import ReferenceData
     from biascheck.data.natural_prompts import load_prompts
-    from biascheck.data.resolve import mirror_dir
 
-    refdata = ReferenceData(mirror=mirror_dir(None, [Path(__file__).resolve().parents[1]]))
-    prompts = [p.filled() for p in load_prompts(refdata).prompts]
-    if n is not None and n < len(prompts):
-        prompts = random.Random(0).sample(prompts, n)
-    return "natural", prompts, ["he", "she", "they"], "aliciasun/natural-prompts (NS prompts)"
+    prompts = [p.filled() for p in load_prompts(_refdata()).prompts]
+    return "natural", _sample(prompts, n), ["he", "she", "they"], "aliciasun/natural-prompts (NS prompts)"
+
+
+def _sample(items: list[str], n: int | None) -> list[str]:
+    return random.Random(0).sample(items, n) if n is not None and n < len(items) else items
+
+
+def winogender_workload(n: int | None) -> tuple[str, list[str], list[str], str]:
+    """The sentences the Winogender probe scores whole (lm.sentence_logprob)."""
+    from biascheck.data.winogender import winogender_sentences
+
+    sentences = list(dict.fromkeys(winogender_sentences(_refdata())["sentence"]))
+    return "sentences", _sample(sentences, n), [], "rudinger/winogender-schemas (all.tsv)"
+
+
+def winobias_workload(n: int | None) -> tuple[str, list[str], list[str], str]:
+    """The sentences the WinoBias probe scores whole, both splits and types."""
+    from biascheck.data.winobias import winobias_pairs
+
+    refdata = _refdata()
+    sentences = [s for split in ("dev", "test") for s in winobias_pairs(refdata, split)["sentence"]]
+    return "sentences", _sample(list(dict.fromkeys(sentences)), n), [], "uclanlp/corefBias (WinoBias dev + test)"
+
+
+def crows_workload(n: int | None) -> tuple[str, list[str], list[str], str]:
+    """The gender pairs' two sentences the CrowS-Pairs probe scores whole."""
+    from biascheck.data.crows_pairs import crows_pairs
+
+    pairs = crows_pairs(_refdata(), "gender")
+    sentences = list(dict.fromkeys([*pairs["sent_more"], *pairs["sent_less"]]))
+    return "sentences", _sample(sentences, n), [], "nyu-mll/crows-pairs (gender)"
+
+
+WORKLOADS = {
+    "pronoun": pronoun_workload,
+    "winogender": winogender_workload,
+    "winobias": winobias_workload,
+    "crows": crows_workload,
+    "natural": natural_workload,
+}
 
 
 def requests(kind: str, lm, texts: list[str], cands: list[str]) -> list[tuple[str, str]]:
@@ -148,12 +165,16 @@ def requests(kind: str, lm, texts: list[str], cands: list[str]) -> list[tuple[st
     prefix = getattr(lm, "context_prefix", "")
     if kind == "pronoun":
         return [("", t.replace(SLOT, c)) for t in texts for c in cands]
+    if kind == "sentences":
+        return [("", t) for t in texts]
     return [(prefix + t, " " + c) for t in texts for c in cands]
 
 
 def run_engine(kind: str, lm, texts: list[str], cands: list[str]):
     import numpy as np
 
+    if kind == "sentences":
+        return np.asarray(lm.sentence_logprob(texts)[0], float)
     scores = lm.fill_slot(texts, cands) if kind == "pronoun" else lm.next_token(texts, cands)
     return np.asarray(scores.logprob, float).ravel()
 
@@ -196,8 +217,8 @@ def main() -> int:
     ap.add_argument("--model", default="smollm2-135m")
     ap.add_argument("--device", default="auto")
     ap.add_argument("--dtype", default="auto")
-    ap.add_argument("--inputs", choices=("pronoun", "natural"), default="pronoun")
-    ap.add_argument("--n", type=int, default=None, help="subsample this many professions / prompts (seeded)")
+    ap.add_argument("--inputs", default="pronoun", help=f"request sets, comma-separated: {', '.join(WORKLOADS)}, all")
+    ap.add_argument("--n", type=int, default=None, help="subsample this many items of each request set (seeded)")
     ap.add_argument("--against", choices=("lm-eval",), default=None, help="add lm-evaluation-harness's HFLM")
     ap.add_argument("--lm-eval-batch", default="16", help="HFLM batch_size (a number or 'auto')")
     ap.add_argument("--batch-size", type=int, default=None, help="engine batch size (default: adaptive)")
@@ -210,16 +231,18 @@ def main() -> int:
         "--padded-ab", action="store_true", help="also time the engine with padded batches instead of prefix-tree rows"
     )
     args = ap.parse_args()
+    names = list(WORKLOADS) if args.inputs == "all" else [x.strip() for x in args.inputs.split(",") if x.strip()]
+    unknown = [x for x in names if x not in WORKLOADS]
+    if unknown:
+        ap.error(f"--inputs: unknown request set(s) {unknown}; known: {', '.join(WORKLOADS)}, all")
 
-    import numpy as np
     import torch
 
     from biascheck.planted.resolve import load_model_or_plant
 
     if args.threads:
         torch.set_num_threads(args.threads)
-    builder = pronoun_workload if args.inputs == "pronoun" else natural_workload
-    kind, texts, cands, source = builder(args.n)
+    workloads = {name: WORKLOADS[name](args.n) for name in names}  # data first: a missing file stops here
 
     t0 = time.perf_counter()
     lm = load_model_or_plant(args.model, device=args.device, dtype=args.dtype, batch_size=args.batch_size)
@@ -228,16 +251,43 @@ def main() -> int:
         print("lm-eval and the naive loop here score causal LMs; use --no-naive for a masked model", file=sys.stderr)
         return 2
     n_params = sum(p.numel() for p in lm.model.parameters())
-    reqs = requests(kind, lm, texts, cands)
     print(
         f"model {lm.info.name} ({lm.info.architecture}, {n_params / 1e6:.1f} M params, {lm.info.dtype}, "
-        f"{lm.info.device}) loaded in {load_s:.1f} s; workload {kind}: {len(texts)} x {len(cands)} = "
-        f"{len(reqs)} requests from {source}; torch threads {torch.get_num_threads()}",
+        f"{lm.info.device}) loaded in {load_s:.1f} s; torch threads {torch.get_num_threads()}",
         flush=True,
     )
     if args.token_budget:
         lm.engine.token_budget = args.token_budget
+    harness = None
+    if args.against == "lm-eval":
+        from lm_eval.models.huggingface import HFLM
 
+        batch = args.lm_eval_batch if args.lm_eval_batch == "auto" else int(args.lm_eval_batch)
+        prefix_id = lm.prefix_ids[-1] if lm.prefix_ids else None
+        harness = HFLM(
+            pretrained=lm.model,
+            tokenizer=lm.tokenizer,
+            device=lm.info.device,
+            batch_size=batch,
+            prefix_token_id=prefix_id,
+        )
+    gflops = matmul_gflops(torch) if not str(lm.info.device).startswith("cuda") else float("nan")
+    print(f"matmul     : {gflops:.1f} GFLOP/s float32 per CPU second (torch.matmul 1024^2, process time)")
+    agree = [bench_one(lm, harness, args, name, workloads[name], gflops) for name in names]
+    print(f"peak RSS   : {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB")
+    if not all(agree):
+        print("DISAGREEMENT: the methods do not give the same log-probabilities", file=sys.stderr)
+        return 1
+    return 0
+
+
+def bench_one(lm, harness, args, name: str, workload, gflops: float) -> bool:
+    """One request set: every method timed on it, the table, and its JSON line; whether the methods agree."""
+    import numpy as np
+
+    kind, texts, cands, source = workload
+    reqs = requests(kind, lm, texts, cands)
+    print(f"\n== {name}: {len(reqs)} requests ({kind}) from {source}", flush=True)
     methods = {"engine": lambda: run_engine(kind, lm, texts, cands)}
 
     from biascheck.models.batching import DEFAULT_TOKEN_BUDGET
@@ -260,74 +310,71 @@ def main() -> int:
         methods["engine-padded"] = variant(None, None)
     if args.kv_ab:
         methods["engine+kv"] = variant(None, lm._build_prefix_body())
-    if args.against == "lm-eval":
-        from lm_eval.models.huggingface import HFLM
-
-        batch = args.lm_eval_batch if args.lm_eval_batch == "auto" else int(args.lm_eval_batch)
-        prefix_id = lm.prefix_ids[-1] if lm.prefix_ids else None
-        harness = HFLM(
-            pretrained=lm.model,
-            tokenizer=lm.tokenizer,
-            device=lm.info.device,
-            batch_size=batch,
-            prefix_token_id=prefix_id,
-        )
+    if harness is not None:
         methods["lm-eval"] = lambda: run_lm_eval(harness, reqs)
     if not args.no_naive:
         methods["naive"] = lambda: run_naive(lm, reqs)
 
-    for fn in methods.values():  # warm-up: allocator, kernels, tokenizer caches
-        if fn is methods.get("naive"):
-            run_naive(lm, reqs[:4])
-        else:
-            fn()
+    for method, fn in methods.items():  # warm-up: allocator, kernels, tokenizer caches
+        run_naive(lm, reqs[:4]) if method == "naive" else fn()
     walls: dict[str, list[float]] = {m: [] for m in methods}
     cpus: dict[str, list[float]] = {m: [] for m in methods}
     values: dict[str, np.ndarray] = {}
     engine_tokens = engine_rows = 0
     for _ in range(max(1, args.repeats)):
-        for name, fn in methods.items():
+        for method, fn in methods.items():
             before, rows_before = lm.engine.tokens_run, lm.engine.head_rows_run
-            values[name], wall, cpu = timed(fn)
-            walls[name].append(wall)
-            cpus[name].append(cpu)
-            if name == "engine":
+            values[method], wall, cpu = timed(fn)
+            walls[method].append(wall)
+            cpus[method].append(cpu)
+            if method == "engine":
                 engine_tokens = lm.engine.tokens_run - before
                 engine_rows = lm.engine.head_rows_run - rows_before
-    tokens = sum(len(lm.tokenizer(c + x, add_special_tokens=False)["input_ids"]) for c, x in reqs)
-    tokens += len(reqs) * len(lm.prefix_ids) if kind == "pronoun" else 0
+    per_request = np.array([len(lm.tokenizer(c + x, add_special_tokens=False)["input_ids"]) for c, x in reqs])
+    if kind != "natural":
+        per_request += len(lm.prefix_ids)
+    continuation = np.array(
+        [
+            len(lm.tokenizer(c + x, add_special_tokens=False)["input_ids"])
+            - len(lm.tokenizer(c, add_special_tokens=False)["input_ids"])
+            if c
+            else len(lm.tokenizer(x, add_special_tokens=False)["input_ids"])
+            for c, x in reqs
+        ]
+    )
+    tokens = int(per_request.sum())
+    limit = tolerance(continuation)
+    worst = max(float((np.abs(v - values["engine"]) / limit).max()) for v in values.values())
     diff = max(float(np.abs(v - values["engine"]).max()) for v in values.values())
-    gflops = matmul_gflops(torch) if not str(lm.info.device).startswith("cuda") else float("nan")
     med = {m: (statistics.median(walls[m]), statistics.median(cpus[m])) for m in methods}
     eng_wall, eng_cpu = med["engine"]
-    engine_gflops = matmul_flops(lm.model, engine_tokens, engine_rows) / eng_wall / 1e9
+    engine_gflops = matmul_flops(lm.model, engine_tokens, engine_rows) / eng_cpu / 1e9  # per CPU second
     share = engine_gflops / gflops
-    print(f"{'method':10} {'wall s':>8} {'CPU s':>8} {'tokens/s':>9} {'CPU ratio':>9}  (median of {args.repeats})")
-    for name, (wall, cpu) in med.items():
-        spread = f"wall {min(walls[name]):.2f}-{max(walls[name]):.2f}" if args.repeats > 1 else ""
-        print(f"{name:10} {wall:8.2f} {cpu:8.2f} {tokens / wall:9.0f} {cpu / eng_cpu:8.2f}x  {spread}")
-    pairs = [(a, b) for i, a in enumerate(values) for b in list(values)[i + 1 :]]
+    print(f"{'method':13} {'wall s':>8} {'CPU s':>8} {'tokens/s':>9} {'CPU ratio':>9}  (median of {args.repeats})")
+    for method, (wall, cpu) in med.items():
+        spread = f"wall {min(walls[method]):.2f}-{max(walls[method]):.2f}" if args.repeats > 1 else ""
+        print(f"{method:13} {wall:8.2f} {cpu:8.2f} {tokens / wall:9.0f} {cpu / eng_cpu:8.2f}x  {spread}")
     print(
-        f"agreement  : max |d log P| over all methods = {diff:.2e} ({len(reqs)} requests, log P "
-        f"{float(values['engine'].min()):.1f} to {float(values['engine'].max()):.1f}); pairwise "
-        + ", ".join(f"{a}/{b} {float(np.abs(values[a] - values[b]).max()):.1e}" for a, b in pairs)
+        f"agreement  : max |d log P| = {diff:.2e}, at most {worst:.2f} of the float32 limit ({PER_TOKEN:.1e} a "
+        f"token; log P {float(values['engine'].min()):.1f} to {float(values['engine'].max()):.1f})"
     )
     layout = lm.info.extra.get("engine_layout", "padded batches")  # masked models: padded
     print(
-        f"engine     : {engine_tokens} positions run ({layout}), {engine_rows} hidden states through the LM "
-        f"head, {lm.engine.forward_calls} forward passes in all, token budget {lm.engine.token_budget}"
+        f"engine     : {engine_tokens} positions run ({layout}), {engine_rows} hidden states through the LM head, "
+        f"{engine_gflops:.1f} GFLOP per CPU second = {100 * share:.0f}% of the matmul rate"
     )
-    print(
-        f"matmul     : {gflops:.1f} GFLOP/s float32 (torch.matmul 1024^2, now); the engine's matrix products "
-        f"{engine_gflops:.1f} GFLOP/s of its wall time = {100 * share:.0f}%"
-    )
-    print(f"peak RSS   : {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB")
-    ratios = [f"engine/{m}={med[m][1] / eng_cpu:.2f}x" for m in methods if not m.startswith("engine")]
-    print(" ".join([*ratios, f"max|d|={diff:.1e}", f"matmul_share={share:.2f}"]))
-    if diff > TOLERANCE:
-        print("DISAGREEMENT: the methods do not give the same log-probabilities", file=sys.stderr)
-        return 1
-    return 0
+    line = {
+        "set": name,
+        "requests": len(reqs),
+        "tokens": tokens,
+        "cpu_s": {m: round(c, 3) for m, (_, c) in med.items()},
+        **{f"engine/{m}": round(med[m][1] / eng_cpu, 2) for m in methods if not m.startswith("engine")},
+        "max_abs_diff": float(f"{diff:.2e}"),
+        "max_diff_over_limit": round(worst, 3),
+        "matmul_share": round(share, 3),
+    }
+    print(json.dumps(line), flush=True)
+    return worst <= 1.0
 
 
 if __name__ == "__main__":

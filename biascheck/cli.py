@@ -175,6 +175,8 @@ def main(argv: list[str] | None = None) -> int:
         "--after-step", type=int, default=None, help="k: use checkpoints at or after this step (default: all)"
     )
     fluct.add_argument("--verb", choices=["is", "works_as"], default="is", help="template verb (default: is)")
+    fluct.add_argument("--ray", action="store_true", help="score each checkpoint as a Ray task (pip install .[ray])")
+    fluct.add_argument("--ray-address", default=None, help="with --ray: join this cluster (default: start a local one)")
     fluct.add_argument("--out", type=Path, default=Path("bias-report") / "fluctuation", help="output directory")
     fluct.add_argument(
         "--data",

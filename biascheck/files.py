@@ -9,7 +9,17 @@ import tempfile
 from pathlib import Path
 
 
-def _umask() -> int:
+def default_cache_dir() -> Path:
+    """biascheck's user cache: $BIASCHECK_CACHE_DIR, else $XDG_CACHE_HOME/biascheck, else ~/.cache/biascheck."""
+    env = os.environ.get("BIASCHECK_CACHE_DIR")
+    if env:
+        return Path(env).expanduser()
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "biascheck"
+
+
+def umask() -> int:
+    """The process's umask (read by setting it and setting it back)."""
     mask = os.umask(0)
     os.umask(mask)
     return mask
@@ -27,7 +37,7 @@ def atomic_write(path: Path, data: str | bytes) -> None:
             out.write(data)
             out.flush()
             os.fsync(out.fileno())
-        os.chmod(tmp_name, 0o666 & ~_umask())
+        os.chmod(tmp_name, 0o666 & ~umask())
         os.replace(tmp_name, path)
     except BaseException:
         Path(tmp_name).unlink(missing_ok=True)

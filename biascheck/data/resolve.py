@@ -20,14 +20,7 @@ from pathlib import Path
 
 from biascheck.data.sources import Source
 from biascheck.errors import DataError
-
-
-def default_cache_dir() -> Path:
-    env = os.environ.get("BIASCHECK_CACHE_DIR")
-    if env:
-        return Path(env).expanduser()
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "biascheck"
+from biascheck.files import default_cache_dir
 
 
 def sha256_of(path: Path) -> str:

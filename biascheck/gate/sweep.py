@@ -23,21 +23,67 @@ from biascheck.files import atomic_write
 from biascheck.gate.checkpoints import Checkpoint, read_model_list
 from biascheck.methods.pronoun_ratio import fluctuation as fl
 
+Scores = tuple[np.ndarray, np.ndarray, "np.ndarray | None", str]  # log r, log n, certainty, estimator
+
+
+def score_checkpoint(lm: Any, professions: pd.DataFrame, verb: str = "is") -> Scores:
+    """One checkpoint's log r, log n and certainty for `verb`, and the estimator: the body of the serial
+    loop and of a Ray task alike."""
+    from biascheck.methods.pronoun_ratio.score import score_professions
+
+    scores = score_professions(lm, professions).by_verb[verb]
+    return scores.log_r, scores.log_n, scores.certainty, scores.estimator
+
+
+def gather(
+    checkpoints: Sequence[Checkpoint], scored: Mapping[str, Scores]
+) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray], dict[str, np.ndarray | None], str]:
+    log_r, log_n, certainty, estimators = {}, {}, {}, set()
+    for cp in checkpoints:
+        log_r[cp.model], log_n[cp.model], certainty[cp.model], estimator = scored[cp.model]
+        estimators.add(estimator)
+    return log_r, log_n, certainty, ", ".join(sorted(estimators))
+
 
 def score_sweep(
     checkpoints: Sequence[Checkpoint], professions: pd.DataFrame, load: Callable[[str], Any], verb: str = "is"
 ) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray], dict[str, np.ndarray | None], str]:
-    """Step 2: per model name, log r, log n and certainty for `verb`; and the estimator."""
-    from biascheck.methods.pronoun_ratio.score import score_professions
-
-    log_r, log_n, certainty, estimators = {}, {}, {}, set()
+    """Step 2: per model name, log r, log n and certainty for `verb`; and the estimator (one model in memory
+    at a time)."""
+    scored = {}
     for cp in checkpoints:
         lm = load(cp.model)
-        scores = score_professions(lm, professions).by_verb[verb]
-        log_r[cp.model], log_n[cp.model], certainty[cp.model] = scores.log_r, scores.log_n, scores.certainty
-        estimators.add(scores.estimator)
+        scored[cp.model] = score_checkpoint(lm, professions, verb)
         del lm
-    return log_r, log_n, certainty, ", ".join(sorted(estimators))
+    return gather(checkpoints, scored)
+
+
+def load_and_score(name: str, professions: pd.DataFrame, device: str, dtype: str, data: Any, verb: str) -> Scores:
+    """A Ray task's body: load one checkpoint as the serial sweep does and score it."""
+    from biascheck.planted.resolve import load_model_or_plant
+
+    return score_checkpoint(load_model_or_plant(name, device=device, dtype=dtype, data_dir=data), professions, verb)
+
+
+def score_sweep_on_ray(
+    checkpoints: Sequence[Checkpoint],
+    professions: pd.DataFrame,
+    args: argparse.Namespace,
+    body: Callable = load_and_score,
+) -> tuple[dict[str, Scores], list[str]]:
+    """Step 2 on Ray: one task a checkpoint; the scores of those that succeeded and a line for each that
+    failed after its retries."""
+    from biascheck.gate import on_ray
+
+    ray = on_ray.connect(args.ray_address, log=lambda line: print(line, file=sys.stderr))
+    calls = [(cp.model, (cp.model, professions, args.device, args.dtype, args.data, args.verb)) for cp in checkpoints]
+
+    def said(outcome: on_ray.Outcome) -> None:
+        print(f"{'FAILED' if outcome.failed else 'scored'} {outcome.label}", file=sys.stderr)
+
+    outcomes = on_ray.run_tasks(ray, body, calls, on_ray.resource_request(ray, args.device), on_done=said)
+    failed = [f"{o.label}: {o.error}" for o in outcomes if o.failed]
+    return {o.label: o.value for o in outcomes if not o.failed}, failed
 
 
 def matrices_frame(
@@ -103,7 +149,18 @@ def run_fluctuation(args: argparse.Namespace) -> int:
         print(f"scoring {name}", file=sys.stderr)
         return load_model_or_plant(name, device=args.device, dtype=args.dtype, data_dir=args.data)
 
-    log_r, log_n, certainty, estimator = score_sweep(checkpoints, professions, load, args.verb)
+    if getattr(args, "ray", False):
+        scored, failed = score_sweep_on_ray(checkpoints, professions, args)
+        if failed:  # a sweep with holes is not the sweep asked for: nothing is written, every failure named
+            print(
+                f"biascheck fluctuation: {len(failed)} of {len(checkpoints)} checkpoints failed on Ray; nothing "
+                "was written:\n  " + "\n  ".join(failed),
+                file=sys.stderr,
+            )
+            return 1
+        log_r, log_n, certainty, estimator = gather(checkpoints, scored)
+    else:
+        log_r, log_n, certainty, estimator = score_sweep(checkpoints, professions, load, args.verb)
     frequency = fl.wordfreq_frequencies(names)
     source = (
         "wordfreq (one blended frequency per word; no yearly weights)"

@@ -24,7 +24,7 @@ from typing import Any
 import pytest
 
 from biascheck.errors import BiascheckError
-from biascheck.gate import admit
+from biascheck.gate import admit, ray_pytest
 from biascheck.gate.workers import Shipping, is_worker, model_group_scheduler, model_of
 from biascheck.session import SESSION_KEY, BiasSession
 
@@ -350,3 +350,4 @@ def register(config: pytest.Config) -> None:
     tracking = Tracking(config)
     tracking.check_save_name()
     config.pluginmanager.register(tracking, "biascheck-tracking")
+    ray_pytest.register(config, tracking.session.config.models)  # --bias-ray: one Ray task a model

@@ -267,8 +267,9 @@ def load_model(
     if gdir is not None:
         family = spec.family or "causal"
         try:
-            tokenizer = AutoTokenizer.from_pretrained(gdir, gguf_file=spec.gguf_file)
-            model = AutoModelForCausalLM.from_pretrained(gdir, gguf_file=spec.gguf_file, dtype=torch_dtype)
+            from biascheck.models.converted import load_embedded
+
+            tokenizer, model = load_embedded(gdir, str(spec.gguf_file), dt)  # converted once per machine
         except Exception as exc:  # noqa: BLE001
             raise UnknownModelError(
                 f"--model {name!r}: the embedded GGUF {gdir / str(spec.gguf_file)} did not load "

@@ -1,8 +1,8 @@
 """benchmarks/bench_scoring.py as benchmarks/README.md runs it, on a tiny causal model saved to disk: both workloads,
 all three methods, equal numbers (exit 0) and the machine-readable last line."""
 
+import json
 import os
-import re
 import subprocess
 import sys
 from pathlib import Path
@@ -11,7 +11,7 @@ import pytest
 
 pytest.importorskip("lm_eval")
 SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_scoring.py"
-LAST_LINE = re.compile(r"^engine/lm-eval=[\d.]+x engine/naive=[\d.]+x max\|d\|=[\d.e+-]+ matmul_share=[\d.]+$")
+SETS = ["pronoun", "winogender", "winobias", "crows", "natural"]
 
 
 @pytest.fixture(scope="module")
@@ -23,8 +23,7 @@ def saved_gpt2(gpt2_tiny, tmp_path_factory):
     return directory
 
 
-@pytest.mark.parametrize("inputs", ["pronoun", "natural"])
-def test_the_benchmark_agrees_with_lm_eval_and_the_naive_loop(saved_gpt2, inputs, mirror):
+def test_the_benchmark_agrees_with_lm_eval_and_the_naive_loop_on_every_request_set(saved_gpt2, mirror):
     done = subprocess.run(
         [
             sys.executable,
@@ -34,7 +33,7 @@ def test_the_benchmark_agrees_with_lm_eval_and_the_naive_loop(saved_gpt2, inputs
             "--device",
             "cpu",
             "--inputs",
-            inputs,
+            "all",
             "--n",
             "12",
             "--against",
@@ -49,9 +48,21 @@ def test_the_benchmark_agrees_with_lm_eval_and_the_naive_loop(saved_gpt2, inputs
         env={**os.environ, "BIASCHECK_DATA_DIR": str(mirror)},
     )
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
-    lines = done.stdout.strip().splitlines()
-    assert LAST_LINE.match(lines[-1]), lines[-1]
-    assert any(line.startswith("lm-eval ") for line in lines) and any(line.startswith("naive ") for line in lines)
+    lines = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
+    assert [line["set"] for line in lines] == SETS
+    for line in lines:
+        assert line["requests"] >= 12 and line["tokens"] > line["requests"]
+        assert set(line["cpu_s"]) == {"engine", "lm-eval", "naive"} and line["engine/lm-eval"] > 0
+        assert 0 <= line["max_diff_over_limit"] <= 1 and line["matmul_share"] > 0
+
+
+def test_a_request_set_whose_data_cannot_be_found_stops_the_run_loudly(saved_gpt2, tmp_path):
+    env = {k: v for k, v in os.environ.items() if not k.startswith("BIASCHECK_")}
+    env.update(BIASCHECK_OFFLINE="1", BIASCHECK_DATA_DIR=str(tmp_path / "no-mirror"), BIASCHECK_CACHE_DIR=str(tmp_path))
+    args = [sys.executable, str(SCRIPT), "--model", str(saved_gpt2), "--inputs", "winobias", "--no-naive"]
+    done = subprocess.run(args, capture_output=True, text=True, timeout=600, check=False, env=env, cwd=tmp_path)
+    assert done.returncode != 0 and "DataError" in done.stderr, done.stderr[-2000:]
+    assert not any(line.startswith("{") for line in done.stdout.splitlines())
 
 
 def test_the_ab_variants_run_without_the_naive_loop(saved_gpt2, mirror):

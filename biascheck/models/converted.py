@@ -1,0 +1,153 @@
+"""The embedded GGUF model converted once per machine: transformers dequantises a GGUF file and builds its
+tokenizer on every load (about 16 CPU seconds for SmolLM2-135M), so the converted weights and tokenizer are
+saved with `save_pretrained` into the user cache and loaded from there (well under a second) while they
+are what the same conversion would give.
+
+An entry's name is keyed by what decides the conversion's output: the GGUF file's sha256, the dtype, and the
+converter's versions (transformers, gguf, and `CONVERSION` here). It is written into a temporary directory
+and renamed into place, so a reader sees a whole entry or none; its manifest holds the sha256 of every file,
+checked on each load. An entry that fails the check is said (a warning naming the file) and rebuilt, never
+used. A cache that cannot be written costs only the time: the fresh conversion is used."""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.metadata
+import json
+import shutil
+import tempfile
+import warnings
+from pathlib import Path
+from typing import Any
+
+from biascheck.files import default_cache_dir, umask
+
+CONVERSION = 1  # bump when what is saved, or how it is loaded back, changes meaning
+MANIFEST = "conversion.json"
+
+
+def cache_root() -> Path:
+    """<biascheck cache>/models ($BIASCHECK_CACHE_DIR, else $XDG_CACHE_HOME or ~/.cache, then biascheck)."""
+    return default_cache_dir() / "models"
+
+
+def file_sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with Path(path).open("rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _version(package: str) -> str:
+    try:
+        return importlib.metadata.version(package)
+    except importlib.metadata.PackageNotFoundError:
+        return "absent"
+
+
+def converter() -> dict[str, Any]:
+    """The versions whose change may change a conversion's numbers or files."""
+    return {"conversion": CONVERSION, "transformers": _version("transformers"), "gguf": _version("gguf")}
+
+
+def entry_key(gguf_sha256: str, dtype: str) -> dict[str, Any]:
+    return {"gguf_sha256": gguf_sha256, "dtype": dtype, **converter()}
+
+
+def entry_dir(root: Path, gguf_file: str, key: dict[str, Any]) -> Path:
+    """<root>/<gguf stem>-<dtype>-<16 hex of the key>: readable, and a new key never meets an old entry."""
+    digest = hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()[:16]
+    return root / f"{Path(gguf_file).stem}-{key['dtype']}-{digest}"
+
+
+def problems(entry: Path, key: dict[str, Any]) -> list[str]:
+    """Why `entry` may not be used ([] when every file it lists has its recorded sha256 and its key is
+    `key`). A missing entry is one problem: 'no manifest'."""
+    try:
+        manifest = json.loads((entry / MANIFEST).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return [f"no manifest {MANIFEST}"]
+    except (OSError, ValueError) as exc:
+        return [f"its manifest {MANIFEST} does not read ({exc})"]
+    found = []
+    if manifest.get("key") != key:
+        found.append(f"its key {manifest.get('key')} is not {key}")
+    files = manifest.get("files")
+    if not isinstance(files, dict) or not files:
+        return [*found, "its manifest lists no files"]
+    for name, expected in sorted(files.items()):
+        path = entry / name
+        if not path.is_file():
+            found.append(f"{name} is missing")
+        elif file_sha256(path) != expected:
+            found.append(f"{name} does not have the sha256 its manifest records")
+    return found
+
+
+def _save_dequantised(model: Any, directory: Path) -> None:
+    """The model as a plain float checkpoint: its config without the GGUF quantisation entry (the weights are
+    already dequantised; transformers' save_pretrained refuses a model loaded through its GGUF quantiser) and
+    its weights as safetensors (tied weights once)."""
+    from safetensors.torch import save_model
+
+    fields = model.config.to_dict()
+    fields.pop("quantization_config", None)
+    type(model.config).from_dict(fields).save_pretrained(directory)
+    save_model(model, str(directory / "model.safetensors"), metadata={"format": "pt"})
+
+
+def _write(entry: Path, key: dict[str, Any], model: Any, tokenizer: Any) -> None:
+    entry.parent.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(prefix=f".{entry.name}.", dir=entry.parent))
+    try:
+        work.chmod(0o777 & ~umask())  # mkdtemp's 0700 would keep the entry from others sharing the cache
+        _save_dequantised(model, work)
+        tokenizer.save_pretrained(work)
+        files = {p.name: file_sha256(p) for p in sorted(work.iterdir()) if p.is_file()}
+        manifest = {"key": key, "files": files}
+        (work / MANIFEST).write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+        if entry.exists():  # a corrupt entry found before: out of the way first
+            shutil.rmtree(entry, ignore_errors=True)
+        try:
+            work.rename(entry)
+        except OSError:  # another process wrote the same entry first: theirs is as good
+            if not (entry / MANIFEST).is_file():
+                raise
+    finally:
+        if work.exists():
+            shutil.rmtree(work, ignore_errors=True)
+
+
+def load_embedded(directory: Path, gguf_file: str, dtype: str, root: Path | None = None) -> tuple[Any, Any]:
+    """(tokenizer, causal LM) of `directory / gguf_file` at `dtype` ('float32', ...): from the cache entry
+    when it checks out, else converted from the GGUF file and saved for the next load."""
+    import torch
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    root = cache_root() if root is None else Path(root)
+    key = entry_key(file_sha256(Path(directory) / gguf_file), dtype)
+    entry = entry_dir(root, gguf_file, key)
+    found = problems(entry, key)
+    if not found:
+        tokenizer = AutoTokenizer.from_pretrained(entry)
+        return tokenizer, AutoModelForCausalLM.from_pretrained(entry, dtype=getattr(torch, dtype))
+    if entry.exists():
+        warnings.warn(
+            f"the cached conversion of {gguf_file} at {entry} is not used ({'; '.join(found)}): converting the GGUF "
+            "file again and replacing the entry.",
+            RuntimeWarning,
+            stacklevel=2,
+        )
+    tokenizer = AutoTokenizer.from_pretrained(directory, gguf_file=gguf_file)
+    model = AutoModelForCausalLM.from_pretrained(directory, gguf_file=gguf_file, dtype=getattr(torch, dtype))
+    try:
+        _write(entry, key, model, tokenizer)
+    except OSError as exc:
+        warnings.warn(
+            f"could not cache the conversion of {gguf_file} in {root} ({exc}): the next load converts it again. Set "
+            "BIASCHECK_CACHE_DIR to a writable directory to keep it.",
+            RuntimeWarning,
+            stacklevel=2,
+        )
+    return tokenizer, model
