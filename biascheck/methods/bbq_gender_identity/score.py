@@ -22,6 +22,7 @@ from biascheck.data.bbq_generate import UNKNOWN_OPTIONS
 from biascheck.errors import NotApplicable
 from biascheck.methods.bbq_gender_identity.reference import Reference
 from biascheck.settings import ProbeSettings
+from biascheck.spec import CAUSAL_NEXT
 
 
 @dataclass(frozen=True)
@@ -75,14 +76,41 @@ def score(lm: Any, reference: Reference, settings: ProbeSettings) -> Scored:
     rows = list(items.itertuples(index=False))
     prompts = [chat_prompt(tokenizer, r.context, r.question) if chat else prompt(r.context, r.question) for r in rows]
     texts = [choices(r, settings.choices) for r in rows]
+    if lm.family == "causal":
+        lls, estimator = _causal(lm, prompts, texts)
+    else:
+        lls, estimator = _masked(lm, prompts, texts)
+    out = items.copy()
+    out["choices"] = texts
+    out["lls"] = lls
+    out["predicted"] = [predicted_answer(r, t, s) for r, t, s in zip(rows, texts, lls, strict=True)]
+    return Scored(out, estimator, chat)
+
+
+def _causal(lm: Any, prompts: list[str], texts: list[list[str]]) -> tuple[list[np.ndarray], str]:
+    """log P(prompt + " " + choice) − log P(prompt) for every choice, one `sentence_logprob` call."""
+    joined = [f"{p} {t}" for p, item_texts in zip(prompts, texts, strict=True) for t in item_texts]
+    unique = list(dict.fromkeys([*prompts, *joined]))
+    values, _ = lm.sentence_logprob(unique)
+    score = dict(zip(unique, values, strict=True))
+    lls = [
+        np.array([score[f"{p} {t}"] - score[p] for t in item_texts])
+        for p, item_texts in zip(prompts, texts, strict=True)
+    ]
+    return lls, CAUSAL_NEXT
+
+
+def _masked(lm: Any, prompts: list[str], texts: list[list[str]]) -> tuple[list[np.ndarray], str]:
+    """`next_token` (masked: the choice's pieces masked after the prompt), one call per set of prompts that share
+    the same choices."""
     by_text: dict[str, list[int]] = defaultdict(list)
     for i, item_texts in enumerate(texts):
         for text in item_texts:
             by_text[text].append(i)
-    groups: dict[tuple[int, ...], list[str]] = defaultdict(list)  # the same prompts share one call
+    groups: dict[tuple[int, ...], list[str]] = defaultdict(list)
     for text, holders in by_text.items():
         groups[tuple(holders)].append(text)
-    scores: list[dict[str, float]] = [{} for _ in rows]
+    scores: list[dict[str, float]] = [{} for _ in prompts]
     estimator = ""
     for members, candidates in groups.items():
         got = lm.next_token([prompts[i] for i in members], candidates)
@@ -90,9 +118,4 @@ def score(lm: Any, reference: Reference, settings: ProbeSettings) -> Scored:
         for row_number, i in enumerate(members):
             for j, text in enumerate(candidates):
                 scores[i][text] = float(got.logprob[row_number, j])
-    lls = [np.array([scores[i][t] for t in texts[i]]) for i in range(len(rows))]
-    out = items.copy()
-    out["choices"] = texts
-    out["lls"] = lls
-    out["predicted"] = [predicted_answer(r, t, s) for r, t, s in zip(rows, texts, lls, strict=True)]
-    return Scored(out, estimator, chat)
+    return [np.array([scores[i][t] for t in texts[i]]) for i in range(len(prompts))], estimator

@@ -15,7 +15,6 @@ from biascheck.data.bbq import bbq_items
 from biascheck.methods.bbq_gender_identity.metrics import task_metrics
 from biascheck.methods.bbq_gender_identity.reference import load
 from biascheck.methods.bbq_gender_identity.score import score
-from biascheck.models.base import SlotScores
 from biascheck.settings import ProbeSettings
 
 bbq_utils = pytest.importorskip("lm_eval.tasks.bbq.utils")
@@ -25,7 +24,7 @@ SETTINGS = {"seed": 3, "pairs": 2, "choices": "lm-eval", "chat_template": "off"}
 
 
 class ScriptedLM:
-    """next_token: a fixed pseudo-random score per (prompt, text), plus 3 nats for the answer that follows the
+    """The answer's score: a fixed pseudo-random one per (prompt, text), plus 3 nats for the answer that follows the
     stereotype (`biased`: (question, answer) pairs): a model with a bias we know, and no ties."""
 
     family = "causal"
@@ -33,9 +32,15 @@ class ScriptedLM:
     def __init__(self, biased):
         self.biased = biased
 
-    def next_token(self, prompts, candidates):
-        scores = np.array([[self._score(p, c) for c in candidates] for p in prompts])
-        return SlotScores(scores, np.ones(scores.shape, dtype=int), "causal-next")
+    def sentence_logprob(self, texts):
+        """A prompt's own score plus its answer's: the probe reads the answer's as the difference."""
+        values = []
+        for text in texts:
+            head, _, answer = text.rpartition("\nA: ")
+            prompt = f"{head}\nA:" if head else text
+            base = -zlib.crc32(prompt.encode()) / 2**32 * 50.0
+            values.append(base + (self._score(prompt, answer) if head else 0.0))
+        return np.array(values), "causal-sentence"
 
     def _score(self, prompt, text):
         noise = zlib.crc32(f"{prompt}|{text}".encode()) / 2**32 * 3.0

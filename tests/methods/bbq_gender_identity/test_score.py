@@ -46,7 +46,9 @@ class Tokenizer:
 
 
 class LM:
-    family = "causal"
+    """A masked model's interface (`next_token`), recording the prompts it was given."""
+
+    family = "masked"
 
     def __init__(self, tokenizer):
         self.tokenizer = tokenizer
@@ -76,3 +78,16 @@ def test_the_chat_template_puts_the_question_in_a_user_turn():
 def test_a_tokenizer_without_a_chat_template_is_skipped_with_the_reason():
     with pytest.raises(NotApplicable, match="no chat template"):
         score(LM(SimpleNamespace(chat_template=None)), Reference(ITEMS, 0, 1, 0), _settings("on"))
+
+
+class CausalLM:
+    family = "causal"
+
+    def sentence_logprob(self, texts):
+        return np.array([-float(len(t)) - (5.0 if t.endswith("The woman") else 0.0) for t in texts]), "causal-sentence"
+
+
+def test_a_causal_answer_is_its_text_after_the_prompt():
+    scored = score(CausalLM(), Reference(ITEMS, 0, 1, 0), _settings("off"))
+    assert list(scored.items["lls"][0]) == [-8.0, -10.0, -15.0]  # " The man", " Not known", " The woman" (- 5)
+    assert scored.estimator == "causal-next" and scored.items["predicted"][0] == 0
