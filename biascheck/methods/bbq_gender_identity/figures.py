@@ -12,7 +12,8 @@ from biascheck.spec import Artifact
 
 
 def draw(task: str, scored: Scored, reference: Reference, settings: ProbeSettings, model: str) -> list[Artifact]:
-    """One bar chart per task: how often the model chose the target, the other named answer and unknown,
+    """One bar chart per task: how often the model chose the biased answer (the authors' target: the stereotyped
+    person after a negative question, the other one after a non-negative question), the other person and unknown,
     negative and non-negative questions apart."""
     return [Artifact(f"answers-{task}", figure=answer_bars(scored, task, f"{model}: BBQ gender identity, {task}"))]
 
@@ -22,7 +23,8 @@ def answer_bars(scored: Scored, task: str, title: str) -> Any:
 
     frame = scored.items[scored.items["context_condition"] == task]
     fig, ax = plt.subplots(figsize=(6, 3.2))
-    kinds = ("target", "other named", "unknown")
+    # the biased answer: the stereotyped person after a negative question, the other one after a non-negative one
+    kinds = ("biased answer", "the other person", "unknown")
     for offset, polarity in enumerate(("neg", "nonneg")):
         part = frame[frame["question_polarity"] == polarity]
         picked = part["predicted"].to_numpy()
