@@ -37,6 +37,11 @@ CAUSAL_NEXT = "causal-next"  # causal LM, log P(continuation | prompt), chain ru
 COMPETENCE = "competence"
 
 Reference = Literal["gold", "human", "model"]
+# What a probe reads of a model: intrinsic = the likelihood of words or sentences (a pronoun, a sentence pair);
+# extrinsic = the model's answers to a task (BBQ's multiple-choice questions). A model can pass one and fail the
+# other: intrinsic bias need not reach a task's answers, and a task can show bias the likelihoods hide.
+Kind = Literal["intrinsic", "extrinsic"]
+KINDS = ("intrinsic", "extrinsic")
 # Which way a metric is better, used by the threshold check, the regression comparison and the tables:
 Better = Literal["higher", "lower", "zero", "target", "none"]
 BETTER: dict[str, str] = {
@@ -183,6 +188,11 @@ class ProbeSpec:
     settings: tuple[Setting, ...] = ()
     # A multilingual probe: task -> its language (each task is skipped on a model that does not cover it).
     task_languages: tuple[tuple[str, str], ...] = ()
+    kind: Kind = "intrinsic"  # see Kind
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise ValueError(f"probe {self.name!r}: kind={self.kind!r}; use one of {', '.join(KINDS)}")
 
     def language_of(self, task: str | None) -> str:
         """The language of `task` (a multilingual probe's per-task language), else the probe's."""

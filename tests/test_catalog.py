@@ -44,7 +44,8 @@ def test_shipped_probes_come_in_seed_paper_order_then_beyond_the_seeds_by_name(m
         "politicians",  # 003
         "role_nouns",  # 004 (section 3)
         "singular_they",  # 004 (section 4)
-        "crows_pairs_gender",  # beyond the seeds, by name
+        "bbq_gender_identity",  # beyond the seeds, by name
+        "crows_pairs_gender",
         "winobias",
         "winogender",
     ]
@@ -63,7 +64,7 @@ def test_a_probe_folder_is_found_by_its_spec(tmp_path, monkeypatch):
 def test_an_installed_probe_is_found_through_its_entry_point(tmp_path, monkeypatch):
     _installed(monkeypatch, tmp_path, [("my_probe", "my_probes.spec:PROBE")])
     probes = Catalog()
-    assert list(probes)[-1] == "my_probe" and len(probes) == 10  # after the shipped ones
+    assert list(probes)[-1] == "my_probe" and len(probes) == 11  # after the ten shipped ones
     assert probes["my_probe"].metric("lean").better == "zero"
     assert not probes.is_shipped("my_probe")
 

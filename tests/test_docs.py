@@ -129,6 +129,13 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "pytest": ("tests/plugin/test_probe_contract.py::test_probe_keeps_the_contract_on_fake_models",),
     "pytest probes/test_pronoun_ratio.py -k works_as": (END_TO_END,),
     "pytest -k pronoun_ratio": (SELECTION,),
+    'pip install -e ".[ray]"': ("setup.sh",),
+    "pytest --model-list sweep.csv --bias-ray --bias-save sweep": (
+        "tests/plugin/test_ray_sweep.py::test_model_list_on_ray_stores_exactly_the_serial_numbers",
+    ),
+    "biascheck fluctuation --model-list sweep.csv --ray --out fl/": (
+        "tests/plugin/test_ray_sweep.py::test_fluctuation_on_ray_writes_exactly_the_serial_matrices",
+    ),
     "pytest -m \"biascheck(probe='pronoun_ratio')\"": (SELECTION,),
     "pytest --model ./my-checkpoint --device cpu": (END_TO_END,),
     "pytest --model ./my-checkpoint --bias-profile release --bias-report out/": (

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from biascheck.data.bbq_files import BBQ_FILES
 from biascheck.data.benchmark_files import BENCHMARK_FILES
 from biascheck.data.ndt_files import NDT_NOB_FILES
 from biascheck.data.supersense_files import SUPERSENSE_FILES
@@ -352,6 +353,7 @@ _ALL = (
     ),
     *(Source(**fields) for fields in SUPERSENSE_FILES),  # adjective and verb supersenses (paper 003)
     *(Source(**fields) for fields in BENCHMARK_FILES),  # Winogender, WinoBias, CrowS-Pairs
+    *(Source(**fields) for fields in BBQ_FILES),  # BBQ templates, vocabularies, one generated category
 )
 
 SOURCES: dict[str, Source] = {s.name: s for s in _ALL}
