@@ -1,9 +1,9 @@
 """Planted models on disk: build once, cache by content, load like any local checkpoint.
 
-A planted model's directory is named by what made it: the family, the strength, and a key over the
-corpus's sha256, the `TrainConfig` and `RECIPE`. A second request for the same model finds the
-finished directory; a build is written to a temporary sibling and renamed into place only when
-complete, so an interrupted build leaves nothing that looks finished.
+A planted model's directory is named by what made it: the family, the strength, and a key over the corpus's
+sha256, the `TrainConfig`, `RECIPE`, the torch thread count and the CPU's instruction set (`bits_decided_by`).
+A second request for the same model finds the finished directory; a build is written to a temporary sibling
+and renamed into place only when complete, so an interrupted build leaves nothing that looks finished.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from biascheck.errors import ConfigError
-from biascheck.planted.train import TrainConfig
+from biascheck.planted.train import TRAIN_THREADS, TrainConfig
 
 RECIPE = "planted-v2"  # bump when the corpus generators or the training loop change meaning
 MANIFEST = "planted.json"
@@ -35,8 +35,24 @@ def cache_root() -> Path:
     return default_cache_dir() / "planted"
 
 
-def model_key(corpus_sha256: str, config: TrainConfig) -> str:
-    blob = json.dumps({"recipe": RECIPE, "corpus": corpus_sha256, "config": config.as_dict()}, sort_keys=True)
+def cpu_capability() -> str:
+    """The instruction set torch's CPU kernels use here ('AVX512', 'AVX2', 'DEFAULT', ...): it decides the
+    last bits of a float32 sum, so builds on two kinds of CPU are two models."""
+    import torch
+
+    return str(torch.backends.cpu.get_cpu_capability())
+
+
+def bits_decided_by() -> dict[str, Any]:
+    """What besides the corpus and `TrainConfig` decides a build's bits: the recipe, the thread count and
+    the CPU's instruction set."""
+    return {"recipe": RECIPE, "threads": TRAIN_THREADS, "cpu": cpu_capability()}
+
+
+def model_key(corpus_sha256: str, config: TrainConfig, decided_by: dict[str, Any] | None = None) -> str:
+    """16 hex digits over the corpus's sha256, the config and `bits_decided_by()` (or `decided_by`)."""
+    rest = bits_decided_by() if decided_by is None else decided_by
+    blob = json.dumps({**rest, "corpus": corpus_sha256, "config": config.as_dict()}, sort_keys=True)
     return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
 
@@ -95,7 +111,7 @@ def ensure_model(
         started = time.perf_counter()
         losses = train(sentences, config, work, log=log, focus_words=references.focus_words(plants))
         manifest = {
-            "recipe": RECIPE,
+            **bits_decided_by(),
             "family": family,
             "corpus": corpus,
             "plants": list(which),

@@ -55,3 +55,20 @@ def test_an_unwritable_cache_is_a_clear_error(small, tmp_path):
 def test_an_unknown_planted_corpus_is_an_error(small, tmp_path):
     with pytest.raises(ValueError, match="no planted corpus 'fr'; known: en, no, they"):
         build.ensure_model("masked", 1.0, refdata=None, root=tmp_path, corpus="fr")
+
+
+def test_the_key_covers_what_decides_the_bits():
+    """The corpus, the config, the recipe, the thread count and the CPU's instruction set: change any and
+    the model is another (builds on an AVX-512 and an AVX2 machine once learned different plants)."""
+    import torch
+
+    config = TrainConfig("masked")
+    here = build.bits_decided_by()
+    assert here["cpu"] == str(torch.backends.cpu.get_cpu_capability()) and here["threads"] == 1
+    key = build.model_key("c0ffee", config)
+    assert key == build.model_key("c0ffee", config, here)
+    others = [{**here, "threads": 2}, {**here, "cpu": "AVX2" if here["cpu"] != "AVX2" else "AVX512"}]
+    others.append({**here, "recipe": "another"})
+    assert len({key, *(build.model_key("c0ffee", config, o) for o in others)}) == 4
+    assert build.model_key("c0ffee", TrainConfig("masked", seed=1)) != key
+    assert build.model_key("c0ffef", config) != key
