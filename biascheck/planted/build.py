@@ -35,6 +35,24 @@ def cache_root() -> Path:
     return default_cache_dir() / "planted"
 
 
+SEED_ENV = "BIASCHECK_PLANTED_SEED"  # the training seed (`TrainConfig.seed`) of every planted build; default 0
+
+
+def train_seed() -> int:
+    """$BIASCHECK_PLANTED_SEED, else 0: the dose-response sweep builds each strength at several seeds
+    (`scripts/dose_response.py --seeds`); the corpus stays the same, the initialisation and batches change."""
+    raw = os.environ.get(SEED_ENV, "0").strip() or "0"
+    try:
+        seed = int(raw)
+    except ValueError:
+        raise ConfigError(
+            f"{SEED_ENV}={raw!r} is not a whole number; unset it for the default build (seed 0)."
+        ) from None
+    if seed < 0:
+        raise ConfigError(f"{SEED_ENV}={seed} is negative; a training seed is 0 or more.")
+    return seed
+
+
 def cpu_capability() -> str:
     """The instruction set torch's CPU kernels use here ('AVX512', 'AVX2', 'DEFAULT', ...): it decides the
     last bits of a float32 sum, so builds on two kinds of CPU are two models."""
@@ -95,7 +113,7 @@ def ensure_model(
     plants = references.plants(refdata, which)
     sentences = references.build_corpus(plants, strength, plants_in=which)
     digest = references.corpus_sha256(sentences)
-    config = replace(TrainConfig(family), **OVERRIDES.get((corpus, family), {}))
+    config = replace(TrainConfig(family), **OVERRIDES.get((corpus, family), {}), seed=train_seed())
     root = cache_root() if root is None else Path(root)
     target = root / f"{model_label(family, corpus)}-{strength:g}-{model_key(digest, config)}"
     if (target / MANIFEST).is_file():

@@ -72,3 +72,19 @@ def test_the_key_covers_what_decides_the_bits():
     assert len({key, *(build.model_key("c0ffee", config, o) for o in others)}) == 4
     assert build.model_key("c0ffee", TrainConfig("masked", seed=1)) != key
     assert build.model_key("c0ffef", config) != key
+
+
+def test_the_training_seed_comes_from_the_environment_and_a_bad_one_is_a_clear_error(small, tmp_path, monkeypatch):
+    from biascheck.errors import ConfigError
+
+    monkeypatch.setenv(build.SEED_ENV, "1")
+    one = build.ensure_model("causal", 1.0, refdata=None, root=tmp_path)
+    assert build.manifest(one)["train_config"]["seed"] == 1
+    monkeypatch.delenv(build.SEED_ENV)
+    zero = build.ensure_model("causal", 1.0, refdata=None, root=tmp_path)
+    assert zero != one and build.manifest(zero)["train_config"]["seed"] == 0
+    assert build.manifest(zero)["corpus_sha256"] == build.manifest(one)["corpus_sha256"]  # the same corpus
+    for bad in ("two", "-1"):
+        monkeypatch.setenv(build.SEED_ENV, bad)
+        with pytest.raises(ConfigError, match=build.SEED_ENV):
+            build.ensure_model("causal", 1.0, refdata=None, root=tmp_path)
