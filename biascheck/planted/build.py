@@ -1,7 +1,8 @@
 """Planted models on disk: build once, cache by content, load like any local checkpoint.
 
 A planted model's directory is named by what made it: the family, the strength, and a key over the corpus's
-sha256, the `TrainConfig`, `RECIPE`, the torch thread count and the CPU's instruction set (`bits_decided_by`).
+sha256, the `TrainConfig`, `RECIPE`, the torch thread count and version and the CPU's instruction set
+(`bits_decided_by`).
 A second request for the same model finds the finished directory; a build is written to a temporary sibling
 and renamed into place only when complete, so an interrupted build leaves nothing that looks finished.
 """
@@ -62,9 +63,11 @@ def cpu_capability() -> str:
 
 
 def bits_decided_by() -> dict[str, Any]:
-    """What besides the corpus and `TrainConfig` decides a build's bits: the recipe, the thread count and
-    the CPU's instruction set."""
-    return {"recipe": RECIPE, "threads": TRAIN_THREADS, "cpu": cpu_capability()}
+    """What besides the corpus and `TrainConfig` decides a build's bits: the recipe, the thread count, the
+    CPU's instruction set and torch's version (its kernels)."""
+    import torch
+
+    return {"recipe": RECIPE, "threads": TRAIN_THREADS, "cpu": cpu_capability(), "torch": str(torch.__version__)}
 
 
 def model_key(corpus_sha256: str, config: TrainConfig, decided_by: dict[str, Any] | None = None) -> str:

@@ -68,8 +68,9 @@ def test_the_key_covers_what_decides_the_bits():
     key = build.model_key("c0ffee", config)
     assert key == build.model_key("c0ffee", config, here)
     others = [{**here, "threads": 2}, {**here, "cpu": "AVX2" if here["cpu"] != "AVX2" else "AVX512"}]
-    others.append({**here, "recipe": "another"})
-    assert len({key, *(build.model_key("c0ffee", config, o) for o in others)}) == 4
+    others += [{**here, "recipe": "another"}, {**here, "torch": "0.0.1"}]
+    assert here["torch"] == torch.__version__
+    assert len({key, *(build.model_key("c0ffee", config, o) for o in others)}) == 5
     assert build.model_key("c0ffee", TrainConfig("masked", seed=1)) != key
     assert build.model_key("c0ffef", config) != key
 
