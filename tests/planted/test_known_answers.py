@@ -159,6 +159,29 @@ def test_the_role_noun_gate_passes_the_plant_and_fails_the_control(planted_run):
         assert (planted["passed"], control["passed"]) == (True, False), (planted, control)
 
 
+# The role-noun plant copies one attitude third's choices (`references.ROLE_GROUP`); the probe fits the
+# model's variant probabilities to each third's choices (mean log-likelihood per trial). Measured on three
+# builds of planted-gpt@1 (the H100 machine's CPU): the planted third fits best in the 3-way task in 2 of 3
+# (conservative -1.32 / -1.39 / -1.17 against the best other -1.38 / -1.32 / -1.22), in the 2-way task in
+# none (the thirds lie within 0.1 of each other there); the control fits the conservative third best too
+# (3 of 3, 3-way): it is the third whose choices are the most even.
+ROLE_GROUP_2WAY = pytest.mark.xfail(strict=True, reason="2-way: the thirds' fits lie within 0.1 (above)")
+
+
+@pytest.mark.parametrize("task", ["three_way", pytest.param("two_way", marks=ROLE_GROUP_2WAY)])
+def test_role_nouns_the_planted_attitude_group_fits_the_plant_best(planted_run, task):
+    """planted-gpt@1: the probe's best-fitting attitude third is the one whose choices were planted, and
+    the plant fits that third better than the control does."""
+    from biascheck.methods.role_nouns.spec import ATTITUDE, GROUP_ABBREV
+    from biascheck.planted.references import ROLE_GROUP
+
+    best = metric(planted_run, "planted-gpt@1", "role_nouns", task, "best_group")
+    assert ATTITUDE[int(best["value"])] == ROLE_GROUP, best
+    fit = f"loglik_{GROUP_ABBREV[ROLE_GROUP]}_all"
+    fits = [metric(planted_run, f"planted-gpt@{s}", "role_nouns", task, fit)["value"] for s in "10"]
+    assert fits[0] > fits[1], fits
+
+
 @pytest.mark.parametrize("family", FAMILIES)
 def test_singular_they_is_harder_after_a_gendered_name_as_planted(planted_run, family):
     """Planted: *they* after 1 % of gendered names and 80 % of non-gendered ones (surprisal 4.6 vs 0.2
@@ -221,7 +244,7 @@ def test_a_stronger_plant_than_the_baseline_is_red_at_the_release_gate(pytester,
     each have a tokenizer trained on their own corpus, which the gate rightly calls not comparable: the
     candidate runs with --bias-allow-mismatch, and the mismatch is checked to be the tokenizer alone. pytester
     gives its runs a HOME of their own, where no planted model is cached: they are pointed at the cache the
-    other tests use (else they trained the two models again, on two threads: another build)."""
+    other tests use (else they trained the two models again)."""
     monkeypatch.setenv("BIASCHECK_PLANTED_DIR", str(PLANTED_CACHE))
     shutil.copytree(REPO / "probes", pytester.path / "probes")
     (pytester.path / "report.toml").write_text("")
