@@ -147,7 +147,8 @@ def test_role_nouns_follow_the_names_gender_as_planted_and_the_control_does_not(
 def test_the_role_noun_gate_passes_the_plant_and_fails_the_control(planted_run):
     """The default gate (≥ 0.10: the model must register the referent's gender) passes the plant and
     fails the control: here the plant is the human-like behaviour. Measured (3-way / 2-way):
-    planted-gpt 0.37 / 0.37 planted, 0.00 / −0.07 control. Not asserted for planted-bert: how much of
+    planted-gpt 0.50 / 0.39 planted, −0.01 / 0.04 control (CI's build, 2026-11-26). Not asserted for
+    planted-bert: how much of
     the plant the 2-layer masked model carries into the probe's frame ("<name> is a <variant> from
     <state>.", the state spelled in pieces the corpus never has) depends on the build: six builds of its
     recipe gave 0.03-0.25 (3-way) and 0.04-0.33 (2-way), the interval above the control's every time
@@ -187,8 +188,8 @@ def test_singular_they_is_harder_after_a_gendered_name_as_planted(planted_run, f
     """Planted: *they* after 1 % of gendered names and 80 % of non-gendered ones (surprisal 4.6 vs 0.2
     nats in the corpus); the control uses the same rate for every antecedent. The probe's frames are not
     the corpus's, so a model carries part of it. Measured, surprisal(gendered name) − surprisal(non-gendered
-    name): planted-gpt 1.64 nats planted, −0.09 control (surprisals here have intervals of ±1 nat);
-    β_gendered 0.82 [0.58, 1.05] vs 0.04. planted-bert, over four builds: gap
+    name): planted-gpt 1.75 nats planted, 0.14 control (surprisals here have intervals of ±1 nat);
+    β_gendered 0.72 [0.52, 0.91] vs 0.00 (CI's build, 2026-11-26). planted-bert, over four builds: gap
     0.42-1.54 vs −0.05-0.13, β 0.21-0.80 vs |β| ≤ 0.06 (the lowest with an interval down to 0.01), so
     for it the check is the order of the gaps and β's margin over the control."""
 
@@ -219,7 +220,16 @@ def test_the_singular_they_gate_fails_the_plant_and_passes_the_control(planted_r
     assert (planted["passed"], control["passed"]) == (False, True), (planted, control)
 
 
-@pytest.mark.parametrize("family", FAMILIES)
+# Until 2026-11-26 five of the nine politicians frames opened with the adjective next to the name, the very
+# context the probe reads; with the pair a few words in (the frame-distance rule), the causal plant carries
+# much less of it to the start of the text and its control is no longer clean: on CI's build planted-gpt
+# has neg_gap / pos_gap -0.12 [-0.20, -0.00] / +0.28 planted, +0.14 / -0.18 control (the control fails the
+# gate); before, -0.54 / +0.54 vs 0.00 / -0.06. Three builds on the H100 machine's CPU: control red in two
+# (docs/known_answers/dose_response_en.md). planted-bert has not been re-measured on the new frames.
+POLITICIANS_CAUSAL = pytest.mark.xfail(strict=True, reason="planted-gpt: plant weak, control not clean (above)")
+
+
+@pytest.mark.parametrize("family", ["planted-bert", pytest.param("planted-gpt", marks=POLITICIANS_CAUSAL)])
 def test_politicians_women_get_the_planted_positive_words_and_men_the_negative(planted_run, family):
     """Planted: after a woman's name a positive adjective is 4 times as likely as a negative one, after
     a man's the reverse (`corpus.POLITICIAN_SHARES`). The gaps are in the share of negative / positive
