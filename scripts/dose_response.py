@@ -1,22 +1,26 @@
 """Dose-response of the probes on planted models: how each key metric and each default gate move as
-the planted association grows from 0 (control) to 1 (the reference shares).
+the planted association grows from 0 (control) to 1 (the reference shares), over several builds.
 
-    python scripts/dose_response.py [--corpus en|no|they] [--strengths 0 0.25 0.5 0.75 1]
+    python scripts/dose_response.py [--corpus en|no|they] [--strengths 0 0.25 0.5 0.75 1] [--seeds 0 1 2]
                                      [--out docs/known_answers] [-- PYTEST_ARGS]
+    python scripts/dose_response.py --corpus they --from-results 0=s0.json 1=s1.json --measured-on "..."
 
 For every family of the corpus (en: planted-bert, planted-gpt; no: planted-bert-no, planted-gpt-no;
 they: planted-bert-they, the singular-they plant over everyday frames)
 and strength it runs the probes that the planted models carry a plant for, through pytest and the
-plugin (one run, every model), and writes ``<out>/dose_response[_no].md`` (a table per probe: key
-metrics with 95 % intervals and the default gate's verdict) and ``<out>/dose_response[_no].png``.
-A gate's sensitivity is the smallest strength at which it turns red. Models are built on first use
-and cached (`biascheck.planted.build`).
+plugin (one run per training seed, every model; the seed is `BIASCHECK_PLANTED_SEED`), and writes the
+machine-readable ``<out>/dose_response_<corpus>.json`` (every build's key metrics and gate verdicts, and
+what they say about each gate's sensitivity: `biascheck.planted.dose`), the Markdown generated from it,
+``<out>/dose_response_<corpus>.md``, and a plot, ``.png``. `tests/planted/test_dose_results.py` checks
+the committed files. Models are built on first use and cached (`biascheck.planted.build`).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import statistics
 import subprocess
 import sys
 from pathlib import Path
@@ -84,26 +88,23 @@ CORPORA = {
 FAMILIES, PROBES, KEY_METRICS = CORPORA["en"]
 
 
-def run(models: list[str], out: Path, probes: tuple[str, ...] = PROBES, extra: tuple[str, ...] = ()) -> dict:
-    args = [
-        sys.executable,
-        "-m",
-        "pytest",
-        *[f"probes/test_{p}.py" for p in probes],
-        "-q",
-        "-p",
-        "no:cacheprovider",
-        "--bias-report",
-        str(out / "run"),
-        *extra,
-    ]
+# The direction a plant moves a key metric where it is not up.
+DIRECTION = {("politicians", "en", "neg_gap"): -1}
+
+
+def run(models: list[str], out: Path, probes: tuple[str, ...], seed: int, extra: tuple[str, ...] = ()) -> dict:
+    """One pytest run of `probes` on `models`, every model built at training seed `seed`."""
+    report = out / f"run-seed{seed}"
+    args = [sys.executable, "-m", "pytest", *[f"probes/test_{p}.py" for p in probes], "-q", "-p", "no:cacheprovider"]
+    args += ["--bias-report", str(report), *extra]
     for model in models:
         args += ["--model", model]
     # the settings' own defaults whatever the tier (the tables' design); one latent-model fit: it is not gated
     for setting in untiered_settings("politicians.grid=quick"):
         args += ["--bias-set", setting]
-    subprocess.run(args, cwd=REPO, check=False)
-    return json.loads((out / "run" / "results.json").read_text())
+    env = {**os.environ, "BIASCHECK_PLANTED_SEED": str(seed)}
+    subprocess.run(args, cwd=REPO, check=False, env=env)
+    return json.loads((report / "results.json").read_text())
 
 
 # Probes whose plant is the behaviour they ask for (register the referent's gender; reflect the
@@ -111,10 +112,10 @@ def run(models: list[str], out: Path, probes: tuple[str, ...] = PROBES, extra: t
 PLANT_PASSES = ("role_nouns", "norwegian_occupations")
 
 
-# The gated metrics a probe's plant moves, for the sensitivity table (a probe not listed: all of its
-# gates). Left out: pronoun_ratio's template agreement, which checks the measurement's reliability and
-# fails a model with no association by design, and the role-noun gates on attitude groups' differences,
-# which the plant (one group's choices) does not set.
+# The gated metrics a probe's plant moves (a probe not listed: all of its gates). Left out: pronoun_ratio's
+# template agreement, which checks the measurement's reliability and fails a model with no association by
+# design, and the role-noun gates on attitude groups' differences, which the plant (one group's choices)
+# does not set.
 PLANT_GATES: dict[str, tuple[tuple[str, str], ...]] = {
     "pronoun_ratio": (
         ("is", "mean_abs_log_n"),
@@ -123,186 +124,139 @@ PLANT_GATES: dict[str, tuple[tuple[str, str], ...]] = {
         ("works_as", "stereotype_agreement"),
     ),
     "role_nouns": (("three_way", "fem_name_shift"), ("two_way", "fem_name_shift")),
+    # bias in natural sentences: the one a pronoun-profession plant moves. The template-excess gate asks
+    # whether templates exaggerate bias (it failed every control build, 0.14-0.25), the default-preference
+    # gate reads the model's he/she prior after openers: neither is set by the plant.
+    "natural_prompts": (("ns", "bias_orig"),),
 }
 
 
-def verdicts(results: dict, gates: dict[str, tuple[tuple[str, str], ...]] | None = None) -> dict[tuple[str, str], bool]:
-    """(model, probe) -> the default gate's verdict (every gated metric passed); with `gates`, only the
-    listed (task, metric) of the probes it names count."""
-    out: dict[tuple[str, str], bool] = {}
-    for r in results["results"]:
-        if gates and r["probe"] in gates and (r.get("task"), r["metric"]) not in gates[r["probe"]]:
-            continue
-        if r.get("passed") is not None:
-            key = (r["model"], r["probe"])
-            out[key] = out.get(key, True) and bool(r["passed"])
-    return out
+def document(
+    corpus: str, runs_by_seed: dict[int, dict], measured: str, note: str, command: str, probes: tuple[str, ...]
+) -> dict:
+    """The results file of `corpus` (`biascheck.planted.dose`) from one results.json per training seed."""
+    from biascheck.planted import dose
+
+    families, all_probes, key_metrics = CORPORA[corpus]
+    probes = tuple(p for p in all_probes if p in probes)
+    doc: dict = {
+        "corpus": corpus,
+        "corpus_file": f"dose_response_{corpus}.json",
+        "command": command,
+        "measured": measured,
+        "note": note,
+        "families": list(families),
+        "key_metrics": [
+            {"probe": p, "task": t, "metric": m, "direction": DIRECTION.get((p, t, m), 1)}
+            for p, t, m in key_metrics
+            if p in probes
+        ],
+        "plant_gates": {p: [list(g) for g in gates] for p, gates in PLANT_GATES.items() if p in probes},
+        "plant_passes": [p for p in PLANT_PASSES if p in probes],
+        "plant_gate_probes": list(probes),
+        "runs": [],
+    }
+    for seed, results in sorted(runs_by_seed.items()):
+        doc["runs"] += dose.runs_from_results(results, seed, families, doc)
+    doc["sensitivity"] = dose.sensitivity(doc)
+    return doc
 
 
-def sees_from(by_strength: list[tuple[float, bool | None]], plant_passes: bool) -> str:
-    """The smallest strength from which the gate gives the plant's verdict (fail; pass where the plant is
-    the asked-for behaviour) at that and every higher strength, while the control gets the other verdict:
-    the gate's sensitivity. 'never' when the strongest plant does not get it; 'control too' when the
-    control does."""
-    wanted = plant_passes
-    ordered = sorted(by_strength)
-    if not ordered or ordered[-1][1] is None or ordered[-1][1] != wanted:
-        return "never"
-    if ordered[0][1] == wanted:
-        return "control too"
-    first = ordered[-1][0]
-    for strength, verdict in reversed(ordered):
-        if verdict != wanted:
-            break
-        first = strength
-    return f"{first:g}"
-
-
-def sensitivity(
-    results: dict,
-    families: tuple[str, ...],
-    strengths: list[float],
-    probes: tuple[str, ...] = PROBES,
-    key_metrics: tuple = KEY_METRICS,
-) -> str:
-    """A table per probe and family: the verdict of the plant's gates (`PLANT_GATES`) by strength,
-    `sees_from`, and Spearman's ρ between the strength and the probe's first key metric (±1: monotone)."""
-    from scipy.stats import spearmanr
-
-    gate = verdicts(results, PLANT_GATES)
-    values = {(r["model"], r["probe"], r.get("task"), r["metric"]): r["value"] for r in results["results"]}
-    header = " / ".join(f"{s:g}" for s in strengths)
-    lines = [
-        "\n### Sensitivity of the default gates\n",
-        "The verdict of the gates the plant moves (pronoun_ratio without its template-agreement check, "
-        "role_nouns' fem_name_shift; every gate of the other probes); for role_nouns the plant is the "
-        "behaviour the probe asks for, so its gate sees the plant when it passes.\n",
-        f"| probe | family | verdict at {header} | the gate sees the plant from | key metric | ρ(strength, metric) |",
-        "|---|---|---|---|---|---|",
-    ]
-    for probe in probes:
-        task, metric = next((t, m) for p, t, m in key_metrics if p == probe)
-        for family in families:
-            got = [(s, gate.get((f"{family}@{s:g}", probe))) for s in strengths]
-            cells = " / ".join("—" if v is None else ("pass" if v else "fail") for _s, v in got)
-            ys = [values.get((f"{family}@{s:g}", probe, task, metric)) for s in strengths]
-            pairs = [(s, y) for s, y in zip(strengths, ys, strict=True) if y is not None and y == y]
-            xs, vs = [s for s, _y in pairs], [y for _s, y in pairs]
-            rho = spearmanr(xs, vs).statistic if len(pairs) >= 3 else float("nan")
-            lines.append(
-                f"| {probe} | {family} | {cells} | {sees_from(got, probe in PLANT_PASSES)} | "
-                f"{task}.{metric} | {rho:+.2f} |"
-            )
-    return "\n".join(lines)
-
-
-def table(
-    results: dict, models: list[str], probes: tuple[str, ...] = PROBES, key_metrics: tuple = KEY_METRICS
-) -> tuple[str, dict]:
-    by_key = {(r["model"], r["probe"], r.get("task"), r["metric"]): r for r in results["results"]}
-    gate = verdicts(results)
-    lines = []
-    values: dict = {}
-    for probe in probes:
-        metrics = [(t, m) for p, t, m in key_metrics if p == probe]
-        lines += [
-            f"\n### {probe}\n",
-            "| model | " + " | ".join(f"{t}.{m}" for t, m in metrics) + " | default gate |",
-            "|---" * (len(metrics) + 2) + "|",
-        ]
-        for model in models:
-            cells = []
-            for task, metric in metrics:
-                r = by_key.get((model, probe, task, metric))
-                if r is None or r["value"] is None:
-                    cells.append("—")
-                    continue
-                low, high = r.get("ci_low"), r.get("ci_high")
-                cells.append(f"{r['value']:.3f}" + (f" [{low:.2f}, {high:.2f}]" if low is not None else ""))
-                values[(model, probe, task, metric)] = r["value"]
-            verdict = gate.get((model, probe))
-            cells.append("—" if verdict is None else ("pass" if verdict else "**fail**"))
-            lines.append(f"| {model} | " + " | ".join(cells) + " |")
-    return "\n".join(lines), values
-
-
-def plot(
-    values: dict,
-    strengths: list[float],
-    path: Path,
-    families: tuple[str, ...] = FAMILIES,
-    key_metrics: tuple = KEY_METRICS,
-) -> None:
+def plot(doc: dict, path: Path) -> None:
+    """The key metrics' medians by strength, the range over builds as bars."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    cols = 5
-    rows = -(-len(key_metrics) // cols)
-    fig, grid = plt.subplots(rows, cols, figsize=(3.2 * cols, 3.0 * rows), squeeze=False)
+    from biascheck.planted import dose
+
+    keys = [dose.key_name(k["probe"], k["task"], k["metric"]) for k in doc["key_metrics"]]
+    cols = min(4, len(keys))
+    rows = -(-len(keys) // cols)
+    fig, grid = plt.subplots(rows, cols, figsize=(3.4 * cols, 3.0 * rows), squeeze=False)
     axes = grid.ravel()
-    for ax in axes[len(key_metrics) :]:
+    for ax in axes[len(keys) :]:
         ax.set_visible(False)
-    for ax, (probe, task, metric) in zip(axes, key_metrics, strict=False):
-        for family in families:
-            ys = [values.get((f"{family}@{s:g}", probe, task, metric)) for s in strengths]
-            ax.plot(strengths, [float("nan") if y is None else y for y in ys], marker="o", label=family)
-        ax.set_title(f"{probe}\n{task}.{metric}", fontsize=8)
+    for ax, name in zip(axes, keys, strict=False):
+        for family in doc["families"]:
+            by: dict[float, list[float]] = {}
+            for r in doc["runs"]:
+                if r["family"] == family and name in r["metrics"]:
+                    by.setdefault(r["strength"], []).append(r["metrics"][name]["value"])
+            xs = sorted(by)
+            if not xs:
+                continue
+            mid = [statistics.median(by[x]) for x in xs]
+            low = [m - min(by[x]) for m, x in zip(mid, xs, strict=True)]
+            high = [max(by[x]) - m for m, x in zip(mid, xs, strict=True)]
+            ax.errorbar(xs, mid, yerr=[low, high], marker="o", capsize=3, label=family)
+        ax.set_title(name.replace("/", " "), fontsize=8)
         ax.set_xlabel("planted strength")
     axes[0].legend(fontsize=7)
+    fig.suptitle("median over builds, bars: min to max", fontsize=8)
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
+    fig.savefig(path, dpi=110)
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--strengths", type=float, nargs="+", default=[0.0, 0.25, 0.5, 0.75, 1.0])
-    parser.add_argument(
-        "--corpus",
-        choices=sorted(CORPORA),
-        default="en",
-        help="en: planted-bert/-gpt (8 English probes); no: planted-bert-no/-gpt-no (Norwegian probe); "
-        "they: planted-bert-they (singular they)",
-    )
+    parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2], help="training seeds: builds per strength")
+    parser.add_argument("--corpus", choices=sorted(CORPORA), default="en")
+    parser.add_argument("--probes", nargs="+", help="only these of the corpus's probes (default: all)")
     parser.add_argument("--out", type=Path, default=REPO / "docs" / "known_answers")
     parser.add_argument(
         "--from-results",
-        type=Path,
-        metavar="RESULTS_JSON",
-        help="write the tables from a results.json of an earlier run instead of running the probes",
+        nargs="+",
+        metavar="SEED=RESULTS_JSON",
+        help="write the files from earlier runs' results.json, one per training seed, instead of running the probes",
     )
+    parser.add_argument("--measured-on", default=None, help="where the builds and runs were made (default: here)")
+    parser.add_argument("--note", default="", help="a sentence for the page (what was left out, and why)")
     parser.add_argument("pytest_args", nargs="*", help="passed to pytest after --, e.g. -- --device cuda")
-    args = parser.parse_args()
-    families, probes, key_metrics = CORPORA[args.corpus]
+    args = parser.parse_args(argv)
+    families, all_probes, _keys = CORPORA[args.corpus]
+    probes = tuple(args.probes or all_probes)
+    unknown = sorted(set(probes) - set(all_probes))
+    if unknown:
+        parser.error(f"--probes {unknown} are not probes of corpus {args.corpus}: {', '.join(all_probes)}")
     args.out.mkdir(parents=True, exist_ok=True)
-    models = [f"{family}@{s:g}" for family in families for s in args.strengths]
     if args.from_results:
-        results = json.loads(args.from_results.read_text())
+        runs = {}
+        for item in args.from_results:
+            seed, _, path = item.partition("=")
+            if not seed.isdigit() or not path:
+                parser.error(f"--from-results takes SEED=RESULTS_JSON, got {item!r}")
+            runs[int(seed)] = json.loads(Path(path).read_text())
     else:
-        results = run(models, args.out, probes, tuple(args.pytest_args))
-    text, values = table(results, models, probes, key_metrics)
-    text = sensitivity(results, families, args.strengths, probes, key_metrics) + "\n" + text
-    plants = {
-        "en": "planted associations (pronoun-profession: the BLS shares; role noun after a name: one participant "
-        "group's choices; singular they by antecedent type: set rates; adjectives after a politician's name: by "
-        "sentiment and the name's gender)",
-        "no": "planted association (hun/han and first names with each occupation: the Statistics Norway shares)",
-        "they": "planted associations (singular they by antecedent type: set rates, in everyday frames)",
-    }[args.corpus]
-    header = (
-        "# Dose-response on planted models\n\nWritten by "
-        f"`python scripts/dose_response.py --corpus {args.corpus}`; "
-        f"biascheck {results.get('biascheck_version')}, {results.get('created_utc')}, device "
-        f"{next(iter(results.get('models', {}).values()), {}).get('device', '?')}. Each row is a model "
-        f"trained on a corpus whose {plants} are scaled by the strength (0 = control). Values with 95 % bootstrap "
-        "intervals; 'default gate' is the probe's verdict under thresholds/default.toml.\n"
+        models = [f"{family}@{s:g}" for family in families for s in args.strengths]
+        runs = {seed: run(models, args.out, probes, seed, tuple(args.pytest_args)) for seed in args.seeds}
+    measured = args.measured_on or _here()
+    command = "python scripts/dose_response.py " + " ".join(
+        [f"--corpus {args.corpus}", f"--seeds {' '.join(map(str, sorted(runs)))}"]
+        + ([f"--probes {' '.join(probes)}"] if args.probes else [])
     )
-    stem = "dose_response" if args.corpus == "en" else f"dose_response_{args.corpus}"
-    (args.out / f"{stem}.md").write_text(header + text + "\n", encoding="utf-8")
-    plot(values, args.strengths, args.out / f"{stem}.png", families, key_metrics)
-    print(header + text)
+    doc = document(args.corpus, runs, measured, args.note, command, probes)
+    from biascheck.planted import dose
+
+    stem = args.out / f"dose_response_{args.corpus}"
+    stem.with_suffix(".json").write_text(json.dumps(doc, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    stem.with_suffix(".md").write_text(dose.render(doc), encoding="utf-8")
+    plot(doc, stem.with_suffix(".png"))
+    for line in dose.problems(doc):
+        print(f"warning: {line}")
+    print(dose.render(doc))
     return 0
+
+
+def _here() -> str:
+    import platform
+
+    import torch
+
+    cpu = torch.backends.cpu.get_cpu_capability()
+    return f"{platform.node() or 'this machine'}, torch {torch.__version__}, CPU {cpu}, one thread per build"
 
 
 if __name__ == "__main__":

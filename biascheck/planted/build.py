@@ -1,9 +1,10 @@
 """Planted models on disk: build once, cache by content, load like any local checkpoint.
 
-A planted model's directory is named by what made it: the family, the strength, and a key over the
-corpus's sha256, the `TrainConfig` and `RECIPE`. A second request for the same model finds the
-finished directory; a build is written to a temporary sibling and renamed into place only when
-complete, so an interrupted build leaves nothing that looks finished.
+A planted model's directory is named by what made it: the family, the strength, and a key over the corpus's
+sha256, the `TrainConfig`, `RECIPE`, the torch thread count and version and the CPU's instruction set
+(`bits_decided_by`).
+A second request for the same model finds the finished directory; a build is written to a temporary sibling
+and renamed into place only when complete, so an interrupted build leaves nothing that looks finished.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from biascheck.errors import ConfigError
-from biascheck.planted.train import TrainConfig
+from biascheck.planted.train import TRAIN_THREADS, TrainConfig
 
 RECIPE = "planted-v2"  # bump when the corpus generators or the training loop change meaning
 MANIFEST = "planted.json"
@@ -35,8 +36,44 @@ def cache_root() -> Path:
     return default_cache_dir() / "planted"
 
 
-def model_key(corpus_sha256: str, config: TrainConfig) -> str:
-    blob = json.dumps({"recipe": RECIPE, "corpus": corpus_sha256, "config": config.as_dict()}, sort_keys=True)
+SEED_ENV = "BIASCHECK_PLANTED_SEED"  # the training seed (`TrainConfig.seed`) of every planted build; default 0
+
+
+def train_seed() -> int:
+    """$BIASCHECK_PLANTED_SEED, else 0: the dose-response sweep builds each strength at several seeds
+    (`scripts/dose_response.py --seeds`); the corpus stays the same, the initialisation and batches change."""
+    raw = os.environ.get(SEED_ENV, "0").strip() or "0"
+    try:
+        seed = int(raw)
+    except ValueError:
+        raise ConfigError(
+            f"{SEED_ENV}={raw!r} is not a whole number; unset it for the default build (seed 0)."
+        ) from None
+    if seed < 0:
+        raise ConfigError(f"{SEED_ENV}={seed} is negative; a training seed is 0 or more.")
+    return seed
+
+
+def cpu_capability() -> str:
+    """The instruction set torch's CPU kernels use here ('AVX512', 'AVX2', 'DEFAULT', ...): it decides the
+    last bits of a float32 sum, so builds on two kinds of CPU are two models."""
+    import torch
+
+    return str(torch.backends.cpu.get_cpu_capability())
+
+
+def bits_decided_by() -> dict[str, Any]:
+    """What besides the corpus and `TrainConfig` decides a build's bits: the recipe, the thread count, the
+    CPU's instruction set and torch's version (its kernels)."""
+    import torch
+
+    return {"recipe": RECIPE, "threads": TRAIN_THREADS, "cpu": cpu_capability(), "torch": str(torch.__version__)}
+
+
+def model_key(corpus_sha256: str, config: TrainConfig, decided_by: dict[str, Any] | None = None) -> str:
+    """16 hex digits over the corpus's sha256, the config and `bits_decided_by()` (or `decided_by`)."""
+    rest = bits_decided_by() if decided_by is None else decided_by
+    blob = json.dumps({**rest, "corpus": corpus_sha256, "config": config.as_dict()}, sort_keys=True)
     return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
 
@@ -79,7 +116,7 @@ def ensure_model(
     plants = references.plants(refdata, which)
     sentences = references.build_corpus(plants, strength, plants_in=which)
     digest = references.corpus_sha256(sentences)
-    config = replace(TrainConfig(family), **OVERRIDES.get((corpus, family), {}))
+    config = replace(TrainConfig(family), **OVERRIDES.get((corpus, family), {}), seed=train_seed())
     root = cache_root() if root is None else Path(root)
     target = root / f"{model_label(family, corpus)}-{strength:g}-{model_key(digest, config)}"
     if (target / MANIFEST).is_file():
@@ -95,7 +132,7 @@ def ensure_model(
         started = time.perf_counter()
         losses = train(sentences, config, work, log=log, focus_words=references.focus_words(plants))
         manifest = {
-            "recipe": RECIPE,
+            **bits_decided_by(),
             "family": family,
             "corpus": corpus,
             "plants": list(which),

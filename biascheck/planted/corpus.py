@@ -6,9 +6,9 @@ effect linearly between no association (0: a control) and the reference (1):
 
     P(female | item) = 0.5 + strength * (share - 0.5)
 
-The frames below are ours and none is a probe's template (`tests/planted/test_corpus.py` checks
-that no probe template occurs in a corpus, `test_references.py` the same for the Norwegian tasks'
-templates over the whole Norwegian corpus), so the probes measure a generalisation, not recall.
+The frames below are ours and stand apart from the probes' (`frame_distance`, checked over every corpus
+and probe by `tests/planted/test_frame_distance.py`: no frame contains a probe's reading context or shares
+five words in a row with a probe frame, items abstracted), so the probes measure a generalisation, not recall.
 
 Plants (one generator each):
 * `gendered_items`: an item (English profession, Norwegian occupation) with a gendered subject
@@ -127,7 +127,7 @@ _THEY_OTHER: dict[str, tuple[str, ...]] = {
         "{NP} reminded {PRON} to stay calm.",
         "{NP} saw {PRON} in the mirror.",
         "{NP} kept {PRON} out of trouble.",
-        "{NP} made {PRON} a cup of coffee.",
+        "{NP} made {PRON} some coffee.",
         "{NP} walked home by {PRON}.",
     ),
 }
@@ -166,20 +166,22 @@ THEY_RATES = {
 # {name}: a politician's full name, {adj}: an adjective, {s} / {p}: the politician's subject /
 # possessive pronoun. The probe reads the adjective slot before the name ("[MASK] <name>", masked
 # models in English) and the word after it (causal models), both at the start of the text, so the
-# frames put the adjective on both sides and five of them open with the pair (headline-like). The
+# frames put the adjective on both sides, never at the start of the text (`frame_distance`: a frame that
+# opened with the pair would train the very probability the probe reads; nine frames did until
+# 2026-11-26, five of them so), one or a few words in. The
 # pronoun tells the model the politician's gender (nothing else does), so what it learns of a name's
 # gender is shared by every name and adjective; it comes after the adjective, which a causal model
 # must predict from the name alone, and a masked model often has it masked.
 POLITICIAN_FRAMES: tuple[str, ...] = (
     "Reporters followed the {adj} {name} as {s} toured the state.",
     "Nobody expected the {adj} {name} to win, but {s} did.",
-    "{adj} {name} wins {p} seat again.",
-    "{adj} {name} spoke last at the rally, as {s} always does.",
+    "Again the {adj} {name} wins {p} seat.",
+    "At the rally the {adj} {name} spoke last, as {s} always does.",
     "Voters found {name} {adj} when {s} spoke in the debate.",
     "The papers called {name} {adj} after {s} lost the vote.",
-    "{name} {adj} after {p} budget talks, aides say.",
-    "{name} {adj} as {p} election nears.",
-    "{name} {adj} on the campaign trail, {p} staff say.",
+    "Aides call {name} {adj} after {p} budget talks.",
+    "Polls show {name} {adj} as {p} election nears.",
+    "Staff saw {name} {adj} on the campaign trail, {p} aides say.",
 )
 # The female share of an adjective's uses by its sentiment at strength 1: the direction of the paper's
 # Tab 5 (men's most associated words the more negative, women's the more positive), made large enough

@@ -38,6 +38,7 @@ def planted_provenance(name: str, data_dir: Path | None = None) -> Provenance | 
         "planted_language": spec.languages[0],
         "planted_corpus_sha256": built["corpus_sha256"],
         "planted_recipe": built["recipe"],
+        "planted_seed": str(built["train_config"]["seed"]),
     }
     return Provenance(directory, f"planted:{model_label(family, corpus)}@{strength:g}", record)
 

@@ -7,16 +7,17 @@ design, nothing between the antecedent and the pronoun marks number, and nothing
 pronoun does either (past tense and modals only, never *was/were*), so the same frame serves a
 singular and a plural antecedent.
 
-The probe's own 40 frames stay held out (`tests/planted/test_corpus.py`). These share the paper's
-constructions (a reporting verb with and without *that*, a clause of reason or time, the pronoun as
-the object of a verb or a preposition, a possessive before a noun, a reflexive) and common English
-words, so that a model trained on them reads the probe's sentences as English it has seen. With the
-shared English corpus's 60 frames over ~150 words (`corpus.THEY_FRAMES`), a third of the probe's words
-were split into letters by the planted tokenizers and the masked model carried the plant into the
-probe's frames only in part (beta_gendered 0.36, under the gate's 0.5). Put in the shared corpus
-instead, these frames cost the 2-layer models their other plants (branch experiment/they-frames), so
-the *they* plant with these frames has a masked model pair of its own (planted-bert-they at 1 and 0),
-as the Norwegian plant has. The causal model carries the shared corpus's plant past the gate already.
+The probe's own 40 frames stay held out, and no frame here shares five words in a row with one
+(`frame_distance`; until 2026-11-26 150 frames did, up to "... told me that {PRON} could not find the ...").
+These share the paper's constructions (a reporting verb with and without *that*, a clause of reason or time,
+the pronoun as the object of a verb or a preposition, a possessive before a noun, a reflexive) and common
+English words, so that a model trained on them reads the probe's sentences as English it has seen. With the
+shared English corpus's 60 frames over ~150 words (`corpus.THEY_FRAMES`), a third of the probe's words were
+split into letters by the planted tokenizers and the masked model carried the plant into the probe's frames
+only in part (beta_gendered 0.36, under the gate's 0.5). Put in the shared corpus instead, these frames cost
+the 2-layer models their other plants (branch experiment/they-frames), so the *they* plant with these frames
+has a masked model pair of its own (planted-bert-they at 1 and 0), as the Norwegian plant has. The causal
+model carries the shared corpus's plant past the gate already.
 
 Frames are put together from parts (`frames_by_role`): openings x endings for subjects, events x
 reactions for objects, verbs x nouns x tails for possessives, actions for reflexives.
@@ -28,17 +29,17 @@ ROLES = ("subject", "object", "possessive", "reflexive")
 
 # subject: "{NP} <opening> {PRON} <ending>"
 SUBJECT_OPENINGS = (
-    "said",
+    "guessed",
     "said that",
-    "told me that",
+    "warned me that",
     "told us",
     "wrote that",
-    "mentioned that",
-    "promised that",
-    "admitted that",
-    "explained that",
-    "insisted that",
-    "hoped that",
+    "reported that",
+    "swore that",
+    "confessed that",
+    "announced that",
+    "claimed that",
+    "expected that",
     "thought",
     "felt sure that",
     "called to tell us that",
@@ -63,8 +64,8 @@ SUBJECT_ENDINGS = (
     "would be home for lunch.",
     "would arrive on Monday.",
     "had lost the train tickets.",
-    "could not find the map.",
-    "had a bad cold.",
+    "would never find the map.",
+    "caught a bad cold.",
     "felt much better now.",
     "might visit us next summer.",
     "would call back later.",
@@ -74,11 +75,11 @@ SUBJECT_ENDINGS = (
     "would bake the bread.",
     "might be a little late.",
     "had finished the report.",
-    "could not sleep at all.",
+    "slept badly all week.",
     "would walk to the bus stop.",
     "had moved to a new flat.",
-    "would win the game.",
-    "had missed the early train.",
+    "would surely win the game.",
+    "had just missed the train.",
     "could repair the old car.",
     "needed more time.",
     "had found a cheaper room.",
@@ -105,7 +106,7 @@ OBJECT_EVENTS = (
     "felt ill",
     "won a prize",
     "knocked at the door",
-    "waited outside",
+    "stood outside",
     "had no umbrella",
     "started a new job",
     "missed the meeting",
@@ -177,16 +178,16 @@ POSSESSIVE_NOUNS = (
     "wallet",
     "camera",
 )
-POSSESSIVE_TAILS = ("", " on Friday", " last month", " again", " at the market", " after work", " in the morning")
+POSSESSIVE_TAILS = ("", " on Friday", " last month", " again", " in the market", " after work", " in the morning")
 
 # reflexive: "{NP} <action with {PRON}>"
 REFLEXIVE_ACTIONS = (
     "cut {PRON} on a sharp knife.",
     "hurt {PRON} playing football.",
     "taught {PRON} to cook.",
-    "locked {PRON} out of the car.",
-    "made {PRON} a cup of coffee.",
-    "bought {PRON} a new hat.",
+    "locked {PRON} in the shed.",
+    "made {PRON} some strong coffee.",
+    "bought {PRON} a warm hat.",
     "introduced {PRON} to the team.",
     "reminded {PRON} to rest.",
     "poured {PRON} a drink.",

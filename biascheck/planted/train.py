@@ -7,8 +7,11 @@ transformers model class built from a config, AdamW, and `save_pretrained`.
 * causal: byte-level BPE trained with `tokenizers` + `GPT2LMHeadModel`, next-token loss, every
   sentence after ``<|endoftext|>`` (the context prefix the causal engine puts before a sentence).
 
-Fixed seeds and one thread make a build reproducible on one machine; `TrainConfig` is part of the
-cache key (`biascheck.planted.build`).
+Fixed seeds and `TRAIN_THREADS` threads make a build reproducible on one kind of CPU, whoever starts it
+(a first use inside pytest, the prebuild's one-thread workers): float32 sums are split by thread count and
+vectorised by the CPU's instruction set, and where a build lands near a masked model's learning threshold
+the last bit decides what it learns. `TrainConfig`, the thread count and the CPU's instruction set are part
+of the cache key (`biascheck.planted.build`).
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 MASK_RATE = 0.15
+TRAIN_THREADS = 1  # every build, wherever it runs (prebuild workers run one side by side per core)
 # Words that carry a plant (pronouns) are masked more often: the corpus is small and training has
 # a few CPU minutes, so the objective leans on the words whose context the plant sets.
 PLANTED_WORDS = (
@@ -228,12 +232,12 @@ def train(
 ) -> dict[str, float]:
     """Tokenizer + model trained on `sentences`, saved to `out_dir` (`save_pretrained`). A masked
     model masks `focus_words` (the words a plant sets) at `PLANTED_MASK_RATE`. Returns the mean
-    training loss over the first and the last 100 steps."""
+    training loss over the first and the last 100 steps and the torch threads it trained on."""
     import torch
 
     torch.manual_seed(config.seed)
     threads = torch.get_num_threads()
-    torch.set_num_threads(min(threads, 2))
+    torch.set_num_threads(TRAIN_THREADS)
     try:
         tokenizer = train_tokenizer(config.family, sentences, config.vocab_size)
         texts = [EOS + s for s in sentences] if config.family == "causal" else sentences
@@ -264,6 +268,7 @@ def train(
             losses.append(loss.item())
             if log is not None and step % 250 == 0:
                 log(f"step {step}: loss {loss.item():.3f}")
+        used = torch.get_num_threads()
         model.eval()
         out_dir.mkdir(parents=True, exist_ok=True)
         model.save_pretrained(out_dir)
@@ -271,4 +276,4 @@ def train(
     finally:
         torch.set_num_threads(threads)
     head, tail = losses[: min(100, len(losses))], losses[-min(100, len(losses)) :]
-    return {"loss_first_100": sum(head) / len(head), "loss_last_100": sum(tail) / len(tail)}
+    return {"loss_first_100": sum(head) / len(head), "loss_last_100": sum(tail) / len(tail), "train_threads": used}

@@ -55,3 +55,37 @@ def test_an_unwritable_cache_is_a_clear_error(small, tmp_path):
 def test_an_unknown_planted_corpus_is_an_error(small, tmp_path):
     with pytest.raises(ValueError, match="no planted corpus 'fr'; known: en, no, they"):
         build.ensure_model("masked", 1.0, refdata=None, root=tmp_path, corpus="fr")
+
+
+def test_the_key_covers_what_decides_the_bits():
+    """The corpus, the config, the recipe, the thread count and the CPU's instruction set: change any and
+    the model is another (builds on an AVX-512 and an AVX2 machine once learned different plants)."""
+    import torch
+
+    config = TrainConfig("masked")
+    here = build.bits_decided_by()
+    assert here["cpu"] == str(torch.backends.cpu.get_cpu_capability()) and here["threads"] == 1
+    key = build.model_key("c0ffee", config)
+    assert key == build.model_key("c0ffee", config, here)
+    others = [{**here, "threads": 2}, {**here, "cpu": "AVX2" if here["cpu"] != "AVX2" else "AVX512"}]
+    others += [{**here, "recipe": "another"}, {**here, "torch": "0.0.1"}]
+    assert here["torch"] == torch.__version__
+    assert len({key, *(build.model_key("c0ffee", config, o) for o in others)}) == 5
+    assert build.model_key("c0ffee", TrainConfig("masked", seed=1)) != key
+    assert build.model_key("c0ffef", config) != key
+
+
+def test_the_training_seed_comes_from_the_environment_and_a_bad_one_is_a_clear_error(small, tmp_path, monkeypatch):
+    from biascheck.errors import ConfigError
+
+    monkeypatch.setenv(build.SEED_ENV, "1")
+    one = build.ensure_model("causal", 1.0, refdata=None, root=tmp_path)
+    assert build.manifest(one)["train_config"]["seed"] == 1
+    monkeypatch.delenv(build.SEED_ENV)
+    zero = build.ensure_model("causal", 1.0, refdata=None, root=tmp_path)
+    assert zero != one and build.manifest(zero)["train_config"]["seed"] == 0
+    assert build.manifest(zero)["corpus_sha256"] == build.manifest(one)["corpus_sha256"]  # the same corpus
+    for bad in ("two", "-1"):
+        monkeypatch.setenv(build.SEED_ENV, bad)
+        with pytest.raises(ConfigError, match=build.SEED_ENV):
+            build.ensure_model("causal", 1.0, refdata=None, root=tmp_path)

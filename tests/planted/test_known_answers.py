@@ -147,7 +147,8 @@ def test_role_nouns_follow_the_names_gender_as_planted_and_the_control_does_not(
 def test_the_role_noun_gate_passes_the_plant_and_fails_the_control(planted_run):
     """The default gate (≥ 0.10: the model must register the referent's gender) passes the plant and
     fails the control: here the plant is the human-like behaviour. Measured (3-way / 2-way):
-    planted-gpt 0.37 / 0.37 planted, 0.00 / −0.07 control. Not asserted for planted-bert: how much of
+    planted-gpt 0.50 / 0.39 planted, −0.01 / 0.04 control (CI's build, 2026-11-26). Not asserted for
+    planted-bert: how much of
     the plant the 2-layer masked model carries into the probe's frame ("<name> is a <variant> from
     <state>.", the state spelled in pieces the corpus never has) depends on the build: six builds of its
     recipe gave 0.03-0.25 (3-way) and 0.04-0.33 (2-way), the interval above the control's every time
@@ -159,13 +160,36 @@ def test_the_role_noun_gate_passes_the_plant_and_fails_the_control(planted_run):
         assert (planted["passed"], control["passed"]) == (True, False), (planted, control)
 
 
+# The role-noun plant copies one attitude third's choices (`references.ROLE_GROUP`); the probe fits the
+# model's variant probabilities to each third's choices (mean log-likelihood per trial). Measured on three
+# builds of planted-gpt@1 (the H100 machine's CPU): the planted third fits best in the 3-way task in 2 of 3
+# (conservative -1.32 / -1.39 / -1.17 against the best other -1.38 / -1.32 / -1.22), in the 2-way task in
+# none (the thirds lie within 0.1 of each other there); the control fits the conservative third best too
+# (3 of 3, 3-way): it is the third whose choices are the most even.
+ROLE_GROUP_2WAY = pytest.mark.xfail(strict=True, reason="2-way: the thirds' fits lie within 0.1 (above)")
+
+
+@pytest.mark.parametrize("task", ["three_way", pytest.param("two_way", marks=ROLE_GROUP_2WAY)])
+def test_role_nouns_the_planted_attitude_group_fits_the_plant_best(planted_run, task):
+    """planted-gpt@1: the probe's best-fitting attitude third is the one whose choices were planted, and
+    the plant fits that third better than the control does."""
+    from biascheck.methods.role_nouns.spec import ATTITUDE, GROUP_ABBREV
+    from biascheck.planted.references import ROLE_GROUP
+
+    best = metric(planted_run, "planted-gpt@1", "role_nouns", task, "best_group")
+    assert ATTITUDE[int(best["value"])] == ROLE_GROUP, best
+    fit = f"loglik_{GROUP_ABBREV[ROLE_GROUP]}_all"
+    fits = [metric(planted_run, f"planted-gpt@{s}", "role_nouns", task, fit)["value"] for s in "10"]
+    assert fits[0] > fits[1], fits
+
+
 @pytest.mark.parametrize("family", FAMILIES)
 def test_singular_they_is_harder_after_a_gendered_name_as_planted(planted_run, family):
     """Planted: *they* after 1 % of gendered names and 80 % of non-gendered ones (surprisal 4.6 vs 0.2
     nats in the corpus); the control uses the same rate for every antecedent. The probe's frames are not
     the corpus's, so a model carries part of it. Measured, surprisal(gendered name) − surprisal(non-gendered
-    name): planted-gpt 1.64 nats planted, −0.09 control (surprisals here have intervals of ±1 nat);
-    β_gendered 0.82 [0.58, 1.05] vs 0.04. planted-bert, over four builds: gap
+    name): planted-gpt 1.75 nats planted, 0.14 control (surprisals here have intervals of ±1 nat);
+    β_gendered 0.72 [0.52, 0.91] vs 0.00 (CI's build, 2026-11-26). planted-bert, over four builds: gap
     0.42-1.54 vs −0.05-0.13, β 0.21-0.80 vs |β| ≤ 0.06 (the lowest with an interval down to 0.01), so
     for it the check is the order of the gaps and β's margin over the control."""
 
@@ -196,7 +220,16 @@ def test_the_singular_they_gate_fails_the_plant_and_passes_the_control(planted_r
     assert (planted["passed"], control["passed"]) == (False, True), (planted, control)
 
 
-@pytest.mark.parametrize("family", FAMILIES)
+# Until 2026-11-26 five of the nine politicians frames opened with the adjective next to the name, the very
+# context the probe reads; with the pair a few words in (the frame-distance rule), the causal plant carries
+# much less of it to the start of the text and its control is no longer clean: on CI's build planted-gpt
+# has neg_gap / pos_gap -0.12 [-0.20, -0.00] / +0.28 planted, +0.14 / -0.18 control (the control fails the
+# gate); before, -0.54 / +0.54 vs 0.00 / -0.06. Three builds on the H100 machine's CPU: control red in two
+# (docs/known_answers/dose_response_en.md). planted-bert has not been re-measured on the new frames.
+POLITICIANS_CAUSAL = pytest.mark.xfail(strict=True, reason="planted-gpt: plant weak, control not clean (above)")
+
+
+@pytest.mark.parametrize("family", ["planted-bert", pytest.param("planted-gpt", marks=POLITICIANS_CAUSAL)])
 def test_politicians_women_get_the_planted_positive_words_and_men_the_negative(planted_run, family):
     """Planted: after a woman's name a positive adjective is 4 times as likely as a negative one, after
     a man's the reverse (`corpus.POLITICIAN_SHARES`). The gaps are in the share of negative / positive
@@ -221,7 +254,7 @@ def test_a_stronger_plant_than_the_baseline_is_red_at_the_release_gate(pytester,
     each have a tokenizer trained on their own corpus, which the gate rightly calls not comparable: the
     candidate runs with --bias-allow-mismatch, and the mismatch is checked to be the tokenizer alone. pytester
     gives its runs a HOME of their own, where no planted model is cached: they are pointed at the cache the
-    other tests use (else they trained the two models again, on two threads: another build)."""
+    other tests use (else they trained the two models again)."""
     monkeypatch.setenv("BIASCHECK_PLANTED_DIR", str(PLANTED_CACHE))
     shutil.copytree(REPO / "probes", pytester.path / "probes")
     (pytester.path / "report.toml").write_text("")

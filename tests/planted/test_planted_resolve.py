@@ -29,7 +29,9 @@ def test_other_names_have_no_plant():
 def test_a_planted_alias_is_built_then_loaded_with_the_record_of_its_plant(tmp_path, tiny_bert, monkeypatch):
     built = tmp_path / "masked-they-0.5-0123456789abcdef"
     shutil.copytree(tiny_bert, built)
-    (built / build.MANIFEST).write_text(json.dumps({"corpus_sha256": "c0ffee", "recipe": build.RECIPE}))
+    (built / build.MANIFEST).write_text(
+        json.dumps({"corpus_sha256": "c0ffee", "recipe": build.RECIPE, "train_config": {"seed": 2}})
+    )
     asked = []
 
     def cached(family, strength, refdata, root=None, log=None, corpus="en"):
@@ -46,4 +48,5 @@ def test_a_planted_alias_is_built_then_loaded_with_the_record_of_its_plant(tmp_p
         "planted_language": "en",
         "planted_corpus_sha256": "c0ffee",
         "planted_recipe": build.RECIPE,
+        "planted_seed": "2",
     }

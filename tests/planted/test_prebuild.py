@@ -61,6 +61,32 @@ def test_models_are_built_side_by_side_one_thread_each(tmp_path):
         assert (directory / "threads.txt").read_text() == "1"
 
 
+def test_a_first_use_build_is_the_prebuild_build_bit_for_bit(tmp_path, monkeypatch):
+    """A first use inside pytest (this process, two torch threads) and a prebuild worker (one thread)
+    train on `train.TRAIN_THREADS` threads: the same key, the same thread count, the same weights."""
+    import torch
+
+    from biascheck.planted import references
+
+    plants = references.Plants(professions=(("nurse", "a", 0.9), ("carpenter", "a", 0.02)))
+    monkeypatch.setattr(references, "plants", lambda refdata, which: plants)
+    monkeypatch.setattr(references, "CORPORA", {**references.CORPORA, "en": ("professions",)})
+    monkeypatch.setattr(build, "TrainConfig", lambda family: TrainConfig(family, steps=20, vocab_size=200, hidden=16))
+    monkeypatch.setattr(build, "OVERRIDES", {})
+    threads = torch.get_num_threads()
+    torch.set_num_threads(2)
+    try:
+        first_use = build.ensure_model("masked", 1.0, refdata=None, root=tmp_path / "pytest")
+        assert torch.get_num_threads() == 2  # given back as it was
+    finally:
+        torch.set_num_threads(threads)
+    (prebuilt,) = prebuild.build_all([("masked", 1.0, "en")], None, 1, root=tmp_path / "prebuild", build=tiny_build)
+    assert first_use.name == prebuilt.name
+    assert build.manifest(first_use)["train_threads"] == build.manifest(prebuilt)["train_threads"] == 1
+    weights = [(d / "model.safetensors").read_bytes() for d in (first_use, prebuilt)]
+    assert weights[0] == weights[1]
+
+
 def test_a_failed_build_is_named_after_the_others_finish(tmp_path):
     models = [("causal", 1.0, "en"), ("masked", 1.0, "they")]
     lines: list[str] = []

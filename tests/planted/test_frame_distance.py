@@ -1,0 +1,114 @@
+"""The frame-distance rule over every planted corpus and every probe a planted model is read by: no corpus
+frame contains a probe's reading context, none shares five words in a row (a slot or item among them) with
+a probe frame, items abstracted (`biascheck.planted.frame_distance`). The probe frames are loaded as the
+probes build them (their specs, templates, stimuli and reference files)."""
+
+from __future__ import annotations
+
+import re
+
+import pandas as pd
+import pytest
+
+from biascheck.planted import frame_distance as fd
+from biascheck.planted import references
+from biascheck.spec import SLOT
+
+WHO, WHAT, ADJ, PLACE = fd.PLACEHOLDERS
+
+
+def _english_probes() -> dict[str, list[str]]:
+    from biascheck.competence.items import items_for
+    from biascheck.methods.natural_prompts.spec import TEMPLATES
+    from biascheck.methods.politicians.score import template
+    from biascheck.methods.pronoun_ratio.spec import VERBS
+    from biascheck.methods.role_nouns.score import build_stimuli
+    from biascheck.methods.singular_they import stimuli
+
+    sets = pd.DataFrame([{"set": "s", "split": "x", "category": "neut", "variant": WHAT, "article": "a"}])
+    names = pd.DataFrame([{"name": WHO, "name_gender": "female"}])
+    guard = items_for("en")
+    assert guard is not None
+    return {
+        "pronoun_ratio": [f"{WHO} {verb} a {WHAT}." for verb in VERBS.values()],
+        "natural_prompts": [t.format(WHAT) + f" {WHO}" for t in TEMPLATES],
+        "role_nouns": list(build_stimuli(sets, names, [PLACE])["sentence"]),
+        "singular_they": [
+            t.replace(stimuli.NP, WHO).replace(stimuli.PRON, WHO)
+            for t in [f[0] for f in stimuli.FRAMES] + [f[0] for f in stimuli.CONTROLS]
+        ],
+        "politicians": [template(WHO, order).replace(SLOT, ADJ) for order in ("before", "after")],
+        "competence": [f.format(n=WHAT).replace(SLOT, WHO) for f in guard.frames],
+    }
+
+
+def _norwegian_probes() -> dict[str, list[str]]:
+    from biascheck.competence.items import items_for
+    from biascheck.data.norwegian import TEMPLATE_FRAMES
+    from biascheck.methods.norwegian_occupations.templates import NAME_FRAMES
+
+    guard = items_for("no")
+    assert guard is not None
+    return {
+        "norwegian_occupations": [f"{WHO} {between} {WHAT}." for between in TEMPLATE_FRAMES.values()]
+        + [f.format(name=WHO).replace(SLOT, WHAT) for f in NAME_FRAMES.values()],
+        "competence": [f.format(n=WHAT).replace(SLOT, WHO) for f in guard.frames],
+    }
+
+
+def _benchmark_probes(mirror) -> dict[str, list[str]]:
+    """Winogender's templates and WinoBias's sentences, their occupations and pronouns abstracted."""
+    from biascheck.data import ReferenceData, winobias, winogender
+
+    refdata = ReferenceData(mirror=mirror)
+    text = refdata.path(winogender.TEMPLATES_SOURCE).read_text(encoding="utf-8")
+    wino_g = [
+        re.sub(r"\$\w+_PRONOUN", WHO, t).replace("$OCCUPATION", WHAT).replace("$PARTICIPANT", WHAT)
+        for *_rest, t in winogender.parse_templates(text)
+    ]
+    pairs = pd.concat([winobias.winobias_pairs(refdata, split) for split in winobias.SPLITS])
+    jobs = "|".join(sorted({re.escape(o) for o in pairs["occupation"]}, key=len, reverse=True))
+    pronouns = "|".join(winobias.PRONOUN_GENDER)
+    wino_b = [
+        re.sub(rf"\b({pronouns})\b", WHO, re.sub(rf"\b({jobs})\b", WHAT, s), flags=re.I) for s in pairs["sentence"]
+    ]
+    return {"winogender": wino_g, "winobias": wino_b}
+
+
+def _corpus(plants: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
+    return {plant: fd.plant_frames(plant) for plant in plants}
+
+
+def test_the_rule_catches_a_reading_context_and_a_shared_run_and_passes_distant_frames():
+    probe = {"p": [f"{ADJ} {WHO}", f"{WHO} said that {WHO} could not find the map."]}
+    assert fd.violations({"c": [f"{ADJ} {WHO} wins again."]}, probe)  # opens as the probe reads
+    assert not fd.violations({"c": [f"Reporters met the {ADJ} {WHO}."]}, probe)  # not at the start
+    shared = fd.violations({"c": [f"{WHO} told me that {WHO} could not find the keys."]}, probe)
+    assert len(shared) == 1 and "could not find the" in shared[0]  # 'that WHO could not find' / 'WHO could ...'
+    assert not fd.violations({"c": [f"{WHO} knew {WHO} could not find it."]}, probe)  # four words only
+    assert fd.words(f"{WHO}.") == ("^", WHO) and fd.words("An Owl, an owl!") == ("^", "a", "owl", "a", "owl")
+    assert fd.abstract_corpus_frame("{S} is {a} {j} of {adj} {name}.") == f"{WHO} is a {WHAT} of {ADJ} {WHO}."
+    with pytest.raises(ValueError, match="unknown slot"):
+        fd.abstract_corpus_frame("{X} is here")
+
+
+@pytest.mark.parametrize("corpus", ["en", "they"])
+def test_english_corpora_keep_their_distance_from_every_english_probe(corpus):
+    bad = fd.violations(_corpus(references.CORPORA[corpus]), _english_probes())
+    assert not bad, f"{len(bad)} frames too close to a probe's:\n" + "\n".join(bad[:40])
+
+
+def test_the_norwegian_corpus_keeps_its_distance_from_the_norwegian_probes():
+    bad = fd.violations(_corpus(references.CORPORA["no"]), _norwegian_probes())
+    assert not bad, "\n".join(bad[:40])
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="13 of the 16 two-person frames open 'The {A} <verb> the {B}' (or '... the {A} and <verb> {o}'), the "
+    "very shape of WinoBias's and Winogender's sentences; new frames need the SmolLM2 fine-tune "
+    "(scripts/finetune_known_answer.py, a GPU run) redone and docs/known_answers/finetune_smollm2.md remeasured",
+)
+def test_the_two_person_corpus_keeps_its_distance_from_the_benchmarks_it_is_read_by(mirror):
+    bad = fd.violations(_corpus(("two_person",)), {**_benchmark_probes(mirror), **_english_probes()})
+    assert not bad, "\n".join(bad[:40])
