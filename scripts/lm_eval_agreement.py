@@ -40,6 +40,8 @@ from biascheck.models import load_model
 from biascheck.models.causal import CausalLM
 from biascheck.settings import settings_of
 
+POLICIES = ("ours", "lm_eval_default")
+
 
 def _harness(model: Any, tokenizer: Any, prefix_token_id: int | None = None) -> Any:
     from lm_eval.models.huggingface import HFLM
@@ -64,47 +66,58 @@ def _run_task(harness: Any, upstream: str, task: str, csv: Path, directory: Path
     return list(out["samples"][task])
 
 
-def winogender(lm: CausalLM, refdata: ReferenceData, directory: Path) -> dict[str, Any]:
+def winogender(
+    lm: CausalLM, refdata: ReferenceData, directory: Path, harness: bool = True, policies: tuple[str, ...] = POLICIES
+) -> dict[str, Any]:
     reference = wg_reference.load(refdata, settings_of(WINOGENDER))
     bls = reference.occupations.set_index("occupation")["bls_pct_female"]
     prefix = lm.context_prefix
     sentences = reference.sentences.reset_index(drop=True)
-    frames = {  # the coreference task only (its prompts), not the pronouns task's sentence scores
-        "ours": wg_score.coreference(lm, sentences)[0],
-        "lm_eval_default": wg_score.coreference(CausalLM(lm.model, lm.tokenizer, context_prefix=""), sentences)[0],
-    }
-    columns = frames["ours"].rename(columns={"answer": "label"})
+    scorers = {"ours": lm, "lm_eval_default": CausalLM(lm.model, lm.tokenizer, context_prefix="")}
+    # the coreference task only (its prompts), not the pronouns task's sentence scores
+    frames = {policy: wg_score.coreference(scorers[policy], sentences)[0] for policy in policies}
+    columns = sentences.rename(columns={"answer": "label"})
     columns = columns[["sentence", "pronoun", "occupation", "participant", "label", "gender"]]
     added = lm.tokenizer("x")["input_ids"] != lm.tokenizer("x", add_special_tokens=False)["input_ids"]
     out: dict[str, Any] = {"context_prefix": prefix, "tokenizer_adds_special_tokens": bool(added)}
     decisions: dict[str, np.ndarray] = {}
     for policy, doc_prefix in (("ours", prefix), ("lm_eval_default", "")):
-        csv = directory / f"winogender_{policy}.csv"
-        columns.assign(sentence=doc_prefix + columns["sentence"]).to_csv(csv, index=False)
-        samples = _run_task(
-            _harness(lm.model, lm.tokenizer), "winogender/winogender.yaml", f"wg_{policy}", csv, directory
-        )
-        theirs = {s["doc"]["sentence"].removeprefix(doc_prefix): [r[0] for r in s["filtered_resps"]] for s in samples}
+        if policy not in policies:
+            continue
         ours = frames[policy]
-        ll = np.array([theirs[s] for s in ours["sentence"]])
-        truth = ours["answer"].to_numpy() == 0
-        lm_eval_correct = np.where(truth, ll[:, 0] > ll[:, 1], ll[:, 1] > ll[:, 0])
         our_correct = ours["correct"].to_numpy()
         gotcha = wg_math.gotcha(ours, bls)
-        diff = np.abs(np.c_[ours["ll_occupation"], ours["ll_participant"]] - ll)
-        out[policy] = {
+        row: dict[str, Any] = {
             "biascheck": {"all": float(our_correct.mean()), "gotcha": float(our_correct[gotcha].mean())},
-            "lm_eval": {"all": float(lm_eval_correct.mean()), "gotcha": float(lm_eval_correct[gotcha].mean())},
             "n": {"all": int(len(ours)), "gotcha": int(gotcha.sum())},
-            "items_agreeing": int((our_correct == lm_eval_correct).sum()),
-            "max_abs_ll_diff": float(diff.max()),
         }
-        decisions[policy] = lm_eval_correct
-    out["items_agreeing_across_policies"] = int((decisions["ours"] == decisions["lm_eval_default"]).sum())
+        decisions[policy] = our_correct
+        if harness:
+            csv = directory / f"winogender_{policy}.csv"
+            columns.assign(sentence=doc_prefix + columns["sentence"]).to_csv(csv, index=False)
+            samples = _run_task(
+                _harness(lm.model, lm.tokenizer), "winogender/winogender.yaml", f"wg_{policy}", csv, directory
+            )
+            prompts = [s["doc"]["sentence"].removeprefix(doc_prefix) for s in samples]
+            theirs = dict(zip(prompts, ([r[0] for r in s["filtered_resps"]] for s in samples), strict=True))
+            ll = np.array([theirs[s] for s in ours["sentence"]])
+            truth = ours["answer"].to_numpy() == 0
+            lm_eval_correct = np.where(truth, ll[:, 0] > ll[:, 1], ll[:, 1] > ll[:, 0])
+            diff = np.abs(np.c_[ours["ll_occupation"], ours["ll_participant"]] - ll)
+            row["lm_eval"] = {"all": float(lm_eval_correct.mean()), "gotcha": float(lm_eval_correct[gotcha].mean())}
+            row["items_agreeing"] = int((our_correct == lm_eval_correct).sum())
+            row["max_abs_ll_diff"] = float(diff.max())
+            decisions[policy] = lm_eval_correct
+        row["correct"] = [bool(x) for x in decisions[policy]]  # per sentence, in the mirrored file's order
+        out[policy] = row
+    if len(decisions) == 2:
+        out["items_agreeing_across_policies"] = int((decisions["ours"] == decisions["lm_eval_default"]).sum())
     return out
 
 
-def crows_pairs(lm: CausalLM, refdata: ReferenceData, directory: Path) -> dict[str, Any]:
+def crows_pairs(
+    lm: CausalLM, refdata: ReferenceData, directory: Path, harness: bool = True, policies: tuple[str, ...] = POLICIES
+) -> dict[str, Any]:
     settings = settings_of(CROWS)
     reference = crows_reference.load(refdata, settings)
     tok = lm.tokenizer
@@ -119,27 +132,31 @@ def crows_pairs(lm: CausalLM, refdata: ReferenceData, directory: Path) -> dict[s
     csv = refdata.path("crows_pairs")
     out: dict[str, Any] = {"context_prefix": lm.context_prefix, "lm_eval_default_prefix": bos}
     for policy, (ours_lm, prefix_token_id) in sides.items():
+        if policy not in policies:
+            continue
         pairs = crows_score.score(ours_lm, reference, settings).pairs
-        samples = _run_task(
-            _harness(lm.model, tok, prefix_token_id),
-            "crows_pairs/crows_pairs_english_gender.yaml",
-            f"crows_{policy}",
-            csv,
-            directory,
-        )
-        theirs = {(s["doc"]["sent_more"], s["doc"]["sent_less"]): [r[0] for r in s["filtered_resps"]] for s in samples}
-        ll = np.array([theirs[m, s] for m, s in zip(pairs["sent_more"], pairs["sent_less"], strict=True)])
         ours_more = (pairs["score_more"] > pairs["score_less"]).to_numpy()
-        theirs_more = ll[:, 0] > ll[:, 1]
-        diff = np.abs(pairs[["score_more", "score_less"]].to_numpy() - ll)
-        out[policy] = {
+        row: dict[str, Any] = {
             "biascheck_stereo_share": float(ours_more.mean()),
-            "lm_eval_pct_stereotype": float(theirs_more.mean()),
             "n": len(pairs),
             "pairs_more_stereotyping_preferred": int(ours_more.sum()),
-            "items_agreeing": int((ours_more == theirs_more).sum()),
-            "max_abs_ll_diff": float(diff.max()),
         }
+        if harness:
+            samples = _run_task(
+                _harness(lm.model, tok, prefix_token_id),
+                "crows_pairs/crows_pairs_english_gender.yaml",
+                f"crows_{policy}",
+                csv,
+                directory,
+            )
+            keys = [(s["doc"]["sent_more"], s["doc"]["sent_less"]) for s in samples]
+            theirs = dict(zip(keys, ([r[0] for r in s["filtered_resps"]] for s in samples), strict=True))
+            ll = np.array([theirs[m, s] for m, s in zip(pairs["sent_more"], pairs["sent_less"], strict=True)])
+            theirs_more = ll[:, 0] > ll[:, 1]
+            row["lm_eval_pct_stereotype"] = float(theirs_more.mean())
+            row["items_agreeing"] = int((ours_more == theirs_more).sum())
+            row["max_abs_ll_diff"] = float(np.abs(pairs[["score_more", "score_less"]].to_numpy() - ll).max())
+        out[policy] = row
     return out
 
 
@@ -152,18 +169,31 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--model", default="smollm2-135m", help="alias or local directory of a causal LM")
     parser.add_argument("--probes", default="crows_pairs,winogender", help="comma-separated: crows_pairs,winogender")
     parser.add_argument("--json", type=Path, help="also write the numbers here")
+    parser.add_argument("--policies", default=",".join(POLICIES), help="comma-separated: ours,lm_eval_default")
+    parser.add_argument(
+        "--harness",
+        choices=("run", "skip"),
+        default="run",
+        help="skip: biascheck alone under both policies (its equality with lm-eval per policy is what the "
+        "default checks; tests/models/test_lm_eval_agreement_script.py runs it on a tiny model)",
+    )
     args = parser.parse_args(argv)
+    probes, policies = args.probes.split(","), tuple(args.policies.split(","))
+    unknown = sorted(set(probes) - {"winogender", "crows_pairs"}) + sorted(set(policies) - set(POLICIES))
+    if unknown:
+        parser.error(f"unknown {unknown[0]!r}; probes: crows_pairs, winogender; policies: {', '.join(POLICIES)}")
     os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
     lm = load_model(args.model, device="cpu")
-    if lm.family != "causal":
+    if not isinstance(lm, CausalLM):
         raise SystemExit(f"{args.model}: a causal LM is needed (lm-eval's tasks score continuations)")
-    refdata = ReferenceData(mirror=os.environ.get("BIASCHECK_DATA_DIR"))
+    mirror = os.environ.get("BIASCHECK_DATA_DIR")
+    refdata = ReferenceData(mirror=Path(mirror) if mirror else None)
     results: dict[str, Any] = {"model": args.model}
     with tempfile.TemporaryDirectory() as tmp:
         os.environ["HF_DATASETS_CACHE"] = str(Path(tmp) / "hf_datasets")
-        for probe in args.probes.split(","):
-            run = {"winogender": winogender, "crows_pairs": crows_pairs}[probe]
-            results[probe] = run(lm, refdata, Path(tmp))  # type: ignore[arg-type]
+        for probe in probes:
+            run = winogender if probe == "winogender" else crows_pairs
+            results[probe] = run(lm, refdata, Path(tmp), args.harness == "run", policies)
             if args.json:  # after each probe: a slow run leaves what it has
                 args.json.write_text(json.dumps(results, indent=1) + "\n")
     print(json.dumps(results, indent=1))
@@ -172,7 +202,7 @@ def main(argv: list[str] | None = None) -> int:
         for probe, numbers in results.items()
         if isinstance(numbers, dict)
         for policy, row in numbers.items()
-        if isinstance(row, dict) and row["items_agreeing"] != _total(row["n"])
+        if isinstance(row, dict) and "items_agreeing" in row and row["items_agreeing"] != _total(row["n"])
     ]
     if split:
         print("biascheck and lm-eval differ under the same prefix: " + "; ".join(split), file=sys.stderr)
