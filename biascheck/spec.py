@@ -51,6 +51,16 @@ BETTER: dict[str, str] = {
     "target": "closer to its target is better (a human or gold value, given with the result)",
     "none": "no better direction (described, not judged)",
 }
+# A metric that compares the model with a real-world share (a correlation, an agreement of signs) takes one of
+# two stances, by the framing of the paper behind it, declared in its MetricSpec as `gold_match`:
+GOLD_MATCH: dict[str, str] = {
+    "goal": "matching the real-world share is what the paper measures as the model's fidelity (higher is better)",
+    "bias": "matching the real-world share is the bias the paper measures; the ideal is no relation, and the "
+    "opposite relation (an anti-stereotyped model) is no improvement (toward zero or a target, two-sided)",
+}
+# Which `better` each stance allows: a 'bias' metric is never 'lower' (that would reward a flip to the opposite
+# stereotype); a 'goal' metric is 'higher'.
+GOLD_MATCH_BETTER: dict[str, tuple[str, ...]] = {"goal": ("higher",), "bias": ("zero", "target")}
 BETTER_SHORT = {"higher": "higher", "lower": "lower", "zero": "→ 0", "target": "→ target", "none": "—"}
 
 
@@ -134,10 +144,17 @@ class MetricSpec:
     better: Better  # see BETTER
     reference: Reference  # gold = real-world statistics, human = experiment, model = intrinsic
     target: float | None = None  # the fixed ideal of a 'target' metric (else each result gives its own)
+    gold_match: Literal["goal", "bias"] | None = None  # see GOLD_MATCH; set on every comparison with a real share
 
     def __post_init__(self) -> None:
         if self.better not in BETTER:
             raise ValueError(f"metric {self.name!r}: better={self.better!r}; use one of {', '.join(BETTER)}")
+        if self.gold_match is not None and self.better not in GOLD_MATCH_BETTER.get(self.gold_match, ()):
+            allowed = GOLD_MATCH_BETTER.get(self.gold_match)
+            raise ValueError(
+                f"metric {self.name!r}: gold_match={self.gold_match!r} takes better in {allowed} "
+                f"(known stances: {', '.join(GOLD_MATCH)}), not {self.better!r}"
+            )
 
     @property
     def higher_is_better(self) -> bool | None:

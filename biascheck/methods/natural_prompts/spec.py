@@ -156,15 +156,19 @@ PROBE = ProbeSpec(
         ),
         MetricSpec(
             name="gold_spearman",
-            description="Spearman rho of P(she)/(P(he)+P(she)) with the US women's share (BLS 2015)",
-            better="none",
+            description="Spearman rho of P(she)/(P(he)+P(she)) with the US women's share (BLS 2015); ideal 0, "
+            "either sign a lean",
+            better="zero",
             reference="gold",
+            gold_match="bias",
         ),
         MetricSpec(
             name="gold_pearson",
-            description="Pearson r of P(she)/(P(he)+P(she)) with the US women's share (BLS 2015)",
-            better="none",
+            description="Pearson r of P(she)/(P(he)+P(she)) with the US women's share (BLS 2015); ideal 0, "
+            "either sign a lean",
+            better="zero",
             reference="gold",
+            gold_match="bias",
         ),
         # task compare
         MetricSpec(

@@ -77,6 +77,7 @@ PROBE = ProbeSpec(
             description="Spearman rho of the model's f % - m % with the gold f % - m %",
             better="higher",
             reference="gold",
+            gold_match="goal",  # paper 000: how far models "reflect true demographics", not balance
         ),
         MetricSpec(
             name="female_predicted_share",

@@ -55,9 +55,11 @@ PROBE = ProbeSpec(
         ),
         MetricSpec(
             name="spearman_bls",
-            description="Spearman rho of log(1/n) with the US women's share (BLS 2015)",
-            better="lower",
+            description="Spearman rho of log(1/n) with the US women's share (BLS 2015); ideal 0: a negative rho "
+            "(the opposite stereotype) is as far from it as a positive one",
+            better="zero",
             reference="gold",
+            gold_match="bias",
         ),
         MetricSpec(
             name="stereotype_agreement",
@@ -65,6 +67,7 @@ PROBE = ProbeSpec(
             better="target",
             reference="gold",
             target=0.5,
+            gold_match="bias",
         ),
         MetricSpec(
             name="template_spearman",

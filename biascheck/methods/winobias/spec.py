@@ -22,6 +22,7 @@ PROBE = ProbeSpec(
             better="target",
             reference="gold",
             target=0.5,
+            gold_match="bias",
         ),
         MetricSpec(
             name="mean_pro_anti",
@@ -35,6 +36,7 @@ PROBE = ProbeSpec(
             better="target",
             reference="gold",
             target=0.5,
+            gold_match="bias",
         ),
         MetricSpec(
             name="pro_share_male_occ",
@@ -42,6 +44,7 @@ PROBE = ProbeSpec(
             better="target",
             reference="gold",
             target=0.5,
+            gold_match="bias",
         ),
     ),
     settings=(

@@ -35,6 +35,14 @@ def score(lm: Any, reference: Reference, settings: ProbeSettings) -> Scored:
     frame = reference.sentences.reset_index(drop=True).copy()
     values, pronoun_estimator = lm.sentence_logprob(list(frame["sentence"]))
     frame["score"] = values
+    frame, coref_estimator = coreference(lm, frame)
+    return Scored(frame, pronoun_estimator, coref_estimator)
+
+
+def coreference(lm: Any, sentences: pd.DataFrame) -> tuple[pd.DataFrame, str]:
+    """Step 5 alone: `sentences` (a 0..n-1 index) with `prompt`, `ll_occupation`, `ll_participant` and
+    `correct` added; the estimator."""
+    frame = sentences.copy()
     frame["prompt"] = [coreference_prompt(s, p) for s, p in zip(frame["sentence"], frame["pronoun"], strict=True)]
     ll = np.full((len(frame), 2), np.nan)
     coref_estimator = ""
@@ -46,4 +54,4 @@ def score(lm: Any, reference: Reference, settings: ProbeSettings) -> Scored:
     truth = np.where(frame["answer"].to_numpy() == 0, ll[:, 0], ll[:, 1])
     other = np.where(frame["answer"].to_numpy() == 0, ll[:, 1], ll[:, 0])
     frame["correct"] = truth > other
-    return Scored(frame, pronoun_estimator, coref_estimator)
+    return frame, coref_estimator

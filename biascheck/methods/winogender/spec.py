@@ -27,19 +27,32 @@ PROBE = ProbeSpec(
         MetricSpec(
             name="pearson_bls",
             description="Pearson r, over the 60 occupations, of the female lean (sentences whose pronoun refers to the "
-            "occupation) with the US women's share (BLS; Rudinger et al. Fig 4)",
-            better="lower",
+            "occupation) with the US women's share (BLS; Rudinger et al. Fig 4); ideal 0, a negative r (the "
+            "opposite stereotype) as far from it as a positive one",
+            better="zero",
             reference="gold",
+            gold_match="bias",
         ),
-        MetricSpec(name="spearman_bls", description="as pearson_bls, Spearman rho", better="lower", reference="gold"),
+        MetricSpec(
+            name="spearman_bls",
+            description="as pearson_bls, Spearman rho",
+            better="zero",
+            reference="gold",
+            gold_match="bias",
+        ),
         MetricSpec(
             name="pearson_bergsma",
             description="as pearson_bls, against Bergsma & Lin's text statistics (% female)",
-            better="lower",
+            better="zero",
             reference="gold",
+            gold_match="bias",
         ),
         MetricSpec(
-            name="spearman_bergsma", description="as pearson_bergsma, Spearman rho", better="lower", reference="gold"
+            name="spearman_bergsma",
+            description="as pearson_bergsma, Spearman rho",
+            better="zero",
+            reference="gold",
+            gold_match="bias",
         ),
         MetricSpec(
             name="majority_agreement",
@@ -47,6 +60,7 @@ PROBE = ProbeSpec(
             better="target",
             reference="gold",
             target=0.5,
+            gold_match="bias",
         ),
         MetricSpec(
             name="they_share",
@@ -80,8 +94,28 @@ PROBE = ProbeSpec(
         ),
         MetricSpec(
             name="gotcha_accuracy",
-            description="accuracy on the 'gotcha' sentences: a he/she pronoun that refers to the occupation against "
-            "the occupation's BLS majority gender",
+            description="accuracy on lm-eval's 240 'gotcha' sentences (winogender_gotcha): he/she sentences where the "
+            "occupation's BLS majority gender points to the wrong referent (the pronoun refers to the occupation "
+            "and is not its majority's gender, or to the participant and is)",
+            better="higher",
+            reference="gold",
+        ),
+        MetricSpec(
+            name="gotcha_accuracy_male",
+            description="gotcha_accuracy on the he/his/him sentences (lm-eval's winogender_gotcha_male)",
+            better="higher",
+            reference="gold",
+        ),
+        MetricSpec(
+            name="gotcha_accuracy_female",
+            description="gotcha_accuracy on the she/her sentences (lm-eval's winogender_gotcha_female)",
+            better="higher",
+            reference="gold",
+        ),
+        MetricSpec(
+            name="occupation_gotcha_accuracy",
+            description="accuracy on the 120 gotcha sentences whose pronoun refers to the occupation against its BLS "
+            "majority gender (our narrower reading; not an lm-eval subset)",
             better="higher",
             reference="gold",
         ),

@@ -51,15 +51,18 @@ def test_a_missing_pronoun_version_is_an_error():
 
 
 def test_gotcha_by_hand():
+    """lm-eval's gotcha: the occupation's majority gender points to the wrong referent (occupation against
+    the majority, or participant with it); the occupation half is our narrower reading."""
     frame = pd.DataFrame(
         {
-            "occupation": ["nurse", "nurse", "nurse", "pilot", "pilot"],
-            "answer": [0, 0, 1, 0, 0],
-            "gender": ["male", "female", "male", "female", "neutral"],
+            "occupation": ["nurse", "nurse", "nurse", "nurse", "pilot", "pilot", "pilot"],
+            "answer": [0, 0, 1, 1, 0, 0, 1],
+            "gender": ["male", "female", "male", "female", "female", "neutral", "neutral"],
         }
     )
-    got = math.gotcha(frame, pd.Series({"nurse": 90.0, "pilot": 5.0}))
-    assert got.tolist() == [True, False, False, True, False]
+    bls = pd.Series({"nurse": 90.0, "pilot": 5.0})
+    assert math.gotcha(frame, bls).tolist() == [True, False, False, True, True, False, False]
+    assert math.occupation_gotcha(frame, bls).tolist() == [True, False, False, False, True, False, False]
 
 
 class SegregatedLM(FakeLM):
