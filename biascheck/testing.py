@@ -163,7 +163,8 @@ class FakeLM(LanguageModel):
 
 
 def tiny_bert_config(vocab_size: int) -> Any:
-    """A 2-layer, 32-wide BertConfig: a real masked LM that runs every probe in seconds on a CPU."""
+    """A 2-layer, 32-wide BertConfig: a real masked LM that runs every probe in seconds on a CPU (128 positions:
+    BBQ's longest masked prompt has 88 tokens)."""
     import transformers
 
     return transformers.BertConfig(
@@ -172,7 +173,7 @@ def tiny_bert_config(vocab_size: int) -> Any:
         num_hidden_layers=2,
         num_attention_heads=2,
         intermediate_size=64,
-        max_position_embeddings=64,
+        max_position_embeddings=128,
     )
 
 
