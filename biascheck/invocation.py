@@ -11,8 +11,28 @@ wrong thing.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
+
+
+def without_options(args: Sequence[str], with_value: Sequence[str], flags: Sequence[str] = ()) -> list[str]:
+    """`args` less every option named in `with_value` (as ``--name=VALUE`` or ``--name VALUE``) and every
+    flag named in `flags`: a run's command line with the options another command must not repeat."""
+    kept: list[str] = []
+    skip = False
+    for arg in args:
+        if skip:
+            skip = False
+            continue
+        name = arg.split("=", 1)[0]
+        if name in with_value:
+            skip = "=" not in arg
+            continue
+        if arg in flags:
+            continue
+        kept.append(arg)
+    return kept
 
 
 def _harmful(early_config: Any, rootpath: Path, inipath: Path | None, file_or_dir: list[str]) -> bool:

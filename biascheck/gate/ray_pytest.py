@@ -19,6 +19,7 @@ import pytest
 
 from biascheck.gate import on_ray
 from biascheck.gate.workers import model_of
+from biascheck.invocation import without_options
 
 # Options the driver's command line holds that a task's command must not: it gets one --model instead.
 _DROPPED_WITH_VALUE = ("--model", "--model-list", "--bias-ray-address")
@@ -28,20 +29,7 @@ _DROPPED = ("--bias-ray",)
 def task_args(args: Sequence[str], model: str) -> list[str]:
     """The driver's pytest arguments for one checkpoint's task: the models and the Ray options out, the
     checkpoint in."""
-    out: list[str] = []
-    skip = False
-    for arg in args:
-        if skip:
-            skip = False
-            continue
-        name = arg.split("=", 1)[0]
-        if name in _DROPPED_WITH_VALUE:
-            skip = "=" not in arg
-            continue
-        if arg in _DROPPED:
-            continue
-        out.append(arg)
-    return [*out, f"--model={model}"]
+    return [*without_options(args, _DROPPED_WITH_VALUE, _DROPPED), f"--model={model}"]
 
 
 class _Reports:

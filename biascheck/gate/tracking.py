@@ -26,6 +26,7 @@ import pytest
 from biascheck.errors import BiascheckError
 from biascheck.gate import admit, ray_pytest
 from biascheck.gate.workers import Shipping, is_worker, model_group_scheduler, model_of
+from biascheck.invocation import without_options
 from biascheck.session import SESSION_KEY, BiasSession
 
 _BASELINE_OPTIONS = ("--bias-save", "--bias-baseline", "--bias-baseline-regen", "--bias-noise", "--bias-accept-partial")
@@ -34,18 +35,8 @@ _FLAGS = ("--bias-baseline-regen", "--bias-accept-partial")
 
 def regen_command(config: pytest.Config, baseline: str) -> str:
     """This run's command line with the baseline options replaced by the ones that regenerate `baseline`."""
-    args = list(config.invocation_params.args)
-    kept: list[str] = []
-    skip = False
-    for arg in args:
-        if skip:
-            skip = False
-            continue
-        name = arg.split("=", 1)[0]
-        if name in _BASELINE_OPTIONS:
-            skip = "=" not in arg and name not in _FLAGS
-            continue
-        kept.append(arg)
+    with_value = [name for name in _BASELINE_OPTIONS if name not in _FLAGS]
+    kept = without_options(list(config.invocation_params.args), with_value, _FLAGS)
     return shlex.join(["pytest", *kept, "--bias-baseline", baseline, "--bias-baseline-regen"])
 
 
