@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from tiny_checkpoints import train_sweep, write_model_list
+from tiny_checkpoints import pytester_sweep, train_sweep, write_model_list
 
 from biascheck.gate.ray_pytest import task_args
 from biascheck.testing import UNGUARDED_CONFTEST
@@ -103,27 +103,6 @@ def pytest_configure(config):
 )
 
 
-def _pytester_sweep(pytester, mirror, conftest=UNGUARDED_CONFTEST):
-    shutil.copytree(REPO / "probes", pytester.path / "probes")
-    shutil.copytree(REPO / "thresholds", pytester.path / "thresholds")
-    pytester.makeconftest(conftest)
-    return [
-        "probes/test_pronoun_ratio.py",
-        "--device",
-        "cpu",
-        "--bias-data",
-        str(mirror),
-        "--bias-report",
-        "none",
-        "--bias-store",
-        "store.sqlite",
-        "-p",
-        "no:cacheprovider",
-        "-k",
-        "test_pronoun_ratio and is",
-    ]
-
-
 def _stored(path: Path, name: str) -> dict:
     from biascheck.gate.store import ResultStore
 
@@ -133,7 +112,7 @@ def _stored(path: Path, name: str) -> dict:
 
 def test_model_list_on_ray_stores_exactly_the_serial_numbers(sweep, mirror, pytester):
     _, checkpoints = sweep
-    common = _pytester_sweep(pytester, mirror)
+    common = pytester_sweep(pytester, mirror)
     write_model_list(pytester.path / "list.csv", checkpoints[:3])
     serial = pytester.runpytest_subprocess(*common, "--model-list", "list.csv", "--bias-save", "serial")
     on_ray = pytester.runpytest_subprocess(*common, "--model-list", "list.csv", "--bias-save", "ray", "--bias-ray")
@@ -147,7 +126,7 @@ def test_model_list_on_ray_stores_exactly_the_serial_numbers(sweep, mirror, pyte
 
 def test_a_task_that_dies_is_retried_and_one_that_always_dies_is_reported(sweep, mirror, pytester):
     _, checkpoints = sweep
-    common = _pytester_sweep(pytester, mirror, CRASHING_CONFTEST)
+    common = pytester_sweep(pytester, mirror, CRASHING_CONFTEST)
     once, always = pytester.path / "dies-once", pytester.path / "dies-always"
     shutil.copytree(checkpoints[0][0], once)
     shutil.copytree(checkpoints[1][0], always)

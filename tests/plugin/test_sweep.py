@@ -3,14 +3,11 @@
 trained a few steps cannot read a probe and the competence guard says so (test_competence_guard.py): the
 pytest runs here test the sweep's machinery with the guard off (`biascheck.testing.UNGUARDED_CONFTEST`)."""
 
-import shutil
 from pathlib import Path
 
 import pandas as pd
 import pytest
-from tiny_checkpoints import train_sweep, write_model_list
-
-from biascheck.testing import UNGUARDED_CONFTEST
+from tiny_checkpoints import pytester_sweep, train_sweep, write_model_list
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -58,26 +55,9 @@ def test_fluctuation_cli_over_seeds_and_steps(sweep, mirror, tmp_path, capsys):
 
 def test_model_list_runs_the_real_probe_per_checkpoint_and_history_reads_the_store(sweep, mirror, pytester, capsys):
     _, checkpoints = sweep
-    shutil.copytree(REPO / "probes", pytester.path / "probes")
-    shutil.copytree(REPO / "thresholds", pytester.path / "thresholds")
-    pytester.makeconftest(UNGUARDED_CONFTEST)
+    common = pytester_sweep(pytester, mirror)
     few = [c for c in checkpoints if c[1] in (2, 6) and c[2] in (0, 1)]
     write_model_list(pytester.path / "list.csv", few[:2])
-    common = [
-        "probes/test_pronoun_ratio.py",
-        "--device",
-        "cpu",
-        "--bias-data",
-        str(mirror),
-        "--bias-report",
-        "none",
-        "--bias-store",
-        "store.sqlite",
-        "-p",
-        "no:cacheprovider",
-        "-k",
-        "test_pronoun_ratio and is",
-    ]
     result = pytester.runpytest_subprocess(*common, "--model-list", "list.csv", "--bias-save", "seed0")
     result.stdout.fnmatch_lines(
         [f"pronoun_ratio · {few[0][0]} *", f"pronoun_ratio · {few[1][0]} *", "*saved this run as 'seed0'*"]

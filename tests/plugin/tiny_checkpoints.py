@@ -6,11 +6,12 @@ assignment; a checkpoint is saved every `every` steps. Seconds on CPU."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
 
-from biascheck.testing import tiny_bert_config
+from biascheck.testing import UNGUARDED_CONFTEST, tiny_bert_config
 
 PROFESSIONS = [
     "nurse",
@@ -70,3 +71,28 @@ def train_sweep(root: Path, tokenizer_dir: Path, seeds=(0, 1, 2), steps=8, every
 def write_model_list(path: Path, checkpoints) -> Path:
     path.write_text("model,step,seed\n" + "".join(f"{d},{step},{seed}\n" for d, step, seed in checkpoints))
     return path
+
+
+def pytester_sweep(pytester, mirror, conftest: str = UNGUARDED_CONFTEST) -> list[str]:
+    """Lay the probes, the profiles and `conftest` into `pytester`'s directory and return the pytest
+    arguments of a pronoun-ratio run on the CPU over the mirror, its store in store.sqlite: what a sweep
+    test adds its model list to."""
+    repo = Path(__file__).resolve().parents[2]
+    shutil.copytree(repo / "probes", pytester.path / "probes")
+    shutil.copytree(repo / "thresholds", pytester.path / "thresholds")
+    pytester.makeconftest(conftest)
+    return [
+        "probes/test_pronoun_ratio.py",
+        "--device",
+        "cpu",
+        "--bias-data",
+        str(mirror),
+        "--bias-report",
+        "none",
+        "--bias-store",
+        "store.sqlite",
+        "-p",
+        "no:cacheprovider",
+        "-k",
+        "test_pronoun_ratio and is",
+    ]
