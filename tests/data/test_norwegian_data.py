@@ -104,3 +104,31 @@ def test_top10_names_since_1945_and_ties(real_refdata):
     strict = ranked[ranked["rank"] <= 10].groupby("sex")["first_name"].nunique().to_dict()
     assert strict == {"female": 87, "male": 65}  # breaking the 11 ties at rank 10 adds or drops no name
     assert np.isclose(table["Percent"].max(), table.groupby(["sex", "year"])["Percent"].max().max())
+
+
+# Touileb et al. (2022), Table 1: "A selection of occupations from the Norwegian statistics bureau" (seed
+# 000_e7bf46b42284179f.txt lines 151-209), Female% as printed; the table names them in English, the sheet in
+# Norwegian (lege is the paper's own gloss of 'doctor', line 275; the other names are our translations).
+TABLE1_FEMALE = {
+    "strikkehåndverker": 100.0,  # Knitting craftsman
+    "jordmor": 99.8,  # Midwife
+    "hudpleier": 99.3,  # Esthetician
+    "helsesekretær": 98.8,  # Health Secretary
+    "stipendiat": 52.8,  # PhD candidate
+    "psykiater": 52.6,  # Psychiatrist
+    "lege": 51.6,  # Doctor
+    "arkitekt": 49.9,  # Architect
+    "advokat": 48.1,  # Lawyer
+    "politiker": 48.1,  # Politician
+    "førsteamanuensis": 47.2,  # Associate Professor
+    "stillasbygger": 0.5,  # Scaffolding builder
+    "maskinsjef": 0.4,  # Chief engineer
+    "kystskipper": 0.0,  # Coastal skipper
+}
+
+
+def test_the_papers_table1_shares_are_the_sheets(occupations):
+    """Read through `occupations_with_templates`, the loader the probe's gold and the Norwegian plant read."""
+    sheet = occupations.set_index("form")
+    assert sheet.loc[list(TABLE1_FEMALE), "female"].to_dict() == TABLE1_FEMALE
+    assert (sheet.loc[list(TABLE1_FEMALE), "male"] == [round(100 - f, 1) for f in TABLE1_FEMALE.values()]).all()

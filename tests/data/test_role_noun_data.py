@@ -113,3 +113,90 @@ def test_trials_20_per_participant_with_categories(trials):
     neut_share = three.groupby("attitude")["category"].apply(lambda c: (c == "neut").mean())
     assert neut_share["progressive"] > neut_share["moderate"] > neut_share["conservative"]  # Figure 1a
     assert not math.isnan(neut_share.sum())
+
+
+# --- against Watson et al.'s text (seed 004_92dc32969dee24fe.txt): what the role-noun plant copies ----------------
+# The paper prints no production proportion (Figures 1a and 3a are bar charts); it prints the stimuli, the group
+# sizes per split and, in prose, how the proportions are ordered. All are read through the loaders the probe and
+# the role-noun plant read (`role_noun_sets`, `names_and_states`, `production_trials`).
+
+# Appendix A.1, lines 429-456: the 24 names and the 20 role-noun sets.
+A1_NAMES = {
+    "male": "Andrew Austin Christopher David Jacob John Joseph Joshua Matthew Michael Nicholas William",
+    "female": "Alyssa Elizabeth Emily Hannah Jessica Kalya Lauren Madison Megan Rachel Samantha Sarah",
+}
+A1_SETS = [
+    "anchor, anchorman, anchorwoman",
+    "businessman, businessperson, businesswoman",
+    "camera operator, cameraman, camerawoman",
+    "congressman, congressperson, congresswoman",
+    "craftsman, craftsperson, craftswoman",
+    "crewman, crewmember, crewwoman",
+    "firefighter, fireman, firewoman",
+    "flight attendant, steward, stewardess",
+    "foreman, foreperson, forewoman",
+    "layman, layperson, laywoman",
+    "meteorologist, weatherman, weatherwoman",
+    "police officer, policeman, policewoman",
+    "salesman, salesperson, saleswoman",
+    "stunt double, stuntman, stuntwoman",
+    "actor, actress",
+    "heir, heiress",
+    "hero, heroine",
+    "host, hostess",
+    "hunter, huntress",
+    "villain, villainess",
+]
+
+
+def test_names_and_sets_are_appendix_a1s(real_refdata):
+    names, _states = role_nouns.names_and_states(real_refdata)
+    assert names.groupby("name_gender")["name"].apply(set).to_dict() == {
+        sex: set(listed.split()) for sex, listed in A1_NAMES.items()
+    }
+    sets = role_nouns.role_noun_sets(real_refdata)
+    ours = {frozenset(group["variant"]) for _key, group in sets.groupby("set")}
+    assert ours == {frozenset(line.split(", ")) for line in A1_SETS}
+    fem = set(sets.loc[sets["category"] == "fem", "variant"])  # the feminine variant of each set, e.g. 'stewardess'
+    assert fem == {v for line in A1_SETS for v in line.split(", ") if v.endswith(("woman", "ess", "ine"))}
+
+
+def test_two_way_trials_per_attitude_third_are_table5s(trials):
+    # Table 5 (line 508): "Num. of observations is 540, 540, and 546" (progressive, moderate, conservative)
+    assert trials[trials["split"] == 2].groupby("attitude").size().to_dict() == {
+        "progressive": 540,
+        "moderate": 540,
+        "conservative": 546,
+    }
+
+
+def _shares(trials, split):
+    picked = trials[trials["split"] == split]
+    return pd.crosstab([picked["attitude"], picked["name_gender"]], picked["category"], normalize="index")
+
+
+def test_three_way_choices_are_ordered_as_section_3_3_1_describes(trials):
+    """Lines 157-168: in every group "a small proportion of MASC forms for women's names ... and almost no FEM
+    forms for men's names"; the two congruent forms "vary between being about equally represented, to one of the
+    forms being about twice the rate of the other". Line 182: "progressives ... have roughly equal proportions of
+    MASC and G-NEUT forms for men's names". The bounds on "about" (a ratio of at most 2.5; within 10 %) are ours."""
+    shares = _shares(trials, 3)
+    for attitude in ("progressive", "moderate", "conservative"):
+        women, men = shares.loc[(attitude, "female")], shares.loc[(attitude, "male")]
+        assert women.idxmin() == "masc" and men.idxmin() == "fem", attitude
+        assert men["fem"] < women["masc"], attitude  # "almost no" below "a small proportion"
+        for congruent in (women[["fem", "neut"]], men[["masc", "neut"]]):
+            assert congruent.max() / congruent.min() <= 2.5, (attitude, congruent.to_dict())
+    progressive_men = shares.loc[("progressive", "male")]
+    assert abs(progressive_men["masc"] / progressive_men["neut"] - 1) < 0.1
+
+
+def test_two_way_choices_are_ordered_as_appendix_a5_describes(trials):
+    """Line 520: "All participant groups used more FEM variants (e.g., actress) for stimuli containing women's
+    names, and more MASC/G-NEUT variants (e.g., actor) for stimuli containing men's names"; "the non-congruent FEM
+    variants are rarely applied to stimuli containing men's names" (the 2-way sets' other variant is 'masc')."""
+    shares = _shares(trials, 2)
+    for attitude in ("progressive", "moderate", "conservative"):
+        women, men = shares.loc[(attitude, "female")], shares.loc[(attitude, "male")]
+        assert women["fem"] > women["masc"] and men["masc"] > men["fem"], attitude
+        assert men["fem"] < min(women["fem"], women["masc"], men["masc"]), attitude
