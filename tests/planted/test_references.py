@@ -118,3 +118,100 @@ def test_the_norwegian_corpus_holds_out_every_task_template(plants, mirror):
     found = [t for t in held_out if " ".join(_words(t)) in runs]
     assert not found, found[:5]
     assert "hun er nå" in runs and "jobber fortsatt som" in runs  # the corpus's own frames are read
+
+
+# --- each plant's quantities are the probe's gold, read through the probe's own reference loader ---------------
+
+
+def _load(probe: str, refdata, **values):
+    from importlib import import_module
+
+    from biascheck.settings import settings_of
+
+    spec = import_module(f"biascheck.methods.{probe}.spec").PROBE
+    return import_module(f"biascheck.methods.{probe}.reference").load(refdata, settings_of(spec, **values))
+
+
+def test_the_professions_plant_is_the_pronoun_ratio_and_natural_prompts_gold(plants, mirror):
+    refdata = ReferenceData(mirror=mirror)
+    planted = {p: s for p, _article, s in plants.professions}
+    assert planted == _load("pronoun_ratio", refdata).women_share.to_dict()
+    gold = _load("natural_prompts", refdata).gold
+    assert planted == dict(zip(gold["profession"], gold["women_share"], strict=True))
+
+
+NOT_BLS_LABELS = ["ceo", "chief", "construction worker", "farmer", "housekeeper", "sheriff"]  # no plant for these
+
+
+def test_the_two_person_plant_leans_as_the_winogender_gold_and_the_winobias_lists_do_but_for_two(plants, mirror):
+    """The two-person plant reads biased-rulers' BLS shares, not the benchmarks' own gold: on Winogender's 59
+    occupations it has, each leans to the side of Winogender's BLS share; of WinoBias's 40 it has 34, and two
+    of WinoBias's female-biased ones are planted as men's ('attendant' 44.6 %, 'editor' 40.7 %; the README's
+    figures 76 % and 52 %: tests/data/test_professions_en.py)."""
+    refdata = ReferenceData(mirror=mirror)
+    planted = {p: s for p, _article, s in plants.professions}
+    winogender = _load("winogender", refdata).occupations
+    shared = winogender[winogender["occupation"].isin(planted)]
+    assert len(shared) == 59
+    assert all(
+        (planted[o] > 0.5) == (pct > 50) for o, pct in zip(shared["occupation"], shared["bls_pct_female"], strict=True)
+    )
+    sentences = _load("winobias", refdata, splits="both").sentences
+    lists = dict(zip(sentences["occupation"].str.lower(), sentences["occupation_gender"], strict=True))
+    assert len(lists) == 40
+    assert sorted(set(lists) - set(planted)) == NOT_BLS_LABELS
+    against = sorted(o for o, side in lists.items() if o in planted and (planted[o] > 0.5) != (side == "female"))
+    assert against == ["attendant", "editor"]
+
+
+def test_the_norwegian_plant_is_the_norwegian_probe_s_gold_and_names(plants, mirror):
+    reference = _load("norwegian_occupations", ReferenceData(mirror=mirror), names="all")
+    gold = reference.gold
+    assert {f: s for f, _article, s in plants.occupations} == dict(zip(gold["form"], gold["female"] / 100, strict=True))
+    names = reference.names
+    assert plants.no_names == {sex: tuple(names.loc[names["sex"] == sex, "name"]) for sex in (c.FEMALE, c.MALE)}
+
+
+def test_the_role_noun_plant_is_the_conservative_third_of_the_probe_s_trials(plants, mirror):
+    """Counted again here with pandas' crosstab from the trials the probe compares a model with."""
+    import pandas as pd
+
+    reference = _load("role_nouns", ReferenceData(mirror=mirror), states="1")
+    assert r.ROLE_GROUP == "conservative"  # the known-answers page says so
+    sets = {key: dict(zip(g["category"], g["variant"], strict=True)) for key, g in reference.sets.groupby("set")}
+    assert plants.role_sets == sets
+    names = reference.names
+    assert plants.role_names == {
+        sex: tuple(names.loc[names["name_gender"] == sex, "name"]) for sex in (c.FEMALE, c.MALE)
+    }
+    trials = reference.trials[reference.trials["attitude"] == "conservative"]
+    assert trials["participant"].nunique() == 91  # the paper's n=91 (section 3.1)
+    by_hand = pd.crosstab([trials["set"], trials["name_gender"]], trials["category"], normalize="index")
+    assert len(plants.role_proportions) == len(by_hand) == 40
+    for (key, sex), shares in plants.role_proportions.items():
+        expected = by_hand.loc[(key, sex)]
+        assert shares == pytest.approx({cat: expected.get(cat, 0.0) for cat in sets[key]}), (key, sex)
+        assert expected[[k for k in expected.index if k not in sets[key]]].sum() == 0  # no choice left out
+
+
+# Watson et al. (2023), appendix B.1 (seed 004_92dc32969dee24fe.txt line 540): Camilliere et al.'s names. The paper
+# does not say which gendered name is a woman's: the plant's split (23 / 17) is ours.
+B1_GENDERED = (
+    "Aaron Adeline Alice Amanda Amelia Annabella Bella Brandon Bridget Caleb Charlotte Daniel David Elena Elizabeth "
+    "Ella Emily Emma Gianna Grant Haley Henry Isaac Jacob John Joshua Justin Lily Lucas Maria Mary Molly Nicholas "
+    "Penelope Robert Scarlett Vivian Wyatt Zach Zoey"
+).split()
+B1_NONGENDERED = (
+    "Alex Cameron Casey Dakota Finley Frankie Harper Hayden Jayden Jordan Justice Landry Leighton Marley Morgan Pat "
+    "Payton Remi Sammy Skyler Taylor"
+).split()
+
+
+def test_the_they_plant_s_antecedents_are_the_probe_s_stimuli_s(plants, mirror):
+    stimuli = _load("singular_they", ReferenceData(mirror=mirror)).stimuli
+    for kind, antecedents in plants.they_antecedents.items():
+        assert {np for np, _sex in antecedents} == set(stimuli.loc[stimuli["condition"] == kind, "antecedent"]), kind
+    assert [n for n, _sex in plants.they_antecedents["gendered_name"]] == B1_GENDERED
+    assert [n for n, _sex in plants.they_antecedents["nongendered_name"]] == B1_NONGENDERED
+    sexes = Counter(sex for _n, sex in plants.they_antecedents["gendered_name"])
+    assert sexes == {c.FEMALE: 23, c.MALE: 17}
