@@ -57,9 +57,9 @@ def test_bls_shares_equal_winogender_s_2015_figures_and_the_2016_ones_differ_as_
     same_year = both["bls_year"] == 2015
     assert int(same_year.sum()) == 50
     assert gap[same_year].abs().max() < 0.005  # Winogender rounds to 2 decimals: equal but for the rounding
-    # Winogender's 2016 rows, percentage points Winogender minus ours (2015): inspector is another BLS row
-    # (6.4 %), ours the employment-weighted mean of 'construction and building inspectors' (9.9 %, 90k) and
-    # 'inspectors, testers, sorters, samplers, and weighers' (37.3 %, 752k).
+    # Winogender's 2016 rows, percentage points Winogender minus ours (2015): its inspector is 6.4 %, ours the
+    # employment-weighted mean of the two rows labelled 'inspector' (9.9 % of 90k; 37.3 % of 752k, the row
+    # labelled inspector, tester, sorter, weigher, sampler).
     assert gap[~same_year].round(1).to_dict() == {
         "worker": 1.3,
         "inspector": -28.0,
@@ -95,8 +95,8 @@ NOT_BLS_LABELS = ["ceo", "chief", "construction worker", "farmer", "housekeeper"
 def test_bls_shares_against_winobias_s_published_percentages(real_refdata, bls_percent):
     """34 of WinoBias's 40 occupations are biased-rulers labels; 25 lie within 5 points of the README's figure
     (another year, whole percent). Nine do not, and two of them fall on the other side of 50 %: 'attendant'
-    (6 BLS rows, 10-75 % women) and 'editor' (editors 51 %, with 'film and video editors and camera operators'
-    14.8 %), which WinoBias lists as female-biased and the two-person plant plants as men's."""
+    (6 BLS rows, 10-75 % women) and 'editor' (a row labelled editor alone, 51 %, and one labelled editor and
+    operator, 14.8 %), which WinoBias lists as female-biased and the two-person plant plants as men's."""
     from biascheck.data.winobias import OCCUPATION_SOURCES, parse_occupations
 
     published = {**WINOBIAS_MALE, **WINOBIAS_FEMALE}
