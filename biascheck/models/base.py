@@ -110,6 +110,29 @@ class LanguageModel(ABC):
         ``prompt + " " + SLOT`` through `fill_slot` (estimator `MLM_SLOT`).
         """
 
+    def next_token_rows(self, prompts: Sequence[str], candidates: Sequence[Sequence[str]]) -> SlotScores:
+        """`next_token` with candidates of its own for every prompt: row i scores ``candidates[i]`` after
+        ``prompts[i]`` (every row the same number k of candidates). Returns (n_p, k), the numbers
+        `next_token` gives each row on its own (up to float rounding).
+
+        A probe whose prompts each have their own candidates (Winogender's two nouns per sentence) makes one
+        call instead of one per candidate set. This default groups the rows by their candidates and calls
+        `next_token` per group; the causal engine overrides it with one pass over every (prompt, candidate)."""
+        from biascheck.models.text import check_candidate_rows
+
+        k = check_candidate_rows(prompts, candidates)
+        rows = [tuple(c) for c in candidates]
+        logprob = np.zeros((len(rows), k), dtype=np.float64)
+        n_pieces = np.zeros((len(rows), k), dtype=np.int64)
+        estimator = ""
+        groups: dict[tuple[str, ...], list[int]] = {}
+        for i, row in enumerate(rows):
+            groups.setdefault(row, []).append(i)
+        for row, members in groups.items():
+            got = self.next_token([prompts[i] for i in members], list(row))
+            logprob[members], n_pieces[members], estimator = got.logprob, got.n_pieces, got.estimator
+        return SlotScores(logprob, n_pieces, estimator)
+
     def slot_vocab(self, templates: Sequence[str], candidates: Sequence[str]) -> SlotScores:
         """The one-token distribution in the `SLOT` of every template, read at the candidates' tokens.
 

@@ -39,6 +39,7 @@ from biascheck.models.base import BLANK, CAUSAL_NEXT, CAUSAL_SENTENCE, SLOT, Slo
 from biascheck.models.common import Encoded, EngineModel
 from biascheck.models.text import (
     TemplateError,
+    check_candidate_rows,
     check_candidates,
     check_templates,
     check_texts,
@@ -253,16 +254,19 @@ class CausalLM(EngineModel):
         return SlotScores(logprob, n_pieces, CAUSAL_SENTENCE)
 
     def next_token(self, prompts: Sequence[str], candidates: Sequence[str]) -> SlotScores:
-        check_texts(prompts, "prompts")
         check_candidates(candidates)
-        nc = len(candidates)
-        pairs = {(i, j): p + " " + c for i, p in enumerate(prompts) for j, c in enumerate(candidates)}
+        return self.next_token_rows(prompts, [candidates] * len(prompts))
+
+    def next_token_rows(self, prompts: Sequence[str], candidates: Sequence[Sequence[str]]) -> SlotScores:
+        check_texts(prompts, "prompts")
+        nc = check_candidate_rows(prompts, candidates)
+        pairs = {(i, j): p + " " + c for i, p in enumerate(prompts) for j, c in enumerate(candidates[i])}
         enc = self._encode(list(pairs.values()), add_special_tokens=False)
         reads, owner = [], []
         n_pieces = np.zeros((len(prompts), nc), dtype=np.int64)
         for (i, j), text in pairs.items():
             e_ = enc[text]
-            what = f"prompt {prompts[i]!r} with candidate {candidates[j]!r}"
+            what = f"prompt {prompts[i]!r} with candidate {candidates[i][j]!r}"
             pieces = covering_pieces(
                 text, e_.offsets, e_.special, len(prompts[i]), len(text), what=what, tokens=e_.tokens
             )

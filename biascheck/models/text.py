@@ -52,6 +52,19 @@ def check_candidates(candidates: Sequence[str]) -> None:
             raise TemplateError(f"candidate {c!r} contains a {SLOT}/{BLANK} marker.")
 
 
+def check_candidate_rows(prompts: Sequence[str], candidates: Sequence[Sequence[str]]) -> int:
+    """Candidates of their own for every prompt (`next_token_rows`): one row per prompt, every row the same
+    number of valid candidates; returns that number."""
+    if isinstance(candidates, str) or len(candidates) != len(prompts):
+        raise TemplateError(f"{len(prompts)} prompts need {len(prompts)} rows of candidates, one each.")
+    for row in candidates:
+        check_candidates(row)
+    widths = {len(row) for row in candidates}
+    if len(widths) > 1:
+        raise TemplateError(f"every prompt needs the same number of candidates; the rows have {sorted(widths)}.")
+    return widths.pop() if widths else 0
+
+
 def check_texts(texts: Sequence[str], what: str) -> None:
     if isinstance(texts, str):
         raise TemplateError(f"{what} must be a list of strings, got the single string {texts!r}; wrap it in [...].")

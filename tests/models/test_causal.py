@@ -9,6 +9,7 @@ from helpers import F32_EPS, causal_next, causal_sentence, causal_terms, causal_
 from biascheck.errors import TokenizationError
 from biascheck.models import CAUSAL_NEXT, CAUSAL_SENTENCE, SLOT
 from biascheck.models.causal import CausalLM
+from biascheck.models.text import TemplateError
 
 MODELS = ["gpt2_tiny", "llama_tiny"]
 TEMPLATES = ["[SLOT] is a nurse.", "The nurse said that [SLOT] would come.", "[SLOT] works as a [BLANK] here."]
@@ -52,6 +53,23 @@ def test_next_token_equals_prompt_loop(fixture, request):
         for j, w in enumerate(WORDS):
             assert res.logprob[i, j] == logprob_approx(causal_next(model, tok, prefix, p, w), res.n_pieces[i, j])
     assert res.multi_piece
+
+
+@pytest.mark.parametrize("fixture", MODELS)
+def test_next_token_rows_equals_the_loop_over_each_prompts_own_candidates(fixture, request):
+    model, tok = request.getfixturevalue(fixture)
+    lm = CausalLM(model, tok)
+    rows = [["he", "she"], ["nurse", "firefighter"], ["he", "nurse"], ["She", "He"]]
+    res = lm.next_token_rows(PROMPTS, rows)
+    assert res.estimator == CAUSAL_NEXT and res.logprob.shape == (4, 2)
+    prefix = list(lm.prefix_ids)
+    for i, p in enumerate(PROMPTS):
+        for j, w in enumerate(rows[i]):
+            assert res.logprob[i, j] == logprob_approx(causal_next(model, tok, prefix, p, w), res.n_pieces[i, j])
+    with pytest.raises(TemplateError, match="same number of candidates"):
+        lm.next_token_rows(PROMPTS[:2], [["he"], ["he", "she"]])
+    with pytest.raises(TemplateError, match="rows of candidates"):
+        lm.next_token_rows(PROMPTS, rows[:3])
 
 
 @pytest.mark.parametrize("fixture", MODELS)

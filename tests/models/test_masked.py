@@ -130,6 +130,21 @@ def test_top_next_and_next_token(bert_real):
     assert nt.logprob[0, 1] == logprob_approx(float(lp[tok.convert_tokens_to_ids("she")]))
 
 
+def test_next_token_rows_groups_the_prompts_by_their_candidates(bert_real):
+    """The masked model reads `next_token_rows` through the interface's default: the rows grouped by their
+    candidates, one `next_token` call per group, each row's numbers its own call's."""
+    model, tok = bert_real
+    lm = MaskedLM(model, tok)
+    prompts = ["The nurse said that", "The doctor said that", "My friend told me that"]
+    rows = [["he", "she"], ["nurse", "doctor"], ["he", "she"]]
+    res = lm.next_token_rows(prompts, rows)
+    assert res.estimator == MLM_SLOT and res.logprob.shape == (3, 2)
+    for i, p in enumerate(prompts):
+        alone = lm.next_token([p], rows[i])
+        np.testing.assert_allclose(res.logprob[i], alone.logprob[0], rtol=1e-6, atol=1e-6)
+        assert list(res.n_pieces[i]) == list(alone.n_pieces[0])
+
+
 def test_fast_head_equals_full_logits(roberta_tiny, monkeypatch):
     fast = MaskedLM(*roberta_tiny)
     monkeypatch.setattr(MaskedLM, "_head_module", lambda self: None)

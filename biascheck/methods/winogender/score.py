@@ -1,5 +1,5 @@
 """winogender scoring: the only module of the probe that calls the model (`sentence_logprob` for the
-pronouns task, `next_token` for the coreference prompt); steps 1 and 5 of `math`."""
+pronouns task, `next_token_rows` for the coreference prompt); steps 1 and 5 of `math`."""
 
 from __future__ import annotations
 
@@ -30,8 +30,8 @@ def coreference_prompt(sentence: str, pronoun: str) -> str:
 
 def score(lm: Any, reference: Reference, settings: ProbeSettings) -> Scored:
     """Both tasks over the reference's sentences: every sentence's score, and each coreference prompt's two
-    continuations (one `next_token` call per (occupation, participant), the candidates being those two
-    nouns). `lm`: a `biascheck.models.base.LanguageModel` (methods do not import the model layer)."""
+    continuations (one `next_token_rows` call: each prompt's candidates are its own occupation and
+    participant). `lm`: a `biascheck.models.base.LanguageModel` (methods do not import the model layer)."""
     frame = reference.sentences.reset_index(drop=True).copy()
     values, pronoun_estimator = lm.sentence_logprob(list(frame["sentence"]))
     frame["score"] = values
@@ -44,12 +44,10 @@ def coreference(lm: Any, sentences: pd.DataFrame) -> tuple[pd.DataFrame, str]:
     `correct` added; the estimator."""
     frame = sentences.copy()
     frame["prompt"] = [coreference_prompt(s, p) for s, p in zip(frame["sentence"], frame["pronoun"], strict=True)]
-    ll = np.full((len(frame), 2), np.nan)
-    coref_estimator = ""
-    for (occupation, participant), group in frame.groupby(["occupation", "participant"], sort=False):
-        got = lm.next_token(list(group["prompt"]), [occupation, participant])
-        ll[group.index.to_numpy()] = got.logprob
-        coref_estimator = got.estimator
+    got = lm.next_token_rows(
+        list(frame["prompt"]), [[o, p] for o, p in zip(frame["occupation"], frame["participant"], strict=True)]
+    )
+    ll, coref_estimator = got.logprob, got.estimator
     frame["ll_occupation"], frame["ll_participant"] = ll[:, 0], ll[:, 1]
     truth = np.where(frame["answer"].to_numpy() == 0, ll[:, 0], ll[:, 1])
     other = np.where(frame["answer"].to_numpy() == 0, ll[:, 1], ll[:, 0])
