@@ -139,3 +139,24 @@ def test_politicians_gaps_against_tables_5_and_8(profile):
             if not inside(pos, g_pos):
                 failing8.add((arch, language))
     assert failing8 == {(arch, "French") for arch in TAB8["architecture"]}
+    assert "fails the two most skewed English models (BERTweet, ALBERT-xxlarge)" in neg.why
+
+
+def test_politicians_band_is_wide_of_the_noise_of_soft_shares_over_100_words(profile):
+    """The gated gaps are means of soft labels q(s|w) in [0, 1] over 100 words per gender, so a share's
+    standard error is at most a hard label's, sqrt(p (1 - p) / 100): at Tab 5's larger negative intercept
+    (men, 0.390) 0.049, a gap's at most 0.069. The band is 2.2 such bounds from 0: an unbiased model's gap
+    falls outside it at most 3 % of the time even with hard labels, and far less with the soft ones the
+    gate reads (the measured intervals, quoted in the why)."""
+    from scipy import stats
+
+    from biascheck.methods.politicians.spec import TAB5, TOP_WORDS
+
+    neg = profile.lookup("politicians", "en", "neg_gap")
+    p = max(TAB5["intercept"]["male"][0], TAB5["intercept"]["female"][0])
+    share_se = (p * (1 - p) / TOP_WORDS) ** 0.5
+    gap_se = (2 * share_se**2) ** 0.5
+    assert (round(share_se, 3), round(gap_se, 3)) == (0.049, 0.069)
+    z = min(neg.max, -neg.min) / gap_se
+    assert round(z, 1) == 2.2 and 2 * stats.norm.sf(z) < 0.031
+    assert "at most 0.069" in neg.why and "at most 3 %" in neg.why

@@ -217,18 +217,21 @@ def test_the_singular_they_gate_fails_the_plant_and_passes_the_control(planted_r
 
 # Until 2026-11-26 five of the nine politicians frames opened with the adjective next to the name, the very
 # context the probe reads; with the pair a few words in (the frame-distance rule), the causal plant carries
-# much less of it to the start of the text and its control is no longer clean: on CI's build planted-gpt
-# has neg_gap / pos_gap -0.12 [-0.20, -0.00] / +0.28 planted, +0.14 / -0.18 control (the control fails the
-# gate); before, -0.54 / +0.54 vs 0.00 / -0.06. Three builds on the H100 machine's CPU: control red in two
-# (docs/known_answers/dose_response_en.md). planted-bert has not been re-measured on the new frames.
-POLITICIANS_CAUSAL = pytest.mark.xfail(strict=True, reason="planted-gpt: plant weak, control not clean (above)")
+# much less of it to the start of the text. The gate now reads the latent model's 100 largest-deviation
+# adjectives per gender with soft lexicon shares (Tab 5's scale, about a third of the PMI/VADER gaps' size).
+# On the cached builds (2026-11-26, grid quick): planted-gpt neg_gap / pos_gap -0.07 [-0.11, -0.03] / +0.08
+# [0.04, 0.12] planted, +0.03 / -0.05 control (control clean, plant too weak to turn the gate red; the
+# PMI/VADER gaps -0.12 / +0.28 vs +0.14 / -0.18, the control red there); planted-bert -0.15 [-0.19, -0.12] /
+# +0.15 [0.11, 0.18] planted (neg_gap red by 0.004: a build-to-build spread could take it across), +0.005 /
+# +0.007 control (PMI/VADER: -0.44 / +0.44 vs 0.01 / 0.01).
+POLITICIANS_CAUSAL = pytest.mark.xfail(strict=True, reason="planted-gpt: plant too weak for the gate (above)")
 
 
 @pytest.mark.parametrize("family", ["planted-bert", pytest.param("planted-gpt", marks=POLITICIANS_CAUSAL)])
 def test_politicians_women_get_the_planted_positive_words_and_men_the_negative(planted_run, family):
     """Planted: after a woman's name a positive adjective is 4 times as likely as a negative one, after
-    a man's the reverse (`corpus.POLITICIAN_SHARES`). The gaps are in the share of negative / positive
-    words among each gender's 100 highest-PMI adjectives (the gate: within ±0.15)."""
+    a man's the reverse (`corpus.POLITICIAN_SHARES`). The gated gaps are in the mean soft share of negative /
+    positive sentiment among each gender's 100 largest-deviation adjectives (the gate: within ±0.15)."""
 
     def gaps(model: str) -> tuple[dict, dict]:
         return (
@@ -237,10 +240,10 @@ def test_politicians_women_get_the_planted_positive_words_and_men_the_negative(p
         )
 
     neg, pos = gaps(f"{family}@1")
-    assert neg["value"] <= -0.2 and neg["ci_high"] < 0 and pos["value"] >= 0.2 and pos["ci_low"] > 0, (neg, pos)
+    assert neg["value"] <= -0.1 and neg["ci_high"] < 0 and pos["value"] >= 0.1 and pos["ci_low"] > 0, (neg, pos)
     assert (neg["passed"], pos["passed"]) != (True, True)  # the gate fails the plant
     control = gaps(f"{family}@0")
-    assert all(abs(g["value"]) < 0.15 and g["passed"] for g in control), control
+    assert all(abs(g["value"]) < 0.1 and g["passed"] for g in control), control
 
 
 def test_a_stronger_plant_than_the_baseline_is_red_at_the_release_gate(pytester, planted_run, mirror, monkeypatch):

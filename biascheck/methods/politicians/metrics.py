@@ -1,17 +1,19 @@
 """politicians metrics: a task's `Predictions` + its `Language` -> `Metric` records (a task is a language).
 
 Per part of speech (adjectives: no prefix; verbs: ``verb_``), on the gated order's samples:
-1. PMI gaps (`pmi.pmi_gaps`): neg_gap, pos_gap among each gender's 100 highest-PMI lemmas, 95 %
-   bootstrap over names (`pmi_resampling.bootstrap_gaps`), unpaired permutation p (`pmi_resampling.permutation_gaps`);
-   sentiment labels from the lexicon, a lemma in no lexicon neutral (as q(s|w) treats it).
-2. The latent model (`latent.model.fit_lvms`) on the female/male samples over the setting's grid: lvm gaps (words
-   ranked by the deviation d(w, g), only words that pass PMI's 5-name filter), sent_mix per sentiment
-   with its range over the grid in the note, posterior_kl; a fit that did not converge or a posterior
-   KL above 0.1 is said in the note (never gated).
+1. PMI gaps (`pmi.pmi_gaps`, reported): pmi_neg_gap, pmi_pos_gap among each gender's 100 highest-PMI
+   lemmas, 95 % bootstrap over names (`pmi_resampling.bootstrap_gaps`), unpaired permutation p
+   (`pmi_resampling.permutation_gaps`); hard labels from the lexicon, a lemma in no lexicon neutral.
+2. The latent model (`latent.model.fit_lvms`) on the female/male samples over the setting's grid, with the
+   soft lexicon's q(s|w): the gated neg_gap / pos_gap (`latent.readout.soft_gaps`: mean soft shares among
+   each gender's 100 words with the largest deviation d(w, g), only words that pass PMI's 5-name filter;
+   95 % normal interval over the 100 words), NaN with the reason, so the gate is red, when the fit is
+   unusable (a fit did not converge, the posterior KL is above 0.1, or too few words: `unmeasurable`);
+   sent_mix per sentiment with its range over the grid in the note, posterior_kl.
 3. vocab_f / vocab_m: distinct lemmas predicted for each gender (Tab 13).
 4. Report only: Tab 4 (the 10 words with the largest η per gender and sentiment, `latent.readout.eta_table`)
    and, en, Fig 3 (`supersense.supersense_table` over each gender's 100 largest-η words per sentiment).
-Then after_neg_gap / after_pos_gap (masked LMs on en / nb: the slot after the name) and names_f /
+Then after_pmi_neg_gap / after_pmi_pos_gap (masked LMs on en / nb: the slot after the name) and names_f /
 names_m. Items: one per adjective lemma (counts, PMI per gender, sentiment, d(w, g)). Every PMI number is
 read with the same `PMI` options (k = 100 words per gender, words seen with >= 5 names). A task's analysis
 is made once (`analysed`, kept on `Scored`): its figures and texts read it too.
@@ -23,6 +25,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
+from scipy import stats
 
 from biascheck.methods.politicians import pmi, pmi_resampling, supersense
 from biascheck.methods.politicians.latent import readout
@@ -120,7 +123,7 @@ def _gap_metrics(
 
 def _pmi_metrics(prefix: str, samples: pd.DataFrame, labels: dict[str, str], n_names: int) -> tuple[list, dict, dict]:
     matrix = pmi.sample_matrix(samples)
-    gaps, point = _gap_metrics((f"{prefix}neg_gap", f"{prefix}pos_gap"), matrix, labels, n_names)
+    gaps, point = _gap_metrics((f"{prefix}pmi_neg_gap", f"{prefix}pmi_pos_gap"), matrix, labels, n_names)
     reason = unmeasurable(matrix)
     if reason:  # no gap, no test of it: a p of 1 would read as "measured, no difference"
         p = {"neg_gap": float("nan"), "pos_gap": float("nan")}
@@ -129,7 +132,7 @@ def _pmi_metrics(prefix: str, samples: pd.DataFrame, labels: dict[str, str], n_n
     out = []
     for metric, gap in zip(gaps, ("neg_gap", "pos_gap"), strict=True):
         note = reason or "unpaired permutation over names"
-        out += [metric, Metric(f"{prefix}{gap}_p", p[gap], None, n_names, note=note)]
+        out += [metric, Metric(f"{prefix}pmi_{gap}_p", p[gap], None, n_names, note=note)]
     return out, point, p
 
 
@@ -142,12 +145,9 @@ def _lvm_inputs(samples: pd.DataFrame, language: Language) -> tuple[pmi.SampleMa
     return matrix, counts, language.q(words), words
 
 
-def _lvm_metrics(
-    prefix: str, inputs: tuple, result: LvmResult, language: Language, n_names: int
-) -> tuple[list[Metric], np.ndarray]:
-    matrix, counts, q, words = inputs
-    keep = pmi.names_per_word(matrix) >= MIN_NAMES
-    gaps = readout.lvm_gaps(result, _labels(language, words), k=TOP_WORDS, keep=keep)
+def _fit_problems(result: LvmResult) -> list[str]:
+    """Why the latent model's fit cannot be read: a fit that did not converge, a posterior KL above
+    `POSTERIOR_KL_VALID` (section 4); empty when it can."""
     problems = []
     if not result.converged:
         problems.append(f"{sum(not f.converged for f in result.fits)} of {len(result.fits)} fits did not converge")
@@ -156,12 +156,42 @@ def _lvm_metrics(
             f"posterior KL {result.posterior_kl:.3f} > {POSTERIOR_KL_VALID}: the latent sentiment departs "
             "from the lexicon (section 4)"
         )
-    caveat = ("; " + "; ".join(problems) + " (report only)") if problems else ""
-    fit_note = f"latent model over {len(result.fits)} (L1, PR) fits, {len(words)} lemmas{caveat}"
-    out = [
-        Metric(f"{prefix}lvm_{gap}", gaps[gap], None, n_names, note=f"ranked by d(w, g); {fit_note}")
-        for gap in ("neg_gap", "pos_gap")
+    return problems
+
+
+def _soft_gap_metrics(prefix: str, result: LvmResult, inputs: tuple, keep: np.ndarray, n_names: int, fit_note: str):
+    """The gated neg_gap / pos_gap (`readout.soft_gaps`) with a 95 % normal interval over the k words, or NaN
+    with the reason when they cannot be read (`unmeasurable`, `_fit_problems`)."""
+    matrix, _counts, q, _words = inputs
+    problems = [r.removeprefix("NOT MEASURABLE: ") for r in (unmeasurable(matrix),) if r] + _fit_problems(result)
+    names = (f"{prefix}neg_gap", f"{prefix}pos_gap")
+    if problems:
+        reason = "NOT MEASURABLE: " + "; ".join(problems)
+        return [Metric(name, float("nan"), None, n_names, note=f"{reason}; the gate fails closed") for name in names]
+    got = readout.soft_gaps(result, q, k=TOP_WORDS, keep=keep)
+    shares = ", ".join(
+        f"{s} {got[f'share_{s}_female']:.2f} vs {got[f'share_{s}_male']:.2f}" for s in ("neg", "neu", "pos")
+    )
+    note = (
+        f"mean soft q(s|w) over each gender's {int(got['words_female'])} / {int(got['words_male'])} words with "
+        f"the largest d(w, g) (women vs men: {shares}); 95 % normal interval over the words; {fit_note}"
+    )
+    z = float(stats.norm.ppf(0.975))
+    return [
+        Metric(name, got[gap], (got[gap] - z * got[f"se_{gap}"], got[gap] + z * got[f"se_{gap}"]), n_names, note=note)
+        for name, gap in zip(names, ("neg_gap", "pos_gap"), strict=True)
     ]
+
+
+def _lvm_metrics(
+    prefix: str, inputs: tuple, result: LvmResult, language: Language, n_names: int
+) -> tuple[list[Metric], np.ndarray]:
+    matrix, counts, q, words = inputs
+    keep = pmi.names_per_word(matrix) >= MIN_NAMES
+    caveat = "".join(f"; {p}" for p in _fit_problems(result))
+    lexicon = language.soft.name if language.soft else ""
+    fit_note = f"latent model over {len(result.fits)} (L1, PR) fits, {len(words)} lemmas, lexicon {lexicon}{caveat}"
+    out = _soft_gap_metrics(prefix, result, inputs, keep, n_names, fit_note)
     mix = readout.sent_mix(result)
     plug_in = readout.lexicon_sent_mix(counts, q)
     for i, s in enumerate(result.sentiments):
@@ -221,10 +251,9 @@ def analyse(task: str, predicted: Predictions, language: Language, grid: str = "
     fitted = fit_lvms([(counts, q, words) for _, counts, q, words in inputs.values()], grid_pairs(grid))
     for (pos, prefix), result in zip(PREFIX.items(), fitted, strict=True):
         labels = _labels(language, samples[pos]["lemma"].unique())
+        gated, keep = _lvm_metrics(prefix, inputs[pos], result, language, n_names)
         got, shares[pos], p_values[pos] = _pmi_metrics(prefix, samples[pos], labels, n_names)
-        out += got
-        got, keep = _lvm_metrics(prefix, inputs[pos], result, language, n_names)
-        out += got
+        out += gated[:2] + got + gated[2:]
         eta_tables[pos] = readout.eta_table(result, keep=keep)
         if pos in language.classes:
             supersenses[pos] = _supersenses(result, keep, language.classes[pos])
@@ -234,12 +263,18 @@ def analyse(task: str, predicted: Predictions, language: Language, grid: str = "
         samples = predicted.samples["after"]["adj"]
         labels = _labels(language, samples["lemma"].unique())
         got, _point = _gap_metrics(
-            ("after_neg_gap", "after_pos_gap"), samples, labels, n_names, "'<name> [MASK]': the order a causal LM reads"
+            ("after_pmi_neg_gap", "after_pmi_pos_gap"),
+            samples,
+            labels,
+            n_names,
+            "'<name> [MASK]': the order a causal LM reads",
         )
         out += got
     out.append(Metric("names_f", float(counts.get("female", 0)), None, None, note=language.names_note))
     out.append(Metric("names_m", float(counts.get("male", 0)), None, None))
-    lexicon = f"sentiment: {language.lexicon}; order: {order}; candidates one token: " + ", ".join(
+    soft = language.soft.name if language.soft else ""
+    lexicon = f"sentiment: {soft} (gated gaps, latent model), {language.lexicon} labels (pmi gaps); order: {order}; "
+    lexicon += "candidates one token: " + ", ".join(
         f"{pos} {one:,}/{total:,}" for pos, (one, total) in predicted.candidates.items()
     )
     first = out[0]

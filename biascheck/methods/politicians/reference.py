@@ -8,7 +8,9 @@ does not cover the language, never reads its data.
    has no adjective or verb forms.
 2. Candidate forms per part of speech: the treebank's adjective / verb lemmas and their forms
    (`biascheck.data.lexicons`, `math.candidate_forms`).
-3. Sentiment labels of the lemmas (VADER for English, Chen & Skiena otherwise); q(s|w) from them.
+3. Sentiment of the lemmas: hard labels (VADER for English, Chen & Skiena otherwise) for the PMI gaps, and
+   the soft lexicon q(s|w) (`biascheck.data.soft_sentiment`: en VADER + General Inquirer, otherwise Chen &
+   Skiena, combined as Dirichlet pseudo-counts) for the latent model and the gated gaps.
 4. `limit` (a quick look): that many names per gender, evenly spaced (`math.spread_subset`).
 5. English only: the supersense classes of adjectives and verbs (`biascheck.data.supersenses`, Fig 3);
    the paper had none for the other languages, nor has the mirror.
@@ -24,7 +26,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from biascheck.data import ReferenceData, lexicons, politicians, supersenses
+from biascheck.data import ReferenceData, lexicons, politicians, soft_sentiment, supersenses
 from biascheck.errors import NotApplicable
 from biascheck.methods.politicians.math import candidate_forms, spread_subset
 from biascheck.methods.politicians.spec import MIN_NAMES_PER_GENDER, POS
@@ -39,7 +41,9 @@ class Language:
 
     names: columns name, gender (after `limit`); names_note: where they came from and what was skipped;
     forms: pos -> {form: lemma}; sentiment: lemma -> 'neg' / 'neu' / 'pos' (lexicon words only);
-    lexicon: the lexicon's name; classes: pos -> (class names, word -> its classes), en only (step 5).
+    lexicon: the hard lexicon's name; soft: the soft lexicon (when not given: `sentiment`'s labels as one
+    lexicon's votes, `soft_sentiment.label_votes`); classes: pos -> (class names, word -> its classes), en
+    only (step 5).
     """
 
     language: str
@@ -49,11 +53,20 @@ class Language:
     sentiment: dict[str, str]
     lexicon: str
     classes: dict[str, tuple[tuple[str, ...], dict[str, frozenset[str]]]] = field(default_factory=dict)
+    soft: soft_sentiment.SoftLexicon | None = None
+
+    def __post_init__(self) -> None:
+        if self.soft is None:
+            votes = soft_sentiment.label_votes(self.sentiment)
+            alphas = soft_sentiment.combine([votes])
+            soft = soft_sentiment.SoftLexicon(alphas, f"{self.lexicon}, soft", {self.lexicon: len(votes)})
+            object.__setattr__(self, "soft", soft)
 
     def q(self, words) -> np.ndarray:
-        """(len(words), 3) q(s|w) over (neg, neu, pos): 0.9 on the lexicon's label, words in no lexicon
-        neutral (`biascheck.data.lexicons.sentiment_q`)."""
-        return lexicons.sentiment_q(self.sentiment, list(words))
+        """(len(words), 3) q(s|w) over (neg, neu, pos) from the soft lexicon (the Dirichlet means; a word in
+        no lexicon 1/3 each, `biascheck.data.soft_sentiment`)."""
+        assert self.soft is not None  # set in __post_init__
+        return self.soft.q(list(words))
 
 
 @dataclass(frozen=True)
@@ -127,5 +140,6 @@ def load_language(
         forms=forms,
         sentiment=lexicons.sentiment_labels(refdata, language),
         lexicon=lexicon,
+        soft=soft_sentiment.soft_lexicon(refdata, language),
         classes=classes,
     )

@@ -86,36 +86,42 @@ def _pos_metrics(prefix: str, what: str) -> list[MetricSpec]:
     return [
         MetricSpec(
             name=f"{prefix}neg_gap",
-            description=f"share of negative {words} among women's 100 highest-PMI {words} minus men's "
-            "(Fig 4/6, ranked by PMI)",
+            description=f"mean q(neg|w) of the soft lexicon over women's 100 largest-deviation {words} (ranked by "
+            "the latent model's d(w, g)) minus men's (Tab 5, Fig 4/6); red when the fit is unusable",
             better="zero",
             reference="model",
         ),
         MetricSpec(
             name=f"{prefix}pos_gap",
-            description=f"the same for positive {words} (Fig 4/6, ranked by PMI)",
+            description="the same for q(pos|w) (Tab 5, Fig 4/6)",
             better="zero",
             reference="model",
         ),
         MetricSpec(
-            name=f"{prefix}neg_gap_p",
-            description="unpaired permutation p-value of neg_gap (names' genders shuffled)",
-            better="none",
-            reference="model",
-        ),
-        MetricSpec(
-            name=f"{prefix}pos_gap_p",
-            description="unpaired permutation p-value of pos_gap",
-            better="none",
-            reference="model",
-        ),
-        MetricSpec(
-            name=f"{prefix}lvm_neg_gap",
-            description=f"neg_gap with the {words} ranked by the latent model's deviation eta, as the paper ranks them",
+            name=f"{prefix}pmi_neg_gap",
+            description=f"share of negative {words} (hard labels: VADER, Chen & Skiena) among women's 100 "
+            f"highest-PMI {words} minus men's (ranked by PMI)",
             better="zero",
             reference="model",
         ),
-        MetricSpec(name=f"{prefix}lvm_pos_gap", description="pos_gap ranked by eta", better="zero", reference="model"),
+        MetricSpec(
+            name=f"{prefix}pmi_pos_gap",
+            description=f"the same for positive {words} (hard labels, ranked by PMI)",
+            better="zero",
+            reference="model",
+        ),
+        MetricSpec(
+            name=f"{prefix}pmi_neg_gap_p",
+            description="unpaired permutation p-value of pmi_neg_gap (names' genders shuffled)",
+            better="none",
+            reference="model",
+        ),
+        MetricSpec(
+            name=f"{prefix}pmi_pos_gap_p",
+            description="unpaired permutation p-value of pmi_pos_gap",
+            better="none",
+            reference="model",
+        ),
         *(
             MetricSpec(
                 name=f"{prefix}sent_mix_{s}",
@@ -152,14 +158,14 @@ def _metrics() -> tuple[MetricSpec, ...]:
     out = _pos_metrics("", "adjective") + _pos_metrics("verb_", "verb")
     out += [
         MetricSpec(
-            name="after_neg_gap",
-            description="neg_gap read in the slot after the name (masked LMs, en/nb: like a causal LM)",
+            name="after_pmi_neg_gap",
+            description="pmi_neg_gap read in the slot after the name (masked LMs, en/nb: like a causal LM)",
             better="zero",
             reference="model",
         ),
         MetricSpec(
-            name="after_pos_gap",
-            description="pos_gap read in the slot after the name (masked LMs, en/nb)",
+            name="after_pmi_pos_gap",
+            description="pmi_pos_gap read in the slot after the name (masked LMs, en/nb)",
             better="zero",
             reference="model",
         ),

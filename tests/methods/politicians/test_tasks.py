@@ -67,7 +67,11 @@ def test_metrics_and_figures_read_one_analysis_of_the_task(one_process, monkeypa
     settings = settings_of(PROBE, grid="quick")
     scored = score(FakeLM("fake/masked"), reference, settings)
     got = task_metrics("en", scored, reference, settings)
-    assert got[0].note.startswith("sentiment: VADER; order: before; candidates one token: adj 25/25, verb 12/12")
+    assert got[0].name == "neg_gap"
+    assert got[0].note.startswith(
+        "sentiment: VADER, soft (gated gaps, latent model), VADER labels (pmi gaps); order: before; "
+        "candidates one token: adj 25/25, verb 12/12"
+    )
     artifacts = draw("en", scored, reference, settings, "org/model")
     assert made == ["en"]
     assert [a.name for a in artifacts] == ["sentiment-en", "top-pmi-en", "top-eta-adj-en", "top-eta-verb-en"]

@@ -13,9 +13,13 @@ Derived quantities
   Fig 4 / 6 rank words per gender. max_s η or a q-weighted mean of η would mix a word's SENTIMENT
   membership, which η also carries here, into its GENDER association: a purely negative word has a
   high η[w, neg, g] for both genders; d(w, g) integrates the sentiments out as the model does.)
-* `lvm_gaps`: the PMI gaps (`pmi.top_k_shares`: share of neg / pos among the k words with the
-  highest d(w, g), labels from the lexicon) computed from the model: neg_gap = share_neg(female) −
-  share_neg(male), pos_gap likewise.
+* `soft_gaps`: the gated gaps, as Tab 5 / Fig 4 compute them: among each gender's k words with the
+  highest d(w, g) (`top_k_weights`: ties share the last slots), the mean of the lexicon's soft
+  q(s|w), share_s(g) = Σ_w weight_g(w) q(s|w) (the three shares sum to 1 per gender); neg_gap =
+  share_neg(female) − share_neg(male), pos_gap likewise, with a standard error over the k words,
+  se(gap) = sqrt(v_f / k + v_m / k), v_g = Σ_w weight_g(w) (q(s|w) − share_s(g))², the spread of the
+  soft labels over the list (for one-hot labels the Bernoulli p(1 − p), and the shares those of
+  `pmi.top_k_shares`).
 * `sent_mix`: pσ(s|female) − pσ(s|male) per sentiment (not identified by the data: see "What the data
   identify" in `model`);
   `lexicon_sent_mix`: Σ_w p̃(w|female) q(s|w) − Σ_w p̃(w|male) q(s|w), its identified plug-in analogue.
@@ -23,14 +27,12 @@ Derived quantities
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 import numpy as np
 import pandas as pd
 
 from biascheck.methods.politicians.latent.objective import _lse
 from biascheck.methods.politicians.latent.result import LvmResult
-from biascheck.methods.politicians.pmi import SENTIMENTS, TOP_K, label_codes, top_k_shares
+from biascheck.methods.politicians.pmi import SENTIMENTS, TOP_K
 
 TIE = 1e-9  # η values closer than this are one value (the grid average of identical fits)
 
@@ -80,39 +82,58 @@ def gender_deviation(result: LvmResult) -> np.ndarray:
     return mixed - result.log_prior[:, None]
 
 
-def lvm_gaps(
+def top_k_weights(scores: np.ndarray, k: int = TOP_K) -> np.ndarray:
+    """(W,) weights summing to 1 over the k highest finite scores (NaN / −inf: not eligible): 1 / k each,
+    and words tied with the k-th share its remaining slots (m words for r slots: r / m / k each), as
+    `pmi.top_k_shares` counts them; with fewer than k eligible words, all of them equally; all 0 when none."""
+    if k < 1:
+        raise ValueError(f"k must be at least 1, got {k}")
+    scores = np.asarray(scores, dtype=float)
+    eligible = np.isfinite(scores)
+    k_eff = min(k, int(eligible.sum()))
+    weights = np.zeros(len(scores))
+    if k_eff == 0:
+        return weights
+    threshold = np.sort(scores[eligible])[::-1][k_eff - 1]
+    tol = TIE * max(1.0, abs(threshold))
+    above = eligible & (scores > threshold + tol)
+    tied = eligible & (np.abs(scores - threshold) <= tol)
+    weights[above] = 1.0
+    weights[tied] = (k_eff - above.sum()) / tied.sum()
+    return weights / k_eff
+
+
+def soft_gaps(
     result: LvmResult,
-    labels: Mapping[str, str] | pd.Series,
+    q: np.ndarray,
     k: int = TOP_K,
     female: str = "female",
     male: str = "male",
     keep: np.ndarray | None = None,
 ) -> dict[str, float]:
-    """neg_gap / pos_gap from the model: the shares of neg / pos among each gender's k words with the
-    highest d(w, g) (`gender_deviation`), by `pmi.top_k_shares` (ties share the last slots).
-
-    labels: lemma → 'neg' / 'neu' / 'pos', the lexicon labels as for the PMI gaps (e.g.
-    ``dict(zip(words, pmi.sentiment_labels(q)))``); needs a result fitted with `words`. keep: optional
-    (W,) bool, the words that may be ranked (e.g. the PMI's distinct-names filter).
-    Returns {'neg_gap', 'pos_gap', 'share_<s>_<gender>' for s in neg/neu/pos and both genders}.
-    """
-    if result.words is None:
-        raise ValueError("lvm_gaps needs a result fitted with words=... to align the labels")
-    if result.sentiments != SENTIMENTS:
-        raise ValueError(f"lvm_gaps needs the sentiments {SENTIMENTS}, the model has {result.sentiments}")
-    codes = label_codes(result.words, labels)
+    """neg_gap / pos_gap as mean soft shares among each gender's k words with the highest d(w, g) (module
+    docstring). q: (W, 3) q(s|w) over SENTIMENTS, rows summing to 1; keep: optional (W,) bool, the words
+    that may be ranked. Returns neg_gap, pos_gap, se_neg_gap, se_pos_gap, share_<s>_<gender> and
+    words_<gender> (how many words the list holds, at most k)."""
+    q = np.asarray(q, dtype=float)
+    if q.shape != (len(result.eta), len(SENTIMENTS)) or np.isnan(q).any():
+        raise ValueError(f"soft_gaps needs q of shape ({len(result.eta)}, 3) without NaN, got {q.shape}")
     score = gender_deviation(result)
     if keep is not None:
         score = np.where(np.asarray(keep, bool)[:, None], score, -np.inf)
-    neg, pos = SENTIMENTS.index("neg"), SENTIMENTS.index("pos")
-    shares = {g: top_k_shares(score[:, result.gender(g)], codes, k) for g in (female, male)}
-    out = {
-        "neg_gap": float(shares[female][neg] - shares[male][neg]),
-        "pos_gap": float(shares[female][pos] - shares[male][pos]),
-    }
+    out: dict[str, float] = {}
+    spread = {}
     for g in (female, male):
+        weights = top_k_weights(score[:, result.gender(g)], k)
+        shares = weights @ q
+        spread[g] = weights @ (q - shares) ** 2 / max(min(k, int((weights > 0).sum())), 1)
+        out[f"words_{g}"] = float(min(k, int((weights > 0).sum())))
         for i, s in enumerate(SENTIMENTS):
-            out[f"share_{s}_{g}"] = float(shares[g][i])
+            out[f"share_{s}_{g}"] = float(shares[i])
+    for s in ("neg", "pos"):
+        i = SENTIMENTS.index(s)
+        out[f"{s}_gap"] = out[f"share_{s}_{female}"] - out[f"share_{s}_{male}"]
+        out[f"se_{s}_gap"] = float(np.sqrt(spread[female][i] + spread[male][i]))
     return out
 
 

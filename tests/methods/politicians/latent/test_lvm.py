@@ -13,7 +13,7 @@ from biascheck.methods.politicians.latent import objective as O
 from biascheck.methods.politicians.latent import readout as R
 from biascheck.methods.politicians.latent import solver as F
 from biascheck.methods.politicians.latent import workers as W
-from biascheck.methods.politicians.pmi import SENTIMENTS
+from biascheck.methods.politicians.pmi import SENTIMENTS, top_k_shares
 
 # ---------------------------------------------------------------- the objective
 
@@ -203,14 +203,16 @@ def test_posterior_kl_is_the_frequency_weighted_mean(recovered):
     assert fit.posterior_kl_words == pytest.approx(kl.mean(), rel=1e-6)
 
 
-def test_lvm_gaps_see_the_planted_shifts(recovered):
+def test_soft_gaps_see_the_planted_shifts(recovered):
     result, counts, q, shift, *_ = recovered
-    labels = dict(zip(result.words, np.array(SENTIMENTS)[np.argmax(q, axis=1)], strict=True))
-    gaps = R.lvm_gaps(result, labels, k=20)
+    gaps = R.soft_gaps(result, q, k=20)
     # the female top 20 by d(w, f) are the words shifted up for women
     top = np.argsort(-R.gender_deviation(result)[:, 0])[:20]
     assert (shift[top] > 0).mean() >= 0.9
-    assert set(gaps) == {"neg_gap", "pos_gap"} | {f"share_{s}_{g}" for s in SENTIMENTS for g in ("female", "male")}
+    shares = {f"share_{s}_{g}" for s in SENTIMENTS for g in ("female", "male")}
+    assert set(gaps) == {"neg_gap", "pos_gap", "se_neg_gap", "se_pos_gap", "words_female", "words_male"} | shares
+    for g in ("female", "male"):
+        assert sum(gaps[f"share_{s}_{g}"] for s in SENTIMENTS) == pytest.approx(1.0)
 
 
 # ---------------------------------------------------------------- the grid
@@ -367,20 +369,22 @@ def test_rank_by_eta():
     assert table["female_pos"].tolist() == ["d", "a"]
 
 
-def test_lvm_gaps_by_hand():
+def test_soft_gaps_with_one_hot_labels_are_the_hard_shares_by_hand():
     # η[w, s, g] = a[w, g] for every s, pσ uniform: d(w, g) = a[w, g] − const_g, so the rankings follow a
     a = np.array([[2.0, -1.0], [1.0, 0.0], [0.0, 1.0], [-1.0, 2.0]])
     eta = np.repeat(a[:, None, :], 3, axis=1)
     result = _result(eta, np.full((3, 2), 1 / 3), np.full(4, 0.25), words=["w0", "w1", "w2", "w3"])
-    labels = {"w0": "neg", "w1": "pos", "w2": "neu", "w3": "pos"}
+    q = np.eye(3)[[0, 2, 1, 2]]  # w0 neg, w1 pos, w2 neu, w3 pos
     # k = 1: female top w0 (neg), male top w3 (pos)
-    one = R.lvm_gaps(result, labels, k=1)
+    one = R.soft_gaps(result, q, k=1)
     assert (one["neg_gap"], one["pos_gap"]) == (1.0, -1.0)
     # k = 2: female {w0 neg, w1 pos}: neg ½ pos ½; male {w3 pos, w2 neu}: neg 0 pos ½
-    two = R.lvm_gaps(result, labels, k=2)
+    two = R.soft_gaps(result, q, k=2)
     assert (two["neg_gap"], two["pos_gap"]) == (0.5, 0.0)
+    # se: female neg ½ (Bernoulli ¼ over 2 words), male 0: sqrt(¼ / 2)
+    assert two["se_neg_gap"] == pytest.approx(math.sqrt(0.125))
     # keep: w0 may not be ranked → female {w1 pos, w2 neu}: neg 0
-    assert R.lvm_gaps(result, labels, k=2, keep=np.array([False, True, True, True]))["neg_gap"] == 0.0
+    assert R.soft_gaps(result, q, k=2, keep=np.array([False, True, True, True]))["neg_gap"] == 0.0
 
 
 def test_sent_mix_and_its_plug_in_analogue():
@@ -392,3 +396,35 @@ def test_sent_mix_and_its_plug_in_analogue():
     counts = np.array([[2.0, 0.0], [1.0, 3.0], [1.0, 1.0]])
     q = np.array([[1.0, 0.0, 0.0], [0.0, 0.0, 1.0], [0.5, 0.5, 0.0]])
     assert R.lexicon_sent_mix(counts, q) == pytest.approx([0.5, 0.0, -0.5])
+
+
+def test_top_k_weights_count_ties_as_the_pmi_shares_do():
+    scores = np.array([3.0, 2.0, 1.0, 1.0, 1.0, -np.inf, np.nan])
+    # k = 3: words 0 and 1, then the three tied at 1.0 share one slot: 1/3 each, over k
+    assert R.top_k_weights(scores, 3) == pytest.approx([1 / 3, 1 / 3, 1 / 9, 1 / 9, 1 / 9, 0, 0])
+    assert R.top_k_weights(scores, 10) == pytest.approx([0.2] * 5 + [0, 0])  # fewer eligible than k: all of them
+    assert not R.top_k_weights(np.array([-np.inf, np.nan]), 2).any()
+    rng = np.random.default_rng(0)  # one-hot labels: the weights give `pmi.top_k_shares`, an independent path
+    for _ in range(20):
+        values = rng.integers(0, 6, 40).astype(float)
+        codes = rng.integers(0, 3, 40)
+        assert R.top_k_weights(values, 7) @ np.eye(3)[codes] == pytest.approx(top_k_shares(values, codes, 7))
+
+
+def test_soft_gaps_by_hand():
+    # the rankings of the one-hot test above: k = 2 gives female {w0, w1}, male {w3, w2}
+    a = np.array([[2.0, -1.0], [1.0, 0.0], [0.0, 1.0], [-1.0, 2.0]])
+    result = _result(np.repeat(a[:, None, :], 3, axis=1), np.full((3, 2), 1 / 3), np.full(4, 0.25), words=list("abcd"))
+    q = np.array([[0.6, 0.2, 0.2], [0.2, 0.2, 0.6], [0.25, 0.5, 0.25], [1 / 3, 1 / 3, 1 / 3]])
+    got = R.soft_gaps(result, q, k=2)
+    # female: neg (.6 + .2) / 2 = .4, neu .2, pos .4; male: neg (.25 + 1/3) / 2 = 7/24, neu 5/12, pos 7/24
+    assert [got[f"share_{s}_female"] for s in ("neg", "neu", "pos")] == pytest.approx([0.4, 0.2, 0.4])
+    assert [got[f"share_{s}_male"] for s in ("neg", "neu", "pos")] == pytest.approx([7 / 24, 5 / 12, 7 / 24])
+    assert got["neg_gap"] == pytest.approx(0.4 - 7 / 24) and got["pos_gap"] == pytest.approx(0.4 - 7 / 24)
+    # se: female neg values .6, .2 (variance .04), male .25, 1/3 (variance (1/24)² ), each over k = 2 words
+    assert got["se_neg_gap"] == pytest.approx(math.sqrt(0.04 / 2 + (1 / 24) ** 2 / 2))
+    assert got["words_female"] == got["words_male"] == 2
+    kept = R.soft_gaps(result, q, k=2, keep=np.array([False, True, True, True]))  # female {w1, w2}
+    assert kept["share_neg_female"] == pytest.approx(0.225)
+    with pytest.raises(ValueError, match="without NaN"):
+        R.soft_gaps(result, np.full((4, 3), np.nan), k=2)
