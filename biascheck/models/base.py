@@ -29,10 +29,26 @@ from typing import Literal
 
 import numpy as np
 
+from biascheck.errors import BiascheckError
+
 # The text conventions and the estimator names live at the bottom of the import graph (biascheck.spec).
 from biascheck.spec import BLANK, CAUSAL_NEXT, CAUSAL_SENTENCE, MLM_PLL, MLM_SLOT, SLOT  # noqa: F401
 
 Family = Literal["masked", "causal"]
+
+
+class TemplateError(BiascheckError, ValueError):
+    """A template or candidate list handed to a model method is malformed (a probe bug)."""
+
+
+def candidate_rows_width(prompts: Sequence[str], candidates: Sequence[Sequence[str]]) -> int:
+    """The shape `next_token_rows` takes: one row of candidates per prompt, every row as long; that length."""
+    if isinstance(candidates, str) or len(candidates) != len(prompts):
+        raise TemplateError(f"{len(prompts)} prompts need {len(prompts)} rows of candidates, one each.")
+    widths = {len(row) for row in candidates}
+    if len(widths) > 1:
+        raise TemplateError(f"every prompt needs the same number of candidates; the rows have {sorted(widths)}.")
+    return widths.pop() if widths else 0
 
 
 @dataclass(frozen=True)
@@ -118,9 +134,7 @@ class LanguageModel(ABC):
         A probe whose prompts each have their own candidates (Winogender's two nouns per sentence) makes one
         call instead of one per candidate set. This default groups the rows by their candidates and calls
         `next_token` per group; the causal engine overrides it with one pass over every (prompt, candidate)."""
-        from biascheck.models.text import check_candidate_rows
-
-        k = check_candidate_rows(prompts, candidates)
+        k = candidate_rows_width(prompts, candidates)
         rows = [tuple(c) for c in candidates]
         logprob = np.zeros((len(rows), k), dtype=np.float64)
         n_pieces = np.zeros((len(rows), k), dtype=np.int64)

@@ -15,12 +15,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from biascheck.errors import BiascheckError, TokenizationError
-from biascheck.models.base import BLANK, SLOT
-
-
-class TemplateError(BiascheckError, ValueError):
-    """A template or candidate list handed to a model method is malformed (a probe bug)."""
+from biascheck.errors import TokenizationError
+from biascheck.models.base import BLANK, SLOT, TemplateError, candidate_rows_width
 
 
 def check_templates(templates: Sequence[str]) -> None:
@@ -53,16 +49,12 @@ def check_candidates(candidates: Sequence[str]) -> None:
 
 
 def check_candidate_rows(prompts: Sequence[str], candidates: Sequence[Sequence[str]]) -> int:
-    """Candidates of their own for every prompt (`next_token_rows`): one row per prompt, every row the same
-    number of valid candidates; returns that number."""
-    if isinstance(candidates, str) or len(candidates) != len(prompts):
-        raise TemplateError(f"{len(prompts)} prompts need {len(prompts)} rows of candidates, one each.")
+    """Candidates of their own for every prompt (`next_token_rows`): the rows' shape
+    (`base.candidate_rows_width`) and every row's candidates valid; returns the row width."""
+    width = candidate_rows_width(prompts, candidates)
     for row in candidates:
         check_candidates(row)
-    widths = {len(row) for row in candidates}
-    if len(widths) > 1:
-        raise TemplateError(f"every prompt needs the same number of candidates; the rows have {sorted(widths)}.")
-    return widths.pop() if widths else 0
+    return width
 
 
 def check_texts(texts: Sequence[str], what: str) -> None:
