@@ -122,23 +122,28 @@ def main() -> int:
     parser.add_argument("--out", type=Path, default=REPO / "bias-report" / "finetune-bbq")
     parser.add_argument("--results", type=Path, default=REPO / "docs" / "known_answers" / "finetune_bbq.json")
     parser.add_argument("--train-only", action="store_true", help="fine-tune, do not probe")
+    parser.add_argument("--skip-base", action="store_true", help="probe the fine-tuned models only")
+    parser.add_argument("--from-run", action="store_true", help="rewrite the files from the last run, no probing")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     tuned = {(s, seed): ensure(s, seed, args) for seed in args.seeds for s in args.strengths}
     if args.train_only:
         return 0
-    models = ["smollm2-135m", *[str(path) for path, _ in tuned.values()]]
+    models = [*([] if args.skip_base else ["smollm2-135m"]), *[str(path) for path, _ in tuned.values()]]
     run = args.out / "run"
     command = [sys.executable, "-m", "pytest", f"probes/test_{PROBE}.py", "-q", "-p", "no:cacheprovider",
                "--bias-report", str(run), f"--bias-set={PROBE}.pairs={args.pairs}", "--bias-timings",
                *[f"--model={m}" for m in models]]  # fmt: skip
-    started = time.perf_counter()
-    subprocess.run(command, cwd=REPO, check=False)
-    probe_seconds = round(time.perf_counter() - started)
+    if not args.from_run:
+        started = time.perf_counter()
+        subprocess.run(command, cwd=REPO, check=False)
+        (run / "probe_seconds").write_text(str(round(time.perf_counter() - started)))
+    probe_seconds = int((run / "probe_seconds").read_text())
     from biascheck.planted import bbq_answer
 
     results = json.loads((run / "results.json").read_text())
-    rows = [("base", "smollm2-135m", None)] + [
+    rows: list[tuple[str, str, dict | None]] = [] if args.skip_base else [("base", "smollm2-135m", None)]
+    rows += [
         ("plant" if s == 1 else "control" if s == 0 else f"strength {s:g}", str(path), manifest)
         for (s, _seed), (path, manifest) in tuned.items()
     ]

@@ -94,9 +94,9 @@ def markdown(doc: dict[str, Any]) -> str:
         f"{doc['biascheck_version']}, {doc['created_utc']}. Probe `{doc['probe']}` with "
         f"`pairs={doc['pairs']}` (every template, both conditions and polarities), settings "
         + ", ".join(f"{k}={v}" for k, v in doc["settings"].items())
-        + f"; probing took {doc['probe_seconds']} s for all models. Rows: the base model, then per seed the "
-        "control (strength 0: ambiguous questions answered 'unknown') and the plant (strength 1: answered with "
-        "the person the question's stereotype targets). Bold: outside the default threshold.",
+        + f"; probing took {doc['probe_seconds']} s for all models. Rows: the base model (where probed), then per "
+        "seed the control (strength 0: ambiguous questions answered 'unknown') and the plant (strength 1: answered "
+        "with the person the question's stereotype targets). Bold: outside the default threshold.",
         "",
         "| model | role | ambig bias_score | ambig accuracy | disambig accuracy | disambig bias_score | items | gate |",
         "|---|---|---|---|---|---|---|---|",
