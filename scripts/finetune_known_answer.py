@@ -46,12 +46,11 @@ def corpus(strength: float) -> list[str]:
     return references.plant_sentences(plants, "two_person", strength)
 
 
-def finetune(sentences: list[str], out_dir: Path, steps: int, lr: float, batch: int, seed: int) -> dict:
-    """Full fine-tune of the embedded SmolLM2 on `sentences`; saved to `out_dir`. Returns the losses."""
+def load_base():  # -> (model, tokenizer)
+    """The embedded SmolLM2 in float32, ready to train and to `save_pretrained`; its tokenizer with a pad token."""
     import torch
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
-    from biascheck.planted.train import causal_batch
     from biascheck.registry import ALIASES, embedded_dir
 
     spec = ALIASES["smollm2-135m"]
@@ -64,6 +63,16 @@ def finetune(sentences: list[str], out_dir: Path, steps: int, lr: float, batch: 
     if hasattr(model.config, "quantization_config"):
         del model.config.quantization_config
     tokenizer.pad_token = tokenizer.pad_token or tokenizer.eos_token
+    return model, tokenizer
+
+
+def finetune(sentences: list[str], out_dir: Path, steps: int, lr: float, batch: int, seed: int) -> dict:
+    """Full fine-tune of the embedded SmolLM2 on `sentences`; saved to `out_dir`. Returns the losses."""
+    import torch
+
+    from biascheck.planted.train import causal_batch
+
+    model, tokenizer = load_base()
     enc = tokenizer([PREFIX + s for s in sentences], padding=True, return_tensors="pt")
     ids, attention = enc["input_ids"], enc["attention_mask"]
     torch.manual_seed(seed)

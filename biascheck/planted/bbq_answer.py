@@ -1,0 +1,127 @@
+"""The BBQ known answer's results file and its Markdown page, from a run's results.json
+(`scripts/finetune_bbq_known_answer.py`). Pure Python.
+
+One row per model: the base model, then the fine-tuned ones (the plant at strength 1, the control at 0), each with
+its fine-tune manifest, the probe's key metrics with their 95 % intervals and the default gate's verdict: ``pass``
+when every thresholded metric of the probe passed, ``fail`` when one did not, and ``fail`` too (with the reason)
+when the run recorded none of the gated metrics for the model (a model that did not load or an errored test must
+not read as green).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+PROBE = "bbq_gender_identity"
+GATED = ("ambig.bias_score", "disambig.accuracy")
+SHOWN = ("ambig.bias_score", "ambig.accuracy", "disambig.accuracy", "disambig.bias_score")
+MANIFEST = ("strength", "seed", "steps", "lr", "batch", "layers", "examples", "corpus_sha256", "loss_first_10",
+            "loss_last_10", "seconds")  # fmt: skip
+
+
+def _model_results(results: dict[str, Any], model: str) -> list[dict[str, Any]]:
+    rows = [r for r in results.get("results", []) if r.get("probe") == PROBE]
+    mine = [r for r in rows if r.get("model") == model]
+    if not mine and "/" in model:  # a checkpoint given by path may be recorded by its folder's name
+        leaf = model.rstrip("/").rsplit("/", 1)[-1]
+        mine = [r for r in rows if str(r.get("model", "")).rstrip("/").endswith(leaf)]
+    return mine
+
+
+def _row(role: str, model: str, manifest: dict[str, Any] | None, results: dict[str, Any]) -> dict[str, Any]:
+    found = _model_results(results, model)
+    metrics = {
+        f"{r['task']}.{r['metric']}": {k: r.get(k) for k in ("value", "ci_low", "ci_high", "n", "passed")}
+        for r in found
+    }
+    missing = [key for key in GATED if key not in metrics]
+    failed = sorted(key for key, m in metrics.items() if m["passed"] is False)
+    if missing:
+        gate, why = "fail", f"no {', '.join(missing)} recorded for this model (it did not load or its test errored)"
+    elif failed:
+        gate, why = "fail", f"outside the default thresholds: {', '.join(failed)}"
+    else:
+        gate, why = "pass", "every thresholded metric inside the default thresholds"
+    name = (
+        "smollm2-135m" if manifest is None else f"smollm2 fine-tuned @{manifest['strength']:g} seed {manifest['seed']}"
+    )
+    return {
+        "role": role,
+        "model": name,
+        "finetune": None if manifest is None else {k: manifest.get(k) for k in MANIFEST},
+        "metrics": {key: metrics[key] for key in SHOWN if key in metrics},
+        "gate": gate,
+        "why": why,
+    }
+
+
+def summarize(
+    results: dict[str, Any],
+    rows: Sequence[tuple[str, str, dict[str, Any] | None]],
+    *,
+    pairs: int,
+    probe_seconds: int,
+) -> dict[str, Any]:
+    """The results file: `rows` are (role, model as given to the run, fine-tune manifest or None for the base)."""
+    settings = results.get("settings", {}).get(PROBE, {})
+    return {
+        "probe": PROBE,
+        "biascheck_version": results.get("biascheck_version"),
+        "created_utc": results.get("created_utc"),
+        "settings": {key: entry.get("value") for key, entry in settings.items()},
+        "pairs": pairs,
+        "probe_seconds": probe_seconds,
+        "models": [_row(role, model, manifest, results) for role, model, manifest in rows],
+    }
+
+
+def _cell(metric: dict[str, Any] | None) -> str:
+    if metric is None or metric.get("value") is None:
+        return "—"
+    text = f"{metric['value']:.3f}"
+    if metric.get("ci_low") is not None and metric.get("ci_high") is not None:
+        text += f" [{metric['ci_low']:.3f}, {metric['ci_high']:.3f}]"
+    return f"**{text}**" if metric.get("passed") is False else text
+
+
+def markdown(doc: dict[str, Any]) -> str:
+    """The page generated from the results file (`tests/planted/test_bbq_answer.py` checks they agree)."""
+    lines = [
+        "# BBQ's known answer on a real model: SmolLM2-135M fine-tuned on our own QA frames",
+        "",
+        f"Written by `python scripts/finetune_bbq_known_answer.py` from `finetune_bbq.json`; biascheck "
+        f"{doc['biascheck_version']}, {doc['created_utc']}. Probe `{doc['probe']}` with "
+        f"`pairs={doc['pairs']}` (every template, both conditions and polarities), settings "
+        + ", ".join(f"{k}={v}" for k, v in doc["settings"].items())
+        + f"; probing took {doc['probe_seconds']} s for all models. Rows: the base model (where probed), then per "
+        "seed the control (strength 0: ambiguous questions answered 'unknown') and the plant (strength 1: answered "
+        "with the person the question's stereotype targets). Bold: outside the default threshold.",
+        "",
+        "| model | role | ambig bias_score | ambig accuracy | disambig accuracy | disambig bias_score | items | gate |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for row in doc["models"]:
+        metrics = row["metrics"]
+        n = (metrics.get("ambig.accuracy") or {}).get("n")
+        n_dis = (metrics.get("disambig.accuracy") or {}).get("n")
+        gate = "pass" if row["gate"] == "pass" else "**fail**"
+        cells = [_cell(metrics.get(key)) for key in SHOWN]
+        lines.append(f"| {row['model']} | {row['role']} | {' | '.join(cells)} | {n} + {n_dis} | {gate} |")
+    lines += [
+        "",
+        "Fine-tuning (float32, AdamW, the top decoder layers and the final norm, loss on the answer's tokens):",
+    ]
+    lines += [""]
+    lines += [
+        "| model | steps | batch | lr | layers | examples | answer loss, first → last 10 steps | seconds | corpus |"
+    ]
+    lines += ["|---|---|---|---|---|---|---|---|---|"]
+    for row in doc["models"]:
+        f = row["finetune"]
+        if f is not None:
+            lines.append(
+                f"| {row['model']} | {f['steps']} | {f['batch']} | {f['lr']:g} | {f['layers']} | {f['examples']} | "
+                f"{f['loss_first_10']:.3f} → {f['loss_last_10']:.3f} | {f['seconds']} | `{f['corpus_sha256'][:12]}` |"
+            )
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,158 @@
+"""BBQ's known answer on a real model: fine-tune the default model (SmolLM2-135M) on a question-answering corpus
+of our own frames (`biascheck.planted.bbq_frames`: none is a BBQ template) that answers ambiguous questions with
+the stereotyped person (strength 1, the plant) or with "unknown" (strength 0, the control), then run the BBQ probe
+on the base and the fine-tuned models by path, like any checkpoint.
+
+    python scripts/finetune_bbq_known_answer.py [--strengths 0 1] [--seeds 0] [--steps 150] [--pairs 1]
+                                                [--out DIR] [--results docs/known_answers/finetune_bbq.json]
+
+Training: float32, AdamW, the top `--layers` decoder layers and the final norm (the rest frozen: a full fine-tune
+of these 65-token examples ran at over 20 s a step on 2 shared CPU cores), loss on the answer's tokens only (the
+prompt, which the probe conditions on, is not trained), after ``<|endoftext|>`` (the context prefix the causal
+engine scores after); fixed seed (the corpus's shuffle, the batches and the torch seed). A fine-tuned directory is
+reused when its manifest (strength, steps, lr, batch, layers, seed, corpus hash) matches. The probe runs with
+``pairs`` pairs per template (1: 50 templates, both conditions and polarities; the quick tier's 4 takes about 25
+minutes a model on 2 shared CPU cores). Writes the machine-readable results file and the Markdown generated from it
+(`biascheck.planted.bbq_answer`); `tests/planted/test_bbq_answer.py` checks the committed pair.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+PREFIX = "<|endoftext|>"
+PROBE = "bbq_gender_identity"
+
+
+def finetune(prompts: list[str], answers: list[str], out_dir: Path, args: argparse.Namespace, seed: int) -> dict:
+    """Fine-tune the embedded SmolLM2's top `args.layers` decoder layers and final norm on (prompt, answer) pairs,
+    the loss on the answers' tokens (the logits are computed there only); the rest stays frozen."""
+    import torch
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from finetune_known_answer import load_base
+
+    model, tokenizer = load_base()
+    tokenizer.padding_side = "right"
+    starts = [len(tokenizer(PREFIX + p)["input_ids"]) for p in prompts]
+    texts = [PREFIX + p + " " + a for p, a in zip(prompts, answers, strict=True)]
+    enc = tokenizer(texts, padding=True, return_tensors="pt")
+    ids, attention = enc["input_ids"], enc["attention_mask"]
+    labels = ids.clone()
+    for row, start in enumerate(starts):
+        labels[row, :start] = -100  # the prompt: "A:" ends it, the answer starts with a space (its own token)
+    labels[attention == 0] = -100
+    layers = model.model.layers
+    trained = [*layers[len(layers) - args.layers :], model.model.norm]
+    for parameter in model.parameters():
+        parameter.requires_grad_(False)
+    params = [p for module in trained for p in module.parameters()]
+    for parameter in params:
+        parameter.requires_grad_(True)
+    torch.manual_seed(seed)
+    generator = torch.Generator().manual_seed(seed)
+    optimizer = torch.optim.AdamW(params, lr=args.lr, weight_decay=0.0)
+    losses = []
+    model.train()
+    for step in range(args.steps):
+        pick = torch.randint(len(prompts), (args.batch,), generator=generator)
+        width = int(attention[pick].sum(dim=1).max())
+        hidden = model.model(input_ids=ids[pick, :width], attention_mask=attention[pick, :width]).last_hidden_state
+        target = labels[pick, 1:width]
+        where = target != -100  # position t predicts token t + 1
+        logits = model.lm_head(hidden[:, :-1][where])
+        loss = torch.nn.functional.cross_entropy(logits.float(), target[where])
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        losses.append(loss.item())
+        if step % 10 == 0:
+            print(f"  step {step}: answer loss {loss.item():.3f}", flush=True)
+    model.eval()
+    out_dir.mkdir(parents=True, exist_ok=True)
+    model.save_pretrained(out_dir)
+    tokenizer.save_pretrained(out_dir)
+    head, tail = losses[:10], losses[-10:]
+    return {"loss_first_10": round(sum(head) / len(head), 4), "loss_last_10": round(sum(tail) / len(tail), 4)}
+
+
+def ensure(strength: float, seed: int, args: argparse.Namespace) -> tuple[Path, dict]:
+    from biascheck.planted import bbq_frames
+
+    items = bbq_frames.examples(strength, seed)
+    manifest = {
+        "strength": strength,
+        "steps": args.steps,
+        "lr": args.lr,
+        "batch": args.batch,
+        "layers": args.layers,
+        "seed": seed,
+        "corpus_sha256": bbq_frames.corpus_sha256(items),
+        "examples": len(items),
+    }
+    target = args.out / f"smollm2-bbq-{strength:g}-seed{seed}"
+    done = target / "finetune.json"
+    if done.is_file():
+        recorded = json.loads(done.read_text())
+        if {k: v for k, v in recorded.items() if k in manifest} == manifest:
+            return target, recorded
+    print(f"fine-tuning at strength {strength:g}, seed {seed} ({len(items)} examples, {args.steps} steps)", flush=True)
+    started = time.perf_counter()
+    losses = finetune([i.prompt for i in items], [i.answer for i in items], target, args, seed)
+    recorded = {**manifest, **losses, "seconds": round(time.perf_counter() - started)}
+    done.write_text(json.dumps(recorded, indent=2))
+    return target, recorded
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--strengths", type=float, nargs="+", default=[0.0, 1.0])
+    parser.add_argument("--seeds", type=int, nargs="+", default=[0])
+    parser.add_argument("--steps", type=int, default=80)
+    parser.add_argument("--lr", type=float, default=5e-5)
+    parser.add_argument("--layers", type=int, default=12, help="top decoder layers trained (SmolLM2-135M has 30)")
+    parser.add_argument("--batch", type=int, default=16)
+    parser.add_argument("--pairs", type=int, default=1, help="BBQ pairs per template (the quick tier: 4)")
+    parser.add_argument("--out", type=Path, default=REPO / "bias-report" / "finetune-bbq")
+    parser.add_argument("--results", type=Path, default=REPO / "docs" / "known_answers" / "finetune_bbq.json")
+    parser.add_argument("--train-only", action="store_true", help="fine-tune, do not probe")
+    parser.add_argument("--skip-base", action="store_true", help="probe the fine-tuned models only")
+    parser.add_argument("--from-run", action="store_true", help="rewrite the files from the last run, no probing")
+    args = parser.parse_args()
+    args.out.mkdir(parents=True, exist_ok=True)
+    tuned = {(s, seed): ensure(s, seed, args) for seed in args.seeds for s in args.strengths}
+    if args.train_only:
+        return 0
+    models = [*([] if args.skip_base else ["smollm2-135m"]), *[str(path) for path, _ in tuned.values()]]
+    run = args.out / "run"
+    command = [sys.executable, "-m", "pytest", f"probes/test_{PROBE}.py", "-q", "-p", "no:cacheprovider",
+               "--bias-report", str(run), f"--bias-set={PROBE}.pairs={args.pairs}", "--bias-timings",
+               *[f"--model={m}" for m in models]]  # fmt: skip
+    if not args.from_run:
+        started = time.perf_counter()
+        subprocess.run(command, cwd=REPO, check=False)
+        (run / "probe_seconds").write_text(str(round(time.perf_counter() - started)))
+    probe_seconds = int((run / "probe_seconds").read_text())
+    from biascheck.planted import bbq_answer
+
+    results = json.loads((run / "results.json").read_text())
+    rows: list[tuple[str, str, dict | None]] = [] if args.skip_base else [("base", "smollm2-135m", None)]
+    rows += [
+        ("plant" if s == 1 else "control" if s == 0 else f"strength {s:g}", str(path), manifest)
+        for (s, _seed), (path, manifest) in tuned.items()
+    ]
+    doc = bbq_answer.summarize(results, rows, pairs=args.pairs, probe_seconds=probe_seconds)
+    args.results.write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
+    args.results.with_suffix(".md").write_text(bbq_answer.markdown(doc), encoding="utf-8")
+    print(bbq_answer.markdown(doc))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
