@@ -36,7 +36,7 @@ def finetune(prompts: list[str], answers: list[str], out_dir: Path, args: argpar
     import torch
 
     sys.path.insert(0, str(Path(__file__).parent))
-    from finetune_known_answer import load_base
+    from finetune_known_answer import load_base, save_finetuned, step_and_log
 
     model, tokenizer = load_base()
     tokenizer.padding_side = "right"
@@ -68,18 +68,9 @@ def finetune(prompts: list[str], answers: list[str], out_dir: Path, args: argpar
         where = target != -100  # position t predicts token t + 1
         logits = model.lm_head(hidden[:, :-1][where])
         loss = torch.nn.functional.cross_entropy(logits.float(), target[where])
-        optimizer.zero_grad()
-        loss.backward()
-        optimizer.step()
-        losses.append(loss.item())
-        if step % 10 == 0:
-            print(f"  step {step}: answer loss {loss.item():.3f}", flush=True)
-    model.eval()
-    out_dir.mkdir(parents=True, exist_ok=True)
-    model.save_pretrained(out_dir)
-    tokenizer.save_pretrained(out_dir)
-    head, tail = losses[:10], losses[-10:]
-    return {"loss_first_10": round(sum(head) / len(head), 4), "loss_last_10": round(sum(tail) / len(tail), 4)}
+        step_and_log(optimizer, loss, losses, step, 10, "answer loss")
+    head, tail = save_finetuned(model, tokenizer, out_dir, losses, 10)
+    return {"loss_first_10": round(head, 4), "loss_last_10": round(tail, 4)}
 
 
 def ensure(strength: float, seed: int, args: argparse.Namespace) -> tuple[Path, dict]:

@@ -82,19 +82,30 @@ def finetune(sentences: list[str], out_dir: Path, steps: int, lr: float, batch: 
     model.train()
     for step in range(steps):
         inputs, att, labels = causal_batch(ids, attention, generator, batch)
-        loss = model(input_ids=inputs, attention_mask=att, labels=labels).loss
-        optimizer.zero_grad()
-        loss.backward()
-        optimizer.step()
-        losses.append(loss.item())
-        if step % 25 == 0:
-            print(f"  step {step}: loss {loss.item():.3f}", flush=True)
+        step_and_log(optimizer, model(input_ids=inputs, attention_mask=att, labels=labels).loss, losses, step, 25)
+    head, tail = save_finetuned(model, tokenizer, out_dir, losses, 25)
+    return {"loss_first_25": head, "loss_last_25": tail}
+
+
+def step_and_log(optimizer, loss, losses: list[float], step: int, every: int, what: str = "loss") -> None:
+    """One optimiser step on `loss`, its value kept in `losses` and printed every `every` steps."""
+    optimizer.zero_grad()
+    loss.backward()
+    optimizer.step()
+    losses.append(loss.item())
+    if step % every == 0:
+        print(f"  step {step}: {what} {loss.item():.3f}", flush=True)
+
+
+def save_finetuned(model, tokenizer, out_dir: Path, losses: list[float], window: int) -> tuple[float, float]:
+    """Save the fine-tuned model and tokenizer to `out_dir` (probed by path like any checkpoint); the mean loss
+    of the first and of the last `window` steps."""
     model.eval()
     out_dir.mkdir(parents=True, exist_ok=True)
     model.save_pretrained(out_dir)
     tokenizer.save_pretrained(out_dir)
-    head, tail = losses[:25], losses[-25:]
-    return {"loss_first_25": sum(head) / len(head), "loss_last_25": sum(tail) / len(tail)}
+    head, tail = losses[:window], losses[-window:]
+    return sum(head) / len(head), sum(tail) / len(tail)
 
 
 def ensure(strength: float, out: Path, args: argparse.Namespace) -> Path:
