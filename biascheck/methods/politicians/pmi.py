@@ -184,22 +184,16 @@ def label_codes(words: Sequence[str] | np.ndarray, labels: Mapping[str, str] | p
     return np.array([code.get(v, -1) if isinstance(v, str) else -1 for v in series.to_numpy()], dtype=int)
 
 
-def top_k_shares(scores: np.ndarray, codes: np.ndarray, k: int = TOP_K) -> np.ndarray:
-    """Step 5. Share of each sentiment among the k highest-scoring eligible words.
-
-    scores: (n_words,) or (batch, n_words); NaN or −inf = not eligible (filtered out).
-    codes: (n_words,) index into SENTIMENTS; −1 = no label, not eligible.
-    Returns (3,) or (batch, 3): shares over (neg, neu, pos), summing to 1; NaN where nothing is
-    eligible. With fewer than k eligible words, all of them are used. Words tied with the k-th
-    share its remaining slots equally (module docstring, step 5).
-    """
+def top_k_weights(scores: np.ndarray, k: int = TOP_K) -> np.ndarray:
+    """Each word's weight in the top k: (n_words,) or (batch, n_words) scores, NaN or −inf not eligible.
+    1 / k_eff for a word above the k-th eligible score, and words tied with the k-th share its remaining
+    slots (module docstring, step 5); k_eff = min(k, eligible words); a row with none eligible is all 0.
+    Each row sums to 1 (or 0)."""
     if k < 1:
         raise ValueError(f"k must be at least 1, got {k}")
     scores = np.asarray(scores, dtype=float)
     single = scores.ndim == 1
     scores = np.atleast_2d(scores).copy()
-    codes = np.asarray(codes, dtype=int)
-    scores[:, codes < 0] = -np.inf
     scores[np.isnan(scores)] = -np.inf
     eligible = np.isfinite(scores)
     n_eligible = eligible.sum(axis=1)
@@ -211,15 +205,28 @@ def top_k_shares(scores: np.ndarray, codes: np.ndarray, k: int = TOP_K) -> np.nd
     tol = _TIE * np.maximum(1.0, np.abs(np.where(np.isfinite(threshold), threshold, 0.0)))
     tied = eligible & (np.abs(scores - threshold) <= tol)
     above = eligible & (scores > threshold + tol)
-    onehot = np.zeros((len(codes), len(SENTIMENTS)))
-    onehot[codes >= 0, codes[codes >= 0]] = 1.0
     n_above, n_tied = above.sum(axis=1), tied.sum(axis=1)
     with np.errstate(invalid="ignore", divide="ignore"):
         slots = np.where(n_tied > 0, (k_eff - n_above) / np.maximum(n_tied, 1), 0.0)
-        counts = above @ onehot + slots[:, None] * (tied @ onehot)
-        shares = counts / k_eff[:, None]
-    shares[k_eff == 0] = np.nan
-    return shares[0] if single else shares
+        weights = (above + slots[:, None] * tied) / np.maximum(k_eff, 1)[:, None]
+    return weights[0] if single else weights
+
+
+def top_k_shares(scores: np.ndarray, codes: np.ndarray, k: int = TOP_K) -> np.ndarray:
+    """Step 5. Share of each sentiment among the k highest-scoring eligible words.
+
+    scores: (n_words,) or (batch, n_words); NaN or −inf = not eligible (filtered out).
+    codes: (n_words,) index into SENTIMENTS; −1 = no label, not eligible.
+    Returns (3,) or (batch, 3): shares over (neg, neu, pos), summing to 1; NaN where nothing is
+    eligible. With fewer than k eligible words, all of them are used (`top_k_weights`).
+    """
+    codes = np.asarray(codes, dtype=int)
+    weights = np.atleast_2d(top_k_weights(np.where(codes < 0, -np.inf, scores), k))
+    onehot = np.zeros((len(codes), len(SENTIMENTS)))
+    onehot[codes >= 0, codes[codes >= 0]] = 1.0
+    shares = weights @ onehot
+    shares[weights.sum(axis=1) == 0] = np.nan
+    return shares[0] if np.ndim(scores) == 1 else shares
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ Derived quantities
   membership, which η also carries here, into its GENDER association: a purely negative word has a
   high η[w, neg, g] for both genders; d(w, g) integrates the sentiments out as the model does.)
 * `soft_gaps`: the gated gaps, as Tab 5 / Fig 4 compute them: among each gender's k words with the
-  highest d(w, g) (`top_k_weights`: ties share the last slots), the mean of the lexicon's soft
+  highest d(w, g) (`pmi.top_k_weights`: ties share the last slots), the mean of the lexicon's soft
   q(s|w), share_s(g) = Σ_w weight_g(w) q(s|w) (the three shares sum to 1 per gender); neg_gap =
   share_neg(female) − share_neg(male), pos_gap likewise, with a standard error over the k words,
   se(gap) = sqrt(v_f / k + v_m / k), v_g = Σ_w weight_g(w) (q(s|w) − share_s(g))², the spread of the
@@ -32,7 +32,7 @@ import pandas as pd
 
 from biascheck.methods.politicians.latent.objective import _lse
 from biascheck.methods.politicians.latent.result import LvmResult
-from biascheck.methods.politicians.pmi import SENTIMENTS, TOP_K
+from biascheck.methods.politicians.pmi import SENTIMENTS, TOP_K, top_k_weights
 
 TIE = 1e-9  # η values closer than this are one value (the grid average of identical fits)
 
@@ -82,27 +82,6 @@ def gender_deviation(result: LvmResult) -> np.ndarray:
     return mixed - result.log_prior[:, None]
 
 
-def top_k_weights(scores: np.ndarray, k: int = TOP_K) -> np.ndarray:
-    """(W,) weights summing to 1 over the k highest finite scores (NaN / −inf: not eligible): 1 / k each,
-    and words tied with the k-th share its remaining slots (m words for r slots: r / m / k each), as
-    `pmi.top_k_shares` counts them; with fewer than k eligible words, all of them equally; all 0 when none."""
-    if k < 1:
-        raise ValueError(f"k must be at least 1, got {k}")
-    scores = np.asarray(scores, dtype=float)
-    eligible = np.isfinite(scores)
-    k_eff = min(k, int(eligible.sum()))
-    weights = np.zeros(len(scores))
-    if k_eff == 0:
-        return weights
-    threshold = np.sort(scores[eligible])[::-1][k_eff - 1]
-    tol = TIE * max(1.0, abs(threshold))
-    above = eligible & (scores > threshold + tol)
-    tied = eligible & (np.abs(scores - threshold) <= tol)
-    weights[above] = 1.0
-    weights[tied] = (k_eff - above.sum()) / tied.sum()
-    return weights / k_eff
-
-
 def soft_gaps(
     result: LvmResult,
     q: np.ndarray,
@@ -126,8 +105,9 @@ def soft_gaps(
     for g in (female, male):
         weights = top_k_weights(score[:, result.gender(g)], k)
         shares = weights @ q
-        spread[g] = weights @ (q - shares) ** 2 / max(min(k, int((weights > 0).sum())), 1)
-        out[f"words_{g}"] = float(min(k, int((weights > 0).sum())))
+        n_words = min(k, int((weights > 0).sum()))
+        spread[g] = weights @ (q - shares) ** 2 / max(n_words, 1)
+        out[f"words_{g}"] = float(n_words)
         for i, s in enumerate(SENTIMENTS):
             out[f"share_{s}_{g}"] = float(shares[i])
     for s in ("neg", "pos"):
