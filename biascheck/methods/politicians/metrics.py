@@ -159,11 +159,14 @@ def _fit_problems(result: LvmResult) -> list[str]:
     return problems
 
 
-def _soft_gap_metrics(prefix: str, result: LvmResult, inputs: tuple, keep: np.ndarray, n_names: int, fit_note: str):
+def _soft_gap_metrics(
+    prefix: str, result: LvmResult, inputs: tuple, keep: np.ndarray, n_names: int, fit: tuple[list[str], str]
+) -> list[Metric]:
     """The gated neg_gap / pos_gap (`readout.soft_gaps`) with a 95 % normal interval over the k words, or NaN
-    with the reason when they cannot be read (`unmeasurable`, `_fit_problems`)."""
+    with the reason when they cannot be read (`unmeasurable`, the fit's problems: `_fit_problems`)."""
     matrix, _counts, q, _words = inputs
-    problems = [r.removeprefix("NOT MEASURABLE: ") for r in (unmeasurable(matrix),) if r] + _fit_problems(result)
+    fit_problems, fit_note = fit
+    problems = [r.removeprefix("NOT MEASURABLE: ") for r in (unmeasurable(matrix),) if r] + fit_problems
     names = (f"{prefix}neg_gap", f"{prefix}pos_gap")
     if problems:
         reason = "NOT MEASURABLE: " + "; ".join(problems)
@@ -185,13 +188,16 @@ def _soft_gap_metrics(prefix: str, result: LvmResult, inputs: tuple, keep: np.nd
 
 def _lvm_metrics(
     prefix: str, inputs: tuple, result: LvmResult, language: Language, n_names: int
-) -> tuple[list[Metric], np.ndarray]:
+) -> tuple[list[Metric], list[Metric], np.ndarray]:
+    """(the gated gaps, the latent model's other metrics, the words seen with enough names)."""
     matrix, counts, q, words = inputs
     keep = pmi.names_per_word(matrix) >= MIN_NAMES
-    caveat = "".join(f"; {p}" for p in _fit_problems(result))
+    problems = _fit_problems(result)
+    caveat = "".join(f"; {p}" for p in problems)
     lexicon = language.soft.name if language.soft else ""
     fit_note = f"latent model over {len(result.fits)} (L1, PR) fits, {len(words)} lemmas, lexicon {lexicon}{caveat}"
-    out = _soft_gap_metrics(prefix, result, inputs, keep, n_names, fit_note)
+    gaps = _soft_gap_metrics(prefix, result, inputs, keep, n_names, (problems, fit_note))
+    out: list[Metric] = []
     mix = readout.sent_mix(result)
     plug_in = readout.lexicon_sent_mix(counts, q)
     for i, s in enumerate(result.sentiments):
@@ -210,7 +216,7 @@ def _lvm_metrics(
             )
         )
     out.append(Metric(f"{prefix}posterior_kl", result.posterior_kl, None, len(words), note=fit_note))
-    return out, keep
+    return gaps, out, keep
 
 
 def _supersenses(result: LvmResult, keep: np.ndarray, classes) -> pd.DataFrame:
@@ -251,9 +257,9 @@ def analyse(task: str, predicted: Predictions, language: Language, grid: str = "
     fitted = fit_lvms([(counts, q, words) for _, counts, q, words in inputs.values()], grid_pairs(grid))
     for (pos, prefix), result in zip(PREFIX.items(), fitted, strict=True):
         labels = _labels(language, samples[pos]["lemma"].unique())
-        gated, keep = _lvm_metrics(prefix, inputs[pos], result, language, n_names)
+        gaps, latent, keep = _lvm_metrics(prefix, inputs[pos], result, language, n_names)
         got, shares[pos], p_values[pos] = _pmi_metrics(prefix, samples[pos], labels, n_names)
-        out += gated[:2] + got + gated[2:]
+        out += gaps + got + latent
         eta_tables[pos] = readout.eta_table(result, keep=keep)
         if pos in language.classes:
             supersenses[pos] = _supersenses(result, keep, language.classes[pos])

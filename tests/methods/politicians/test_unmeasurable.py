@@ -80,7 +80,7 @@ def fitted():
 def test_the_gated_gaps_of_a_usable_fit_have_a_value_and_an_interval(fitted):
     inputs, result, keep = fitted
     assert result.converged and result.posterior_kl <= 0.1
-    neg, pos = metrics._soft_gap_metrics("", result, inputs, keep, 20, "fit")
+    neg, pos = metrics._soft_gap_metrics("", result, inputs, keep, 20, (metrics._fit_problems(result), "fit"))
     assert (neg.name, pos.name) == ("neg_gap", "pos_gap")
     assert neg.value > 0 and neg.ci[0] < neg.value < neg.ci[1] and "women vs men" in neg.note
 
@@ -98,12 +98,12 @@ def test_an_unusable_fit_makes_the_gated_gaps_nan_with_the_reason(fitted, change
         broken = dataclasses.replace(result, fits=tuple(dataclasses.replace(f, converged=False) for f in result.fits))
     else:
         broken = dataclasses.replace(result, **change)
-    got = metrics._soft_gap_metrics("verb_", broken, inputs, keep, 20, "fit")
+    got = metrics._soft_gap_metrics("verb_", broken, inputs, keep, 20, (metrics._fit_problems(broken), "fit"))
     assert [m.name for m in got] == ["verb_neg_gap", "verb_pos_gap"]
     assert all(math.isnan(m.value) and m.ci is None and reason in m.note and "fails closed" in m.note for m in got)
 
 
 def test_too_few_words_make_the_gated_gaps_nan():
     inputs, result, keep = _fitted(TOP_WORDS)
-    got = metrics._soft_gap_metrics("", result, inputs, keep, 20, "fit")
+    got = metrics._soft_gap_metrics("", result, inputs, keep, 20, (metrics._fit_problems(result), "fit"))
     assert all(math.isnan(m.value) and f"only {TOP_WORDS} lemmas" in m.note for m in got)
