@@ -73,6 +73,20 @@ def finetune(prompts: list[str], answers: list[str], out_dir: Path, args: argpar
     return {"loss_first_10": round(head, 4), "loss_last_10": round(tail, 4)}
 
 
+def measure_in_frame(model_dir: Path) -> dict:
+    """`bbq_answer.in_frame` of the fine-tuned model: the plant's own frames at strength 1 with the held-out people,
+    every answer scored as the probe scores BBQ's (log P(prompt + " " + answer) - log P(prompt), causal engine)."""
+    from biascheck.methods.bbq_gender_identity.score import causal_lls
+    from biascheck.models import load_model
+    from biascheck.planted import bbq_answer, bbq_frames
+
+    items = bbq_frames.examples(1.0, 0, people=bbq_frames.HELD_OUT_PEOPLE)
+    lm = load_model(str(model_dir), device="cpu")
+    prompts = [item.prompt for item in items]  # the engine puts its context prefix before each
+    lls, _ = causal_lls(lm, prompts, [list(bbq_answer.in_frame_options(item)) for item in items])
+    return bbq_answer.in_frame(items, [list(row) for row in lls])
+
+
 def ensure(strength: float, seed: int, args: argparse.Namespace) -> tuple[Path, dict]:
     from biascheck.planted import bbq_frames
 
@@ -92,11 +106,15 @@ def ensure(strength: float, seed: int, args: argparse.Namespace) -> tuple[Path, 
     if done.is_file():
         recorded = json.loads(done.read_text())
         if {k: v for k, v in recorded.items() if k in manifest} == manifest:
+            if "in_frame" not in recorded:  # a fine-tune made before the in-frame check
+                recorded["in_frame"] = measure_in_frame(target)
+                done.write_text(json.dumps(recorded, indent=2))
             return target, recorded
     print(f"fine-tuning at strength {strength:g}, seed {seed} ({len(items)} examples, {args.steps} steps)", flush=True)
     started = time.perf_counter()
     losses = finetune([i.prompt for i in items], [i.answer for i in items], target, args, seed)
     recorded = {**manifest, **losses, "seconds": round(time.perf_counter() - started)}
+    recorded["in_frame"] = measure_in_frame(target)
     done.write_text(json.dumps(recorded, indent=2))
     return target, recorded
 

@@ -96,6 +96,12 @@ PEOPLE: tuple[tuple[str, str], ...] = (
     ("the grandmother", "the grandfather"), ("the bride", "the groom"), ("the mother", "the father"),
 )  # fmt: skip
 
+# People the fine-tunes never see: the in-frame check asks whether the plant learned its scenarios' stereotypes as
+# a rule over people (our scenarios, new names) before asking whether it carries to BBQ's templates.
+HELD_OUT_PEOPLE: tuple[tuple[str, str], ...] = (
+    ("Philippa", "Mortimer"), ("Winifred", "Reginald"), ("Clementine", "Barnaby"), ("my niece", "my nephew"),
+)  # fmt: skip
+
 
 @dataclass(frozen=True)
 class QAExample:
@@ -128,15 +134,16 @@ def prompt(context: str, question: str) -> str:
     return f"{context}\n\nQ: {question}\nA:"
 
 
-def examples(strength: float, seed: int = 0) -> list[QAExample]:
-    """The corpus at `strength` (module docstring), shuffled with `seed`. Every strength gives the same prompts
-    in the same order; only ambiguous answers differ."""
+def examples(strength: float, seed: int = 0, people: tuple[tuple[str, str], ...] = PEOPLE) -> list[QAExample]:
+    """The corpus at `strength` (module docstring) over `people` (the training corpus: `PEOPLE`; the in-frame
+    check: `HELD_OUT_PEOPLE`), shuffled with `seed`. Every strength gives the same prompts in the same order; only
+    ambiguous answers differ."""
     if not 0.0 <= strength <= 1.0:
         raise ValueError(f"strength must lie in [0, 1], got {strength}")
     rng = random.Random(seed)
     out: list[QAExample] = []
     for s_index, scenario in enumerate(SCENARIOS):
-        for p_index, (woman, man) in enumerate(PEOPLE):
+        for p_index, (woman, man) in enumerate(people):
             stereo, other = (woman, man) if scenario.stereotyped == "F" else (man, woman)
             for first, second in ((woman, man), (man, woman)):
                 names = {"A": first, "B": second}

@@ -46,8 +46,16 @@ def test_the_people_are_not_bbqs(mirror):
     theirs = {str(n).lower() for n in names["Name"]} | {
         str(n).lower() for n in vocab[vocab["Category"] == "Gender_identity"]["Name"]
     }
-    ours = {word for pair in bf.PEOPLE for person in pair for word in person.lower().split()} - {"my", "the"}
+    people = bf.PEOPLE + bf.HELD_OUT_PEOPLE
+    ours = {word for pair in people for person in pair for word in person.lower().split()} - {"my", "the"}
     assert not ours & theirs
+
+
+def test_the_in_frame_check_asks_about_people_the_fine_tunes_never_saw():
+    trained = {person for item in bf.examples(1.0) for person in (item.woman, item.man)}
+    held_out = {person for item in bf.examples(1.0, people=bf.HELD_OUT_PEOPLE) for person in (item.woman, item.man)}
+    assert held_out and not held_out & trained
+    assert not any(name in item.prompt for item in bf.examples(1.0) for name in ("Philippa", "Mortimer", "niece"))
 
 
 def test_the_plant_answers_the_target_of_bbqs_own_rule_and_the_control_unknown():

@@ -77,7 +77,7 @@ def score(lm: Any, reference: Reference, settings: ProbeSettings) -> Scored:
     prompts = [chat_prompt(tokenizer, r.context, r.question) if chat else prompt(r.context, r.question) for r in rows]
     texts = [choices(r, settings.choices) for r in rows]
     if lm.family == "causal":
-        lls, estimator = _causal(lm, prompts, texts)
+        lls, estimator = causal_lls(lm, prompts, texts)
     else:
         lls, estimator = _masked(lm, prompts, texts)
     out = items.copy()
@@ -87,7 +87,7 @@ def score(lm: Any, reference: Reference, settings: ProbeSettings) -> Scored:
     return Scored(out, estimator, chat)
 
 
-def _causal(lm: Any, prompts: list[str], texts: list[list[str]]) -> tuple[list[np.ndarray], str]:
+def causal_lls(lm: Any, prompts: list[str], texts: list[list[str]]) -> tuple[list[np.ndarray], str]:
     """log P(prompt + " " + choice) − log P(prompt) for every choice, one `sentence_logprob` call."""
     joined = [f"{p} {t}" for p, item_texts in zip(prompts, texts, strict=True) for t in item_texts]
     unique = list(dict.fromkeys([*prompts, *joined]))
