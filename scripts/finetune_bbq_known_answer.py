@@ -4,7 +4,8 @@ the stereotyped person (strength 1, the plant) or with "unknown" (strength 0, th
 on the base and the fine-tuned models by path, like any checkpoint.
 
     python scripts/finetune_bbq_known_answer.py [--strengths 0 1] [--seeds 0] [--steps 150] [--pairs 1]
-                                                [--out DIR] [--results docs/known_answers/finetune_bbq.json]
+                                                [--device auto|cpu|cuda] [--out DIR]
+                                                [--results docs/known_answers/finetune_bbq.json]
 
 Training: float32, AdamW, the top `--layers` decoder layers and the final norm (the rest frozen: a full fine-tune
 of these 65-token examples ran at over 20 s a step on 2 shared CPU cores), loss on the answer's tokens only (the
@@ -38,7 +39,11 @@ def finetune(prompts: list[str], answers: list[str], out_dir: Path, args: argpar
     sys.path.insert(0, str(Path(__file__).parent))
     from finetune_known_answer import load_base, save_finetuned, step_and_log
 
+    from biascheck.models import resolve_device
+
     model, tokenizer = load_base()
+    device = torch.device(resolve_device(args.device))  # the probe's rule: 'auto' takes a CUDA GPU where there is one
+    model.to(device)
     tokenizer.padding_side = "right"
     starts = [len(tokenizer(PREFIX + p)["input_ids"]) for p in prompts]
     texts = [PREFIX + p + " " + a for p, a in zip(prompts, answers, strict=True)]
@@ -48,6 +53,7 @@ def finetune(prompts: list[str], answers: list[str], out_dir: Path, args: argpar
     for row, start in enumerate(starts):
         labels[row, :start] = -100  # the prompt: "A:" ends it, the answer starts with a space (its own token)
     labels[attention == 0] = -100
+    ids, attention, labels = ids.to(device), attention.to(device), labels.to(device)
     layers = model.model.layers
     trained = [*layers[len(layers) - args.layers :], model.model.norm]
     for parameter in model.parameters():
@@ -61,7 +67,7 @@ def finetune(prompts: list[str], answers: list[str], out_dir: Path, args: argpar
     losses = []
     model.train()
     for step in range(args.steps):
-        pick = torch.randint(len(prompts), (args.batch,), generator=generator)
+        pick = torch.randint(len(prompts), (args.batch,), generator=generator).to(device)  # drawn on the CPU
         width = int(attention[pick].sum(dim=1).max())
         hidden = model.model(input_ids=ids[pick, :width], attention_mask=attention[pick, :width]).last_hidden_state
         target = labels[pick, 1:width]
@@ -73,7 +79,7 @@ def finetune(prompts: list[str], answers: list[str], out_dir: Path, args: argpar
     return {"loss_first_10": round(head, 4), "loss_last_10": round(tail, 4)}
 
 
-def measure_in_frame(model_dir: Path) -> dict:
+def measure_in_frame(model_dir: Path, device: str) -> dict:
     """`bbq_answer.in_frame` of the fine-tuned model: the plant's own frames at strength 1 with the held-out people,
     every answer scored as the probe scores BBQ's (log P(prompt + " " + answer) - log P(prompt), causal engine)."""
     from biascheck.methods.bbq_gender_identity.score import causal_lls
@@ -81,7 +87,7 @@ def measure_in_frame(model_dir: Path) -> dict:
     from biascheck.planted import bbq_answer, bbq_frames
 
     items = bbq_frames.examples(1.0, 0, people=bbq_frames.HELD_OUT_PEOPLE)
-    lm = load_model(str(model_dir), device="cpu")
+    lm = load_model(str(model_dir), device=device)
     prompts = [item.prompt for item in items]  # the engine puts its context prefix before each
     lls, _ = causal_lls(lm, prompts, [list(bbq_answer.in_frame_options(item)) for item in items])
     return bbq_answer.in_frame(items, [list(row) for row in lls])
@@ -107,14 +113,17 @@ def ensure(strength: float, seed: int, args: argparse.Namespace) -> tuple[Path, 
         recorded = json.loads(done.read_text())
         if {k: v for k, v in recorded.items() if k in manifest} == manifest:
             if "in_frame" not in recorded:  # a fine-tune made before the in-frame check
-                recorded["in_frame"] = measure_in_frame(target)
+                recorded["in_frame"] = measure_in_frame(target, args.device)
                 done.write_text(json.dumps(recorded, indent=2))
             return target, recorded
     print(f"fine-tuning at strength {strength:g}, seed {seed} ({len(items)} examples, {args.steps} steps)", flush=True)
     started = time.perf_counter()
     losses = finetune([i.prompt for i in items], [i.answer for i in items], target, args, seed)
     recorded = {**manifest, **losses, "seconds": round(time.perf_counter() - started)}
-    recorded["in_frame"] = measure_in_frame(target)
+    from biascheck.models import resolve_device
+
+    recorded["device"] = resolve_device(args.device)  # where it trained (a GPU's bits differ from a CPU's)
+    recorded["in_frame"] = measure_in_frame(target, args.device)
     done.write_text(json.dumps(recorded, indent=2))
     return target, recorded
 
@@ -130,6 +139,7 @@ def main() -> int:
     parser.add_argument("--pairs", type=int, default=1, help="BBQ pairs per template (the quick tier: 4)")
     parser.add_argument("--out", type=Path, default=REPO / "bias-report" / "finetune-bbq")
     parser.add_argument("--results", type=Path, default=REPO / "docs" / "known_answers" / "finetune_bbq.json")
+    parser.add_argument("--device", default="auto", help="auto (a CUDA GPU where there is one), cpu, cuda, cuda:N")
     parser.add_argument("--train-only", action="store_true", help="fine-tune, do not probe")
     parser.add_argument("--skip-base", action="store_true", help="probe the fine-tuned models only")
     parser.add_argument("--from-run", action="store_true", help="rewrite the files from the last run, no probing")
@@ -142,7 +152,7 @@ def main() -> int:
     run = args.out / "run"
     command = [sys.executable, "-m", "pytest", f"probes/test_{PROBE}.py", "-q", "-p", "no:cacheprovider",
                "--bias-report", str(run), f"--bias-set={PROBE}.pairs={args.pairs}", "--bias-timings",
-               *[f"--model={m}" for m in models]]  # fmt: skip
+               f"--device={args.device}", *[f"--model={m}" for m in models]]  # fmt: skip
     if not args.from_run:
         started = time.perf_counter()
         subprocess.run(command, cwd=REPO, check=False)
