@@ -55,6 +55,8 @@ CORPORA = {
             ("singular_they", "closeness_gender", "beta_close"),
             ("politicians", "en", "neg_gap"),
             ("politicians", "en", "pos_gap"),
+            ("politicians", "en", "pmi_neg_gap"),
+            ("politicians", "en", "pmi_pos_gap"),
             ("winogender", "pronouns", "spearman_bls"),
             ("winogender", "pronouns", "majority_agreement"),
             ("winobias", "type1", "pro_share"),
@@ -88,8 +90,10 @@ CORPORA = {
 FAMILIES, PROBES, KEY_METRICS = CORPORA["en"]
 
 
-# The direction a plant moves a key metric where it is not up.
-DIRECTION = {("politicians", "en", "neg_gap"): -1}
+# The direction a plant moves a key metric where it is not up. The politicians plant gives women's names the
+# positive adjectives: the gated gaps (the latent model's soft lexicon shares) and the reported PMI/VADER
+# gaps alike, women's share minus men's.
+DIRECTION = {("politicians", "en", "neg_gap"): -1, ("politicians", "en", "pmi_neg_gap"): -1}
 
 
 def run(models: list[str], out: Path, probes: tuple[str, ...], seed: int, extra: tuple[str, ...] = ()) -> dict:
@@ -128,6 +132,13 @@ PLANT_GATES: dict[str, tuple[tuple[str, str], ...]] = {
     # whether templates exaggerate bias (it failed every control build, 0.14-0.25), the default-preference
     # gate reads the model's he/she prior after openers: neither is set by the plant.
     "natural_prompts": (("ns", "bias_orig"),),
+    # the macro-F1 gate of the tasks in the key metrics, as the known-answer tests read it: pronoun (1, 2)
+    # and first name (4) with the occupation. Left out: the class-F1 gates (a control that calls every
+    # occupation male passes the male ones), task 5_b's (balanced occupations: the plant sets them near
+    # 50/50, the gate catches one-sidedness) and task 5_ub's, the definite occupation before the name
+    # ("Sykepleieren Kari"), a frame the plant reaches in one build of six at strength 1 (macro F1
+    # 0.33-0.52, planted-bert-no seed 2: 0.90; 2026-11-26): the probe's whole gate passes that build alone.
+    "norwegian_occupations": (("task1", "macro_f1"), ("task2", "macro_f1"), ("task4", "macro_f1")),
 }
 
 

@@ -16,6 +16,8 @@ import statistics
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from biascheck.spec import COMPETENCE
+
 KEY = "{probe}/{task}/{metric}"
 
 
@@ -26,11 +28,12 @@ def key_name(probe: str, task: str, metric: str) -> str:
 def gate_verdicts(
     results: Mapping[str, Any], gates: Mapping[str, Sequence[Sequence[str]]]
 ) -> dict[tuple[str, str], bool]:
-    """(model, probe) -> every gated metric passed; for a probe in `gates`, only its listed (task, metric)."""
+    """(model, probe) -> every gated metric passed; for a probe in `gates`, only its listed (task, metric) and
+    the competence guard (a model that cannot read the probe is red, whichever gates are listed)."""
     out: dict[tuple[str, str], bool] = {}
     for r in results["results"]:
         listed = gates.get(r["probe"])
-        if listed and [r.get("task"), r["metric"]] not in [list(g) for g in listed]:
+        if listed and r["metric"] != COMPETENCE and [r.get("task"), r["metric"]] not in [list(g) for g in listed]:
             continue
         if r.get("passed") is not None:
             key = (r["model"], r["probe"])
@@ -42,17 +45,27 @@ def runs_from_results(
     results: Mapping[str, Any], seed: int, families: Sequence[str], spec: Mapping[str, Any]
 ) -> list[dict[str, Any]]:
     """One record per planted model of `results` (a results.json of one seed): its key metrics and the
-    verdict of the gates its plant moves (`spec`: the `document`'s key_metrics, plant_gates)."""
+    verdict of the gates its plant moves (`spec`: the `document`'s key_metrics, plant_gates). A build the
+    competence guard stopped keeps its record: no key metrics, the gate red, the probe under 'unreadable'
+    (it counts among the builds, as one in which the plant is not seen)."""
     wanted = {key_name(k["probe"], k["task"], k["metric"]) for k in spec["key_metrics"]}
     probes = {k["probe"] for k in spec["key_metrics"]}
     verdicts = gate_verdicts(results, spec["plant_gates"])
     by_model: dict[str, dict[str, Any]] = {}
     for r in results["results"]:
         family, _, strength = r["model"].rpartition("@")
+        if family not in families or r["probe"] not in probes:
+            continue
+        run = by_model.setdefault(
+            r["model"], {"model": r["model"], "family": family, "strength": float(strength), "metrics": {}}
+        )
         name = key_name(r["probe"], r.get("task") or "", r["metric"])
-        if family in families and name in wanted and r.get("value") is not None:
-            run = by_model.setdefault(r["model"], {"model": r["model"], "family": family, "strength": float(strength)})
-            run.setdefault("metrics", {})[name] = {k: r.get(k) for k in ("value", "ci_low", "ci_high")}
+        if name in wanted and r.get("value") is not None:
+            run["metrics"][name] = {k: r.get(k) for k in ("value", "ci_low", "ci_high")}
+        if r["metric"] == COMPETENCE and r.get("passed") is False:
+            run.setdefault("unreadable", [])
+            if r["probe"] not in run["unreadable"]:
+                run["unreadable"].append(r["probe"])
     for model, run in by_model.items():
         run["seed"] = seed
         run["gates"] = {p: verdicts[(model, p)] for p in sorted(probes) if (model, p) in verdicts}
@@ -233,7 +246,10 @@ def render(doc: Mapping[str, Any]) -> str:
     ]
     for run in sorted(doc["runs"], key=lambda r: (r["family"], r["strength"], r["seed"])):
         verdicts = [
-            "—" if run["gates"].get(p) is None else ("pass" if run["gates"][p] else "**fail**")
+            "—"
+            if run["gates"].get(p) is None
+            else ("pass" if run["gates"][p] else "**fail**")
+            + (" (cannot read it: competence guard)" if p in run.get("unreadable", ()) else "")
             for p in doc["plant_gate_probes"]
         ]
         lines.append(f"| {run['model']} seed {run['seed']} | " + " | ".join(verdicts) + " |")

@@ -1,6 +1,6 @@
 """Build every planted model ahead of a run, several at once: fill the cache before the tests need it.
 
-    python -m biascheck.planted.prebuild [--strengths 1 0] [--workers N] [--data DIR]
+    python -m biascheck.planted.prebuild [--strengths 1 0] [--families planted-gpt-no ...] [--workers N] [--data DIR]
 
 A second thread makes one build only 1.6 times faster (hidden size 64: small matrices), so builds side
 by side, one thread each, use the cores better than the same builds one after another, which is what
@@ -34,14 +34,28 @@ _COST = {
 _COST_UNMEASURED = 100  # a planted corpus added since: between the short and the long builds, not a KeyError
 
 
-def planted_models(strengths: tuple[float, ...] = (1.0, 0.0)) -> list[tuple[str, float, str]]:
-    """(family, strength, corpus) for every planted alias at each strength, longest build first."""
+def planted_aliases() -> list[str]:
+    """The planted aliases ('planted-bert', 'planted-gpt-no', ...), as `--model` takes them."""
     from biascheck.registry import ALIASES
 
+    return [name for name, spec in ALIASES.items() if spec.planted_strength is not None]
+
+
+def planted_models(
+    strengths: tuple[float, ...] = (1.0, 0.0), families: tuple[str, ...] | None = None
+) -> list[tuple[str, float, str]]:
+    """(family, strength, corpus) for every planted alias (or only the aliases `families`) at each strength,
+    longest build first."""
+    from biascheck.registry import ALIASES
+
+    known = planted_aliases()
+    unknown = sorted(set(families or ()) - set(known))
+    if unknown:
+        raise ValueError(f"no planted alias {', '.join(unknown)}; known: {', '.join(known)}")
     wanted = [
-        (str(spec.family), float(strength), str(spec.planted_corpus))
-        for spec in ALIASES.values()
-        if spec.planted_strength is not None
+        (str(ALIASES[name].family), float(strength), str(ALIASES[name].planted_corpus))
+        for name in known
+        if families is None or name in families
         for strength in strengths
     ]
     return sorted(wanted, key=lambda m: -_COST.get((m[0], m[2]), _COST_UNMEASURED))
@@ -106,6 +120,12 @@ def main(argv: list[str] | None = None) -> int:
         help="strengths to build for every planted alias (default: 1 0, the plant and the control)",
     )
     parser.add_argument(
+        "--families",
+        nargs="+",
+        default=None,
+        help="only these planted aliases, e.g. planted-bert-no planted-gpt-no (default: every planted alias)",
+    )
+    parser.add_argument(
         "--workers",
         type=int,
         default=min(len(os.sched_getaffinity(0)), 4),
@@ -120,7 +140,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.workers < 1:
         parser.error(f"--workers must be at least 1, got {args.workers}")
-    models = planted_models(tuple(args.strengths))
+    try:
+        models = planted_models(tuple(args.strengths), None if args.families is None else tuple(args.families))
+    except ValueError as exc:
+        parser.error(f"--families: {exc}")
     mirror = mirror_dir(args.data, [Path.cwd(), Path(__file__).resolve().parents[2]])
     started = time.perf_counter()
     try:

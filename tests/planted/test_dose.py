@@ -89,3 +89,32 @@ def test_gate_verdicts_count_only_the_listed_gates_of_a_probe():
         ]
     }
     assert dose.gate_verdicts(results, {"p": [["b", "y"]]}) == {("m@1", "p"): True, ("m@1", "q"): False}
+
+
+def test_a_build_the_competence_guard_stopped_counts_as_one_in_which_the_plant_is_not_seen():
+    """Its listed gate has no row (the probe never ran), but the guard's row is red: the build keeps its
+    record, with no key metric, and is the one build of three that misses."""
+    spec = {
+        "key_metrics": [{"probe": "p", "task": "t", "metric": "m", "direction": 1}],
+        "plant_gates": {"p": [["t", "m"]]},
+    }
+    runs = []
+    for seed in range(3):
+        rows = [{"model": "fam@0", "probe": "p", "task": "t", "metric": "m", "value": 0.0, "passed": False}]
+        if seed == 1:
+            rows.append(
+                {"model": "fam@1", "probe": "p", "task": "t", "metric": "competence", "value": 0.7, "passed": False}
+            )
+        else:
+            rows.append(
+                {"model": "fam@1", "probe": "p", "task": "t", "metric": "competence", "value": 1.0, "passed": True}
+            )
+            rows.append({"model": "fam@1", "probe": "p", "task": "t", "metric": "m", "value": 0.9, "passed": True})
+        runs += dose.runs_from_results({"results": rows}, seed, ["fam"], spec)
+    stopped = next(r for r in runs if r["seed"] == 1 and r["strength"] == 1.0)
+    assert stopped["metrics"] == {} and stopped["gates"] == {"p": False} and stopped["unreadable"] == ["p"]
+    doc = {**spec, "families": ["fam"], "plant_passes": ["p"], "plant_gate_probes": ["p"], "runs": runs}
+    doc |= {"corpus": "c", "corpus_file": "c.json", "command": "c", "measured": "here", "note": ""}
+    assert dose.seen_by_strength(doc, "p", "fam")[1.0] == (True, "all but seed 1 (2 of 3)")
+    assert dose.medians(doc, "p", "fam")[1.0] == (0.9, 0.9, 0.9, 2)
+    assert "| fam@1 seed 1 | **fail** (cannot read it: competence guard) |" in dose.render(doc)

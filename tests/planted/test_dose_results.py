@@ -43,7 +43,7 @@ CONTROL_NOT_CLEAN = {("en", "politicians", "planted-gpt")}
 
 
 def test_there_are_results_files_with_several_builds_per_strength():
-    assert {p.stem for p in RESULTS} >= {"dose_response_they", "dose_response_en"}
+    assert {p.stem for p in RESULTS} >= {"dose_response_they", "dose_response_en", "dose_response_no"}
     for path in RESULTS:
         builds: dict[float, set[int]] = {}
         for run in _doc(path)["runs"]:

@@ -25,6 +25,24 @@ def test_every_planted_alias_is_listed_at_each_strength_the_longest_builds_first
     assert costs == sorted(costs, reverse=True) and models[0][::2] == ("masked", "en")  # the longest starts first
 
 
+def test_families_restrict_the_builds_to_those_aliases():
+    models = prebuild.planted_models((1.0, 0.5, 0.0), ("planted-gpt-no", "planted-bert-no"))
+    assert sorted(models) == sorted((f, s, "no") for f in ("causal", "masked") for s in (1.0, 0.5, 0.0))
+    assert prebuild.planted_models((1.0,), ("planted-bert",)) == [("masked", 1.0, "en")]
+    with pytest.raises(ValueError, match="no planted alias gpt2; known: planted-bert, "):
+        prebuild.planted_models((1.0,), ("gpt2",))
+
+
+def test_the_command_refuses_a_family_that_is_not_a_planted_alias():
+    done = subprocess.run(
+        [sys.executable, "-m", "biascheck.planted.prebuild", "--families", "planted-gpt-xx"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 2 and "--families: no planted alias planted-gpt-xx; known: planted-bert" in done.stderr
+
+
 def tiny_build(family: str, strength: float, corpus: str, mirror, root):
     """The real `_build` in a spawned worker, on a two-profession corpus and a 20-step config (the
     `small` fixture of test_build.py cannot reach another process)."""
