@@ -90,3 +90,34 @@ def test_a_bad_from_results_item_is_a_clear_error(tmp_path):
         check=False,
     )
     assert done.returncode == 2 and "SEED=RESULTS_JSON" in done.stderr
+
+
+def test_families_keep_only_those_models_of_the_corpus(tmp_path):
+    """`--families planted-gpt-no`: the other family's rows in the same results.json are not read."""
+    import json
+
+    rows = [
+        {
+            "model": f"{family}@{s}",
+            "probe": "norwegian_occupations",
+            "task": "task1",
+            "metric": "macro_f1",
+            "value": value,
+            "passed": value >= 0.53,
+        }
+        for family in ("planted-bert-no", "planted-gpt-no")
+        for s, value in (("0", 0.4), ("1", 0.8))
+    ]
+    paths = []
+    for seed in range(3):
+        path = tmp_path / f"s{seed}.json"
+        path.write_text(json.dumps({"results": rows, "models": {}}))
+        paths.append(f"{seed}={path}")
+    base = [sys.executable, str(SCRIPT), "--corpus", "no", "--from-results", *paths, "--out", str(tmp_path)]
+    done = subprocess.run([*base, "--families", "planted-gpt-no"], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    doc = json.loads((tmp_path / "dose_response_no.json").read_text())
+    assert doc["families"] == ["planted-gpt-no"] and {r["family"] for r in doc["runs"]} == {"planted-gpt-no"}
+    assert len(doc["runs"]) == 6 and doc["command"].endswith("--families planted-gpt-no")
+    bad = subprocess.run([*base, "--families", "planted-gpt"], capture_output=True, text=True, check=False)
+    assert bad.returncode == 2 and "--families ['planted-gpt'] are not families of corpus no" in bad.stderr
