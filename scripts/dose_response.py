@@ -230,7 +230,8 @@ def main(argv: list[str] | None = None) -> int:
         "--from-results",
         nargs="+",
         metavar="SEED=RESULTS_JSON",
-        help="write the files from earlier runs' results.json, one per training seed, instead of running the probes",
+        help="write the files from earlier runs' results.json, one per training seed (a seed given twice: two runs "
+        "of other models at that seed, e.g. one per family), instead of running the probes",
     )
     parser.add_argument("--measured-on", default=None, help="where the builds and runs were made (default: here)")
     parser.add_argument("--note", default="", help="a sentence for the page (what was left out, and why)")
@@ -247,12 +248,17 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--families {unknown} are not families of corpus {args.corpus}: {', '.join(all_families)}")
     args.out.mkdir(parents=True, exist_ok=True)
     if args.from_results:
-        runs = {}
+        runs: dict[int, dict] = {}
         for item in args.from_results:
             seed, _, path = item.partition("=")
             if not seed.isdigit() or not path:
                 parser.error(f"--from-results takes SEED=RESULTS_JSON, got {item!r}")
-            runs[int(seed)] = json.loads(Path(path).read_text())
+            results = json.loads(Path(path).read_text())
+            if int(seed) in runs:
+                results = _joined(runs[int(seed)], results)
+                if results is None:
+                    parser.error(f"--from-results: {path} has models that an earlier file of seed {seed} has")
+            runs[int(seed)] = results
     else:
         models = [f"{family}@{s:g}" for family in families for s in args.strengths]
         runs = {seed: run(models, args.out, probes, seed, tuple(args.pytest_args)) for seed in args.seeds}
@@ -273,6 +279,18 @@ def main(argv: list[str] | None = None) -> int:
         print(f"warning: {line}")
     print(dose.render(doc))
     return 0
+
+
+def _joined(first: dict, second: dict) -> dict | None:
+    """Two runs' results.json at one seed as one (their results and models); None if they share a model."""
+    models = {r["model"] for r in first["results"]}
+    if models & {r["model"] for r in second["results"]}:
+        return None
+    return {
+        **first,
+        "results": first["results"] + second["results"],
+        "models": {**first.get("models", {}), **second.get("models", {})},
+    }
 
 
 def _here() -> str:
