@@ -2,7 +2,7 @@
 the planted association grows from 0 (control) to 1 (the reference shares), over several builds.
 
     python scripts/dose_response.py [--corpus en|no|they] [--strengths 0 0.25 0.5 0.75 1] [--seeds 0 1 2]
-                                     [--out docs/known_answers] [-- PYTEST_ARGS]
+                                     [--families F ...] [--probes P ...] [--out docs/known_answers] [-- PYTEST_ARGS]
     python scripts/dose_response.py --corpus they --from-results 0=s0.json 1=s1.json --measured-on "..."
 
 For every family of the corpus (en: planted-bert, planted-gpt; no: planted-bert-no, planted-gpt-no;
@@ -143,12 +143,20 @@ PLANT_GATES: dict[str, tuple[tuple[str, str], ...]] = {
 
 
 def document(
-    corpus: str, runs_by_seed: dict[int, dict], measured: str, note: str, command: str, probes: tuple[str, ...]
+    corpus: str,
+    runs_by_seed: dict[int, dict],
+    measured: str,
+    note: str,
+    command: str,
+    probes: tuple[str, ...],
+    families: tuple[str, ...] | None = None,
 ) -> dict:
-    """The results file of `corpus` (`biascheck.planted.dose`) from one results.json per training seed."""
+    """The results file of `corpus` (`biascheck.planted.dose`) from one results.json per training seed; only
+    `families` of the corpus's (default: all)."""
     from biascheck.planted import dose
 
-    families, all_probes, key_metrics = CORPORA[corpus]
+    all_families, all_probes, key_metrics = CORPORA[corpus]
+    families = tuple(f for f in all_families if families is None or f in families)
     probes = tuple(p for p in all_probes if p in probes)
     doc: dict = {
         "corpus": corpus,
@@ -216,30 +224,41 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2], help="training seeds: builds per strength")
     parser.add_argument("--corpus", choices=sorted(CORPORA), default="en")
     parser.add_argument("--probes", nargs="+", help="only these of the corpus's probes (default: all)")
+    parser.add_argument("--families", nargs="+", help="only these of the corpus's model families (default: all)")
     parser.add_argument("--out", type=Path, default=REPO / "docs" / "known_answers")
     parser.add_argument(
         "--from-results",
         nargs="+",
         metavar="SEED=RESULTS_JSON",
-        help="write the files from earlier runs' results.json, one per training seed, instead of running the probes",
+        help="write the files from earlier runs' results.json, one per training seed (a seed given twice: two runs "
+        "of other models at that seed, e.g. one per family), instead of running the probes",
     )
     parser.add_argument("--measured-on", default=None, help="where the builds and runs were made (default: here)")
     parser.add_argument("--note", default="", help="a sentence for the page (what was left out, and why)")
     parser.add_argument("pytest_args", nargs="*", help="passed to pytest after --, e.g. -- --device cuda")
     args = parser.parse_args(argv)
-    families, all_probes, _keys = CORPORA[args.corpus]
+    all_families, all_probes, _keys = CORPORA[args.corpus]
     probes = tuple(args.probes or all_probes)
     unknown = sorted(set(probes) - set(all_probes))
     if unknown:
         parser.error(f"--probes {unknown} are not probes of corpus {args.corpus}: {', '.join(all_probes)}")
+    families = tuple(f for f in all_families if f in (args.families or all_families))
+    unknown = sorted(set(args.families or ()) - set(all_families))
+    if unknown:
+        parser.error(f"--families {unknown} are not families of corpus {args.corpus}: {', '.join(all_families)}")
     args.out.mkdir(parents=True, exist_ok=True)
     if args.from_results:
-        runs = {}
+        runs: dict[int, dict] = {}
         for item in args.from_results:
             seed, _, path = item.partition("=")
             if not seed.isdigit() or not path:
                 parser.error(f"--from-results takes SEED=RESULTS_JSON, got {item!r}")
-            runs[int(seed)] = json.loads(Path(path).read_text())
+            results = json.loads(Path(path).read_text())
+            if int(seed) in runs:
+                results = _joined(runs[int(seed)], results)
+                if results is None:
+                    parser.error(f"--from-results: {path} has models that an earlier file of seed {seed} has")
+            runs[int(seed)] = results
     else:
         models = [f"{family}@{s:g}" for family in families for s in args.strengths]
         runs = {seed: run(models, args.out, probes, seed, tuple(args.pytest_args)) for seed in args.seeds}
@@ -247,8 +266,9 @@ def main(argv: list[str] | None = None) -> int:
     command = "python scripts/dose_response.py " + " ".join(
         [f"--corpus {args.corpus}", f"--seeds {' '.join(map(str, sorted(runs)))}"]
         + ([f"--probes {' '.join(probes)}"] if args.probes else [])
+        + ([f"--families {' '.join(families)}"] if args.families else [])
     )
-    doc = document(args.corpus, runs, measured, args.note, command, probes)
+    doc = document(args.corpus, runs, measured, args.note, command, probes, families)
     from biascheck.planted import dose
 
     stem = args.out / f"dose_response_{args.corpus}"
@@ -259,6 +279,18 @@ def main(argv: list[str] | None = None) -> int:
         print(f"warning: {line}")
     print(dose.render(doc))
     return 0
+
+
+def _joined(first: dict, second: dict) -> dict | None:
+    """Two runs' results.json at one seed as one (their results and models); None if they share a model."""
+    models = {r["model"] for r in first["results"]}
+    if models & {r["model"] for r in second["results"]}:
+        return None
+    return {
+        **first,
+        "results": first["results"] + second["results"],
+        "models": {**first.get("models", {}), **second.get("models", {})},
+    }
 
 
 def _here() -> str:

@@ -90,3 +90,67 @@ def test_a_bad_from_results_item_is_a_clear_error(tmp_path):
         check=False,
     )
     assert done.returncode == 2 and "SEED=RESULTS_JSON" in done.stderr
+
+
+def test_families_keep_only_those_models_of_the_corpus(tmp_path):
+    """`--families planted-gpt-no`: the other family's rows in the same results.json are not read."""
+    import json
+
+    rows = [
+        {
+            "model": f"{family}@{s}",
+            "probe": "norwegian_occupations",
+            "task": "task1",
+            "metric": "macro_f1",
+            "value": value,
+            "passed": value >= 0.53,
+        }
+        for family in ("planted-bert-no", "planted-gpt-no")
+        for s, value in (("0", 0.4), ("1", 0.8))
+    ]
+    paths = []
+    for seed in range(3):
+        path = tmp_path / f"s{seed}.json"
+        path.write_text(json.dumps({"results": rows, "models": {}}))
+        paths.append(f"{seed}={path}")
+    base = [sys.executable, str(SCRIPT), "--corpus", "no", "--from-results", *paths, "--out", str(tmp_path)]
+    done = subprocess.run([*base, "--families", "planted-gpt-no"], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    doc = json.loads((tmp_path / "dose_response_no.json").read_text())
+    assert doc["families"] == ["planted-gpt-no"] and {r["family"] for r in doc["runs"]} == {"planted-gpt-no"}
+    assert len(doc["runs"]) == 6 and doc["command"].endswith("--families planted-gpt-no")
+    bad = subprocess.run([*base, "--families", "planted-gpt"], capture_output=True, text=True, check=False)
+    assert bad.returncode == 2 and "--families ['planted-gpt'] are not families of corpus no" in bad.stderr
+
+
+def test_a_seed_given_twice_joins_two_runs_of_other_models(tmp_path):
+    """Each family run on its own at the same seeds: `0=bert.json 0=gpt.json ...` reads both; the same
+    model in both files is refused."""
+    import json
+
+    def rows(family):
+        return [
+            {
+                "model": f"{family}@{s}",
+                "probe": "norwegian_occupations",
+                "task": "task1",
+                "metric": "macro_f1",
+                "value": v,
+                "passed": v >= 0.53,
+            }
+            for s, v in (("0", 0.4), ("1", 0.8))
+        ]
+
+    paths = []
+    for seed in range(3):
+        for family in ("planted-bert-no", "planted-gpt-no"):
+            path = tmp_path / f"{family}-{seed}.json"
+            path.write_text(json.dumps({"results": rows(family), "models": {}}))
+            paths.append(f"{seed}={path}")
+    base = [sys.executable, str(SCRIPT), "--corpus", "no", "--out", str(tmp_path), "--from-results"]
+    done = subprocess.run([*base, *paths], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    doc = json.loads((tmp_path / "dose_response_no.json").read_text())
+    assert len(doc["runs"]) == 12 and {r["seed"] for r in doc["runs"]} == {0, 1, 2}
+    twice = subprocess.run([*base, paths[0], paths[0]], capture_output=True, text=True, check=False)
+    assert twice.returncode == 2 and "has models that an earlier file of seed 0 has" in twice.stderr

@@ -36,12 +36,6 @@ def _id(pair) -> str:
     return f"{path.stem.removeprefix('dose_response_')}-{probe}-{family}"
 
 
-# After the politicians frames were held out from the probe's reading context (2026-11-26), the causal
-# control's adjective gaps are no longer clean in every build: two of three builds get the plant's verdict
-# (neg_gap +0.16 / pos_gap -0.20 and pos_gap +0.17). Strict: it turns red when a recipe brings it back.
-CONTROL_NOT_CLEAN = {("en", "politicians", "planted-gpt")}
-
-
 def test_there_are_results_files_with_several_builds_per_strength():
     assert {p.stem for p in RESULTS} >= {"dose_response_they", "dose_response_en", "dose_response_no"}
     for path in RESULTS:
@@ -71,19 +65,9 @@ def test_the_key_metric_does_not_fall_with_the_strength(pair):
     assert medians[-1] > medians[0], medians  # the full plant above the control
 
 
-@pytest.mark.parametrize(
-    "pair",
-    [
-        pytest.param(
-            p,
-            marks=pytest.mark.xfail(strict=True, reason="causal politicians control red in 2 of 3 builds (above)"),
-        )
-        if (p[0].stem.removeprefix("dose_response_"), p[1], p[2]) in CONTROL_NOT_CLEAN
-        else p
-        for p in _pairs()
-    ],
-    ids=_id,
-)
+# No exception: the causal politicians control, red in 2 of 3 builds under the PMI/VADER gate (a strict xfail
+# here until 2026-11-26), is clean under the latent model's soft gaps in all three.
+@pytest.mark.parametrize("pair", _pairs(), ids=_id)
 def test_the_controls_are_clean_in_every_build(pair):
     path, probe, family = pair
     seen = dose.seen_by_strength(_doc(path), probe, family)
