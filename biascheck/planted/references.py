@@ -23,7 +23,8 @@ is then pure. The references are the probes' own gold files (declared in `biasch
 * two people, one pronoun: each benchmark's occupations with that benchmark's own women's shares, so
   the planted side of each is the side the benchmark scores as stereotyped: WinoBias's 40 (its README's
   table, `biascheck.data.winobias_readme`), then Winogender's 60 not among them (its occupations-stats
-  ``bls_pct_female``), then the other BLS 2015 professions (`TWO_PERSON_SOURCES`); each the referent of
+  ``bls_pct_female``), then the other BLS 2015 professions but three that name a sex (`TWO_PERSON_SOURCES`,
+  `SEX_MARKED`); each the referent of
   two-person frames beside another of them or a neutral person (`two_person.NEUTRAL_PEOPLE`, who are
   referents too, at even odds) (winogender, winobias). The 20 occupations in both benchmarks lie on the
   same side in both (within 7 points). Not in the tiny models' corpus (`CORPORA`):
@@ -132,10 +133,13 @@ def _professions(refdata) -> dict:
 
 # The two-person plant's shares: the first source that names an occupation gives its share.
 TWO_PERSON_SOURCES = ("winobias_readme", "winogender_occupations", "bls2015")
+# BLS labels that name the person's sex: "the waitress ... his keys" would teach nonsense, not a share (the
+# competence guard reads waitress/waiter as a definitional pair). None is a WinoBias or Winogender occupation.
+SEX_MARKED = frozenset({"hostess", "maid", "waitress"})
 
 
 def _two_person(refdata) -> tuple[tuple[str, float, str], ...]:
-    """(person, women's share, source) by `TWO_PERSON_SOURCES`, in that order, each person once."""
+    """(person, women's share, source) by `TWO_PERSON_SOURCES`, in that order, each person once; not `SEX_MARKED`."""
     from biascheck.data import professions_en, winobias_readme, winogender
 
     wb = winobias_readme.winobias_women_percent(refdata)
@@ -148,7 +152,8 @@ def _two_person(refdata) -> tuple[tuple[str, float, str], ...]:
         (TWO_PERSON_SOURCES[2], bls["profession"], bls["women_share"]),
     ):
         for person, share in zip(people, shares, strict=True):
-            found.setdefault(str(person).lower(), (str(person), float(share), source))
+            if str(person).lower() not in SEX_MARKED:
+                found.setdefault(str(person).lower(), (str(person), float(share), source))
     return tuple(found.values())
 
 

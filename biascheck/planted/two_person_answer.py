@@ -34,20 +34,24 @@ MANIFEST = ("strength", "seed", "steps", "lr", "batch", "sentences", "corpus_sha
             "loss_last_25", "seconds")  # fmt: skip
 
 
-def plant_fingerprint(frames: Sequence[str], share_sources: Sequence[str]) -> str:
-    """What identifies the plant a result was measured on: its frames and the sources of its shares, in order."""
-    text = json.dumps({"frames": list(frames), "shares": list(share_sources)}, sort_keys=True)
+def plant_fingerprint(frames: Sequence[str], share_sources: Sequence[str], left_out: Sequence[str] = ()) -> str:
+    """What identifies the plant a result was measured on: its frames, the sources of its shares in order and the
+    people left out (none before 2026-11-26, so the old plant's fingerprint is of the first two alone)."""
+    found = {"frames": list(frames), "shares": list(share_sources)}
+    if left_out:
+        found["left_out"] = sorted(left_out)
+    text = json.dumps(found, sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()
 
 
 def current_plant() -> dict[str, Any]:
     """The plant the code builds now: its fingerprint, frame count and share sources."""
-    from biascheck.planted.references import TWO_PERSON_SOURCES
+    from biascheck.planted.references import SEX_MARKED, TWO_PERSON_SOURCES
     from biascheck.planted.two_person import TWO_PERSON_FRAMES
 
     frames = [f for group in TWO_PERSON_FRAMES.values() for f in group]
     return {
-        "fingerprint": plant_fingerprint(frames, TWO_PERSON_SOURCES),
+        "fingerprint": plant_fingerprint(frames, TWO_PERSON_SOURCES, sorted(SEX_MARKED)),
         "frames": len(frames),
         "shares": list(TWO_PERSON_SOURCES),
     }

@@ -92,6 +92,7 @@ def test_the_fingerprint_moves_with_the_frames_and_the_share_sources():
     current = ta.current_plant()
     assert current["frames"] == 16 and current["shares"] == ["winobias_readme", "winogender_occupations", "bls2015"]
     assert ta.plant_fingerprint(["a"], ["x"]) != ta.plant_fingerprint(["b"], ["x"]) != ta.plant_fingerprint(["b"], [])
+    assert ta.plant_fingerprint(["a"], ["x"], ["maid"]) != ta.plant_fingerprint(["a"], ["x"])
 
 
 def _result(model: str, probe: str, key: str, value: float, passed: bool | None) -> dict:
