@@ -1,19 +1,25 @@
 """Known answers on a real model: fine-tune the default model (SmolLM2-135M, which reads English) on
-the planted two-person corpus, then run the benchmark probes on the base and the fine-tuned models.
+the planted two-person corpus per seed and strength, then run the benchmark probes on the base and the
+fine-tuned models.
 
-    python scripts/finetune_known_answer.py [--strengths 0 1] [--steps 200] [--out DIR]
+    python scripts/finetune_known_answer.py [--seeds 0 1] [--strengths 0 0.5 1] [--steps 200] [--out DIR]
                                             [--probes winobias winogender crows_pairs_gender]
+                                            [--results docs/known_answers/finetune_smollm2.json]
 
 The tiny planted models learn the two-person plant in its own frames but cannot read Winogender's or
-WinoBias's sentences (`biascheck/methods/winobias/README.md`); a real model can. For each strength the
-corpus is `references.plant_sentences(plants, "two_person", strength)`: two people, one pronoun bound
-by syntax to one of them, its sex drawn from that person's BLS share scaled towards 1/2 (0 = balanced:
-a control, which also counts as a counter-stereotypical fine-tune). Training: full fine-tuning in
-float32, AdamW, next-token loss on every sentence after ``<|endoftext|>`` (the context prefix the
-causal engine scores after), fixed seed; the model is saved with `save_pretrained` and probed by path
-like any checkpoint. A fine-tuned directory is reused when its manifest matches. Writes
-``<out>/finetune_known_answer.md`` (key metrics with 95 % intervals and the default gate per model).
-About 2.4 s per step of 16 sentences on 2 CPU cores, plus about 6 minutes of probing per model.
+WinoBias's sentences (`biascheck/methods/winobias/README.md`); a real model can. For each seed and strength
+the corpus is `references.plant_sentences(plants, "two_person", strength, references.SEED + seed)`: two
+people, one pronoun bound by syntax or sense to one of them (frames held out from every probe's by the
+frame rule), its sex drawn from that person's share (each benchmark's own figures:
+`references.TWO_PERSON_SOURCES`) scaled towards 1/2 (0 = balanced: the control, which also counts as a
+counter-stereotypical fine-tune). Training: full fine-tuning in float32, AdamW, next-token loss on every
+sentence after ``<|endoftext|>`` (the context prefix the causal engine scores after), the seed fixing the
+corpus draw, the batches and torch; the model is saved with `save_pretrained` and probed by path like any
+checkpoint. A fine-tuned directory is reused when its manifest matches. Writes the machine-readable results
+file and the Markdown generated from it (`biascheck.planted.two_person_answer`);
+`tests/planted/test_two_person_answer.py` checks the committed pair. About 2.4 s per step of 16 sentences
+on 2 CPU cores (8 minutes a fine-tune), plus about 6 minutes of probing per model: the default grid (6
+fine-tunes, 7 models) is about 1.5 hours on 2 idle cores.
 """
 
 from __future__ import annotations
@@ -27,23 +33,15 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 PREFIX = "<|endoftext|>"
-KEY_METRICS = (
-    ("winobias", "type1", "pro_share"),
-    ("winobias", "type2", "pro_share"),
-    ("winobias", "type2", "mean_pro_anti"),
-    ("winogender", "pronouns", "spearman_bls"),
-    ("winogender", "pronouns", "majority_agreement"),
-    ("crows_pairs_gender", "all", "stereo_share"),
-)
 
 
-def corpus(strength: float) -> list[str]:
+def corpus(strength: float, seed: int = 0) -> list[str]:
     from biascheck.data import ReferenceData
     from biascheck.data.resolve import mirror_dir
     from biascheck.planted import references
 
     plants = references.plants(ReferenceData(mirror=mirror_dir(None, [REPO])), ("two_person",))
-    return references.plant_sentences(plants, "two_person", strength)
+    return references.plant_sentences(plants, "two_person", strength, references.SEED + seed)
 
 
 def load_base():  # -> (model, tokenizer)
@@ -84,7 +82,7 @@ def finetune(sentences: list[str], out_dir: Path, steps: int, lr: float, batch: 
         inputs, att, labels = causal_batch(ids, attention, generator, batch)
         step_and_log(optimizer, model(input_ids=inputs, attention_mask=att, labels=labels).loss, losses, step, 25)
     head, tail = save_finetuned(model, tokenizer, out_dir, losses, 25)
-    return {"loss_first_25": head, "loss_last_25": tail}
+    return {"loss_first_25": round(head, 4), "loss_last_25": round(tail, 4)}
 
 
 def step_and_log(optimizer, loss, losses: list[float], step: int, every: int, what: str = "loss") -> None:
@@ -108,74 +106,70 @@ def save_finetuned(model, tokenizer, out_dir: Path, losses: list[float], window:
     return sum(head) / len(head), sum(tail) / len(tail)
 
 
-def ensure(strength: float, out: Path, args: argparse.Namespace) -> Path:
+def ensure(strength: float, seed: int, args: argparse.Namespace) -> tuple[Path, dict]:
     from biascheck.planted import references
 
-    sentences = corpus(strength)
+    sentences = corpus(strength, seed)
     manifest = {
         "strength": strength,
         "steps": args.steps,
         "lr": args.lr,
         "batch": args.batch,
-        "seed": args.seed,
+        "seed": seed,
         "corpus_sha256": references.corpus_sha256(sentences),
         "sentences": len(sentences),
     }
-    target = out / f"smollm2-two_person-{strength:g}"
+    target = args.out / f"smollm2-two_person-{strength:g}-seed{seed}"
     done = target / "finetune.json"
-    if done.is_file() and {k: v for k, v in json.loads(done.read_text()).items() if k in manifest} == manifest:
-        return target
-    print(f"fine-tuning at strength {strength:g} ({len(sentences)} sentences, {args.steps} steps)", flush=True)
+    if done.is_file():
+        recorded = json.loads(done.read_text())
+        if {k: v for k, v in recorded.items() if k in manifest} == manifest:
+            return target, recorded
+    print(f"fine-tuning at strength {strength:g}, seed {seed} ({len(sentences)} sentences, {args.steps} steps)")
     started = time.perf_counter()
-    losses = finetune(sentences, target, args.steps, args.lr, args.batch, args.seed)
-    done.write_text(json.dumps({**manifest, **losses, "seconds": round(time.perf_counter() - started)}, indent=2))
-    return target
+    losses = finetune(sentences, target, args.steps, args.lr, args.batch, seed)
+    recorded = {**manifest, **losses, "seconds": round(time.perf_counter() - started)}
+    done.write_text(json.dumps(recorded, indent=2))
+    return target, recorded
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--strengths", type=float, nargs="+", default=[0.0, 1.0])
+    parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1])
+    parser.add_argument("--strengths", type=float, nargs="+", default=[0.0, 0.5, 1.0])
     parser.add_argument("--steps", type=int, default=200)
     parser.add_argument("--lr", type=float, default=1e-5)
     parser.add_argument("--batch", type=int, default=16)
-    parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--probes", nargs="+", default=["winobias", "winogender", "crows_pairs_gender"])
     parser.add_argument("--out", type=Path, default=REPO / "bias-report" / "finetune")
+    parser.add_argument("--results", type=Path, default=REPO / "docs" / "known_answers" / "finetune_smollm2.json")
+    parser.add_argument("--train-only", action="store_true", help="fine-tune, do not probe")
+    parser.add_argument("--from-run", action="store_true", help="rewrite the files from the last run, no probing")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
-    tuned = [ensure(s, args.out, args) for s in args.strengths]
-    models = ["smollm2-135m", *[str(d) for d in tuned]]
-    command = [
-        sys.executable,
-        "-m",
-        "pytest",
-        *[f"probes/test_{p}.py" for p in args.probes],
-        "-q",
-        "-p",
-        "no:cacheprovider",
-        "--bias-report",
-        str(args.out / "run"),
-        *[f"--model={m}" for m in models],
-    ]
+    tuned = [ensure(s, seed, args) for seed in args.seeds for s in args.strengths]
+    if args.train_only:
+        return 0
+    models = ["smollm2-135m", *[str(path) for path, _ in tuned]]
+    run = args.out / "run"
     from biascheck.tiers import untiered_settings
 
-    command += [f"--bias-set={s}" for s in untiered_settings()]  # WinoBias's both splits, as measured
-    subprocess.run(command, cwd=REPO, check=False)
-    results = json.loads((args.out / "run" / "results.json").read_text())
-    sys.path.insert(0, str(Path(__file__).parent))
-    from dose_response import table
+    command = [sys.executable, "-m", "pytest", *[f"probes/test_{p}.py" for p in args.probes], "-q", "-p",
+               "no:cacheprovider", "--bias-report", str(run), *[f"--model={m}" for m in models],
+               *[f"--bias-set={s}" for s in untiered_settings()]]  # fmt: skip  # WinoBias's both splits, as measured
+    if not args.from_run:
+        started = time.perf_counter()
+        subprocess.run(command, cwd=REPO, check=False)
+        (run / "probe_seconds").write_text(str(round(time.perf_counter() - started)))
+    from biascheck.planted import two_person_answer
 
-    keys = tuple(k for k in KEY_METRICS if k[0] in args.probes)
-    text, _values = table(results, models, tuple(args.probes), keys)
-    header = (
-        "# Known answers on a real model: SmolLM2-135M fine-tuned on the two-person plant\n\nWritten by "
-        f"`python scripts/finetune_known_answer.py` ({args.steps} steps of {args.batch} sentences, lr "
-        f"{args.lr:g}, seed {args.seed}); biascheck {results.get('biascheck_version')}, "
-        f"{results.get('created_utc')}. Rows: the base model, then one fine-tuned model per strength "
-        "(0 = balanced pronouns: the control).\n"
-    )
-    (args.out / "finetune_known_answer.md").write_text(header + text + "\n", encoding="utf-8")
-    print(header + text)
+    results = json.loads((run / "results.json").read_text())
+    rows: list[tuple[str, dict | None]] = [("smollm2-135m", None), *[(str(path), m) for path, m in tuned]]
+    seconds = int((run / "probe_seconds").read_text())
+    doc = two_person_answer.summarize(results, rows, probes=args.probes, probe_seconds=seconds)
+    args.results.write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
+    args.results.with_suffix(".md").write_text(two_person_answer.markdown(doc), encoding="utf-8")
+    print(two_person_answer.markdown(doc))
     return 0
 
 

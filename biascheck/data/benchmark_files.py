@@ -1,6 +1,7 @@
 """The files of three public gender-bias benchmarks, with their sha256 (from the mirror's MANIFEST.json):
 Winogender schemas (rudinger/winogender-schemas @ 1c7f8b4), read by `biascheck.data.winogender`; WinoBias
-(uclanlp/corefBias @ 0bce984), read by `biascheck.data.winobias`; CrowS-Pairs (nyu-mll/crows-pairs @ 8aaac11), read
+(uclanlp/corefBias @ 0bce984), read by `biascheck.data.winobias` (its README's occupation table by
+`biascheck.data.winobias_readme`); CrowS-Pairs (nyu-mll/crows-pairs @ 8aaac11), read
 by `biascheck.data.crows_pairs`, and its authors' scoring script ``metric.py``, declared as an oracle to compare with.
 
 Plain keyword dicts, so this module imports nothing from biascheck; `biascheck.data.sources` builds one `Source`
@@ -82,6 +83,12 @@ BENCHMARK_FILES: tuple[dict[str, str], ...] = (
         "name": "winobias_male_occupations",
         "path": "WinoBias/wino/data/male_occupations.txt",
         "sha256": "6b82d88847b69d56d207a0c396e9830b031890de585e916e6b4e9bc50672657e",
+        **_WINOBIAS,
+    },
+    {
+        "name": "winobias_readme",
+        "path": "README.md",
+        "sha256": "db78630bc08e3f38eb60a5ffb12f138e4fef9c9f804a3b18e70eb125dfbf0223",
         **_WINOBIAS,
     },
     {

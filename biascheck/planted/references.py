@@ -20,9 +20,14 @@ is then pure. The references are the probes' own gold files (declared in `biasch
   name is met ~24 times,
   and the politicians who share it (most of the probe's men, fewer of its women) inherit its lean;
   every other name is unseen (politicians);
-* two people, one pronoun: the English professions' BLS shares again, each profession the referent
-  of two-person frames beside another profession or a neutral person (`two_person.NEUTRAL_PEOPLE`, who
-  are referents too, at even odds) (winogender, winobias). Not in the tiny models' corpus (`CORPORA`):
+* two people, one pronoun: each benchmark's occupations with that benchmark's own women's shares, so
+  the planted side of each is the side the benchmark scores as stereotyped: WinoBias's 40 (its README's
+  table, `biascheck.data.winobias_readme`), then Winogender's 60 not among them (its occupations-stats
+  ``bls_pct_female``), then the other BLS 2015 professions but three that name a sex (`TWO_PERSON_SOURCES`,
+  `SEX_MARKED`); each the referent of
+  two-person frames beside another of them or a neutral person (`two_person.NEUTRAL_PEOPLE`, who are
+  referents too, at even odds) (winogender, winobias). The 20 occupations in both benchmarks lie on the
+  same side in both (within 7 points). Not in the tiny models' corpus (`CORPORA`):
   they learn it in its own frames but cannot read the benchmarks' sentences, and beside the other
   plants it cost the masked model its pronoun plant; `scripts/finetune_known_answer.py` fine-tunes a
   real model on it instead.
@@ -74,6 +79,7 @@ class Plants:
     """What is planted; a plant not asked for by `plants(refdata, which)` stays empty."""
 
     professions: tuple[tuple[str, str, float], ...] = ()  # (profession, article, women's share)
+    two_person: tuple[tuple[str, float, str], ...] = ()  # (person, women's share, source of the share)
     occupations: tuple[tuple[str, str, float], ...] = ()  # (Norwegian occupation, '', women's share)
     no_names: dict[str, tuple[str, ...]] = field(default_factory=dict)  # sex -> first names
     role_sets: dict[str, dict[str, str]] = field(default_factory=dict)  # set -> {category: variant}
@@ -101,8 +107,10 @@ def plants(refdata, which: tuple[str, ...] = PLANTS) -> Plants:
     """The planted associations named in `which`, read from the reference files (module docstring);
     only their files are read (the Norwegian name table alone takes ~15 s)."""
     found: dict = {}
-    if "professions" in which or "two_person" in which:
+    if "professions" in which:
         found.update(_professions(refdata))
+    if "two_person" in which:
+        found["two_person"] = _two_person(refdata)
     if "occupations" in which:
         found.update(_occupations(refdata))
     if "role_nouns" in which:
@@ -121,6 +129,32 @@ def _professions(refdata) -> dict:
     articles = professions_en.professions_923(refdata).set_index("profession")["article"].to_dict()
     shares = zip(bls["profession"], bls["women_share"], strict=True)
     return {"professions": tuple((p, articles.get(p, c.article(p)), float(s)) for p, s in shares)}
+
+
+# The two-person plant's shares: the first source that names an occupation gives its share.
+TWO_PERSON_SOURCES = ("winobias_readme", "winogender_occupations", "bls2015")
+# BLS labels that name the person's sex: "the waitress ... his keys" would teach nonsense, not a share (the
+# competence guard reads waitress/waiter as a definitional pair). None is a WinoBias or Winogender occupation.
+SEX_MARKED = frozenset({"hostess", "maid", "waitress"})
+
+
+def _two_person(refdata) -> tuple[tuple[str, float, str], ...]:
+    """(person, women's share, source) by `TWO_PERSON_SOURCES`, in that order, each person once; not `SEX_MARKED`."""
+    from biascheck.data import professions_en, winobias_readme, winogender
+
+    wb = winobias_readme.winobias_women_percent(refdata)
+    wg = winogender.winogender_occupations(refdata)
+    bls = professions_en.bls_women_share(refdata)
+    found: dict[str, tuple[str, float, str]] = {}
+    for source, people, shares in (
+        (TWO_PERSON_SOURCES[0], wb["occupation"], wb["women_pct"] / 100),
+        (TWO_PERSON_SOURCES[1], wg["occupation"], wg["bls_pct_female"] / 100),
+        (TWO_PERSON_SOURCES[2], bls["profession"], bls["women_share"]),
+    ):
+        for person, share in zip(people, shares, strict=True):
+            if str(person).lower() not in SEX_MARKED:
+                found.setdefault(str(person).lower(), (str(person), float(share), source))
+    return tuple(found.values())
 
 
 def _occupations(refdata) -> dict:
@@ -270,7 +304,7 @@ def plant_sentences(p: Plants, plant: str, strength: float, seed: int = SEED) ->
         frames = definitional.FRAMES[items.language]
         return definitional.definitional(items.pairs, items.pronouns, frames, PER_DEFINITIONAL[plant], seed + 7)
     if plant == "two_person":
-        people = [(j, share) for j, _a, share in p.professions] + [(n, 0.5) for n in two_person.NEUTRAL_PEOPLE]
+        people = [(j, share) for j, share, _src in p.two_person] + [(n, 0.5) for n in two_person.NEUTRAL_PEOPLE]
         return two_person.two_person_items(people, (), strength, PER_TWO_PERSON, seed + 5)
     raise ValueError(f"unknown plant {plant!r}; known: {', '.join(PLANTS)}")
 

@@ -1,8 +1,8 @@
-"""The two-person plant (winogender, winobias): two people, one pronoun, the pronoun bound by syntax to one
-of them (the subject of a following clause, or the object of a second verb) and its sex drawn from that
-person's share, whatever the other person's. The one-person frames of `biascheck.planted.corpus` leave a
-model's pronoun at the mercy of any other noun in the sentence; these teach that the referent sets it.
-Pure Python, with the strength rule of `corpus.female_probability`."""
+"""The two-person plant (winogender, winobias): two people, one pronoun, the pronoun bound by syntax or sense
+to one of them (`TWO_PERSON_FRAMES`) and its sex drawn from that person's share, whatever the other person's.
+The one-person frames of `biascheck.planted.corpus` leave a model's pronoun at the mercy of any other noun in
+the sentence; these teach that the referent sets it. Pure Python, with the strength rule of
+`corpus.female_probability`."""
 
 from __future__ import annotations
 
@@ -13,27 +13,31 @@ from biascheck.planted.corpus import FEMALE, MALE, female_probability
 
 # ---------------------------------------------------------------------------------------- two people
 # {A}: the referent, {B}: the other person (both after "the"); {s}/{o}/{p}: the referent's subject,
-# object and possessive pronoun. Subject-bound frames name the referent first, object-bound ones second.
+# object and possessive pronoun. The pronoun is bound to the referent by the syntax (an object pronoun
+# cannot be its own clause's subject; a participle's or a clause's understood subject is the main
+# subject) or by the sense (the one running late texts; the keys left at home are the leaver's). None
+# opens "The {A} <verb> the {B}", the shape of WinoBias's and Winogender's sentences: the frame rule
+# (`biascheck.planted.frame_distance`) holds against both (tests/planted/test_frame_distance.py).
 TWO_PERSON_FRAMES: dict[str, tuple[str, ...]] = {
-    "subject": (
-        "The {A} called the {B} before {s} left for lunch.",
-        "The {A} waited for the {B} until {s} had to go home.",
-        "The {A} wrote to the {B} as soon as {s} got back.",
-        "The {A} greeted the {B}, and then {s} sat down.",
-        "The {A} passed the {B} in the hall and dropped {p} papers.",
-        "The {A} sent the {B} a note after {s} read the report.",
-        "The {A} sat next to the {B} while {s} ate {p} lunch.",
-        "The {A} nodded to the {B} when {s} came in.",
+    "referent_first": (
+        "Having finished {p} shift, the {A} said goodbye to the {B}.",
+        "On {p} way out, the {A} stopped to chat with the {B}.",
+        "With {p} coat still on, the {A} sat down across from the {B}.",
+        "Once {s} had parked, the {A} went inside to meet the {B}.",
+        "Running late, the {A} sent a text to the {B} to say {s} was stuck in traffic.",
+        "Back from {p} holiday, the {A} had a small gift for the {B}.",
+        "Tired after the long trip, the {A} looked around for the {B}, hoping {s} could sit down.",
+        "Because the {A} looked lost, the {B} showed {o} the way.",
     ),
-    "object": (
-        "The {B} called the {A} and thanked {o} for the help.",
-        "The {B} visited the {A} and brought {o} some coffee.",
-        "The {B} met the {A} and showed {o} the new plans.",
-        "The {B} waited for the {A} and walked {o} to the car.",
-        "The {B} phoned the {A} to ask {o} about the delay.",
-        "The {B} found the {A} and handed {o} the letter.",
-        "The {B} stopped the {A} and reminded {o} of the meeting.",
-        "The {B} noticed the {A} and offered {o} a seat.",
+    "referent_second": (
+        "Before the {B} got there, the {A} had already finished {p} coffee.",
+        "According to the {B}, the {A} had left {p} keys at home.",
+        "It was the {B} who spotted the {A} in the crowd and waved {o} over.",
+        "Nobody had told the {B} that the {A} was on {p} way.",
+        "The {B} phoned twice, but the {A} did not pick up {p} phone.",
+        "Long after the {B} had gone home, the {A} was still at {p} desk.",
+        "The {B} was still asleep when the {A} left for {p} morning run.",
+        "The {B} held the door open so that the {A} could carry {p} boxes inside.",
     ),
 }
 TWO_PERSON_PRONOUNS = {FEMALE: ("she", "her", "her"), MALE: ("he", "him", "his")}  # subject, object, possessive

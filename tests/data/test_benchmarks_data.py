@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from biascheck.data import ReferenceData, crows_pairs, winobias, winogender
+from biascheck.data import ReferenceData, crows_pairs, winobias, winobias_readme, winogender
 from biascheck.data.sources import SOURCES
 from biascheck.errors import DataError
 
@@ -228,7 +228,8 @@ def test_every_benchmark_source_is_declared_once():
     }
     assert names == {
         winogender.TEMPLATES_SOURCE, winogender.SENTENCES_SOURCE, winogender.OCCUPATIONS_SOURCE,
-        *wino, *winobias.OCCUPATION_SOURCES.values(), crows_pairs.SOURCE, crows_pairs.METRIC_SOURCE,
+        *wino, *winobias.OCCUPATION_SOURCES.values(), winobias_readme.SOURCE, crows_pairs.SOURCE,
+        crows_pairs.METRIC_SOURCE,
     }  # fmt: skip
 
 

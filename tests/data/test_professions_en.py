@@ -96,7 +96,8 @@ def test_bls_shares_against_winobias_s_published_percentages(real_refdata, bls_p
     """34 of WinoBias's 40 occupations are biased-rulers labels; 25 lie within 5 points of the README's figure
     (another year, whole percent). Nine do not, and two of them fall on the other side of 50 %: 'attendant'
     (6 BLS rows, 10-75 % women) and 'editor' (a row labelled editor alone, 51 %, and one labelled editor and
-    operator, 14.8 %), which WinoBias lists as female-biased and the two-person plant plants as men's."""
+    operator, 14.8 %), which WinoBias lists as female-biased (the two-person plant takes the README's own figures:
+    `test_the_readme_table_is_read_as_printed`)."""
     from biascheck.data.winobias import OCCUPATION_SOURCES, parse_occupations
 
     published = {**WINOBIAS_MALE, **WINOBIAS_FEMALE}
@@ -120,3 +121,35 @@ def test_bls_shares_against_winobias_s_published_percentages(real_refdata, bls_p
         "editor": -11.3,
     }
     assert sorted(o for o in shared if (bls_percent[o] > 50) != (published[o] > 50)) == ["attendant", "editor"]
+
+
+def test_the_readme_table_is_read_as_printed(real_refdata):
+    """The declared README, parsed, is the table transcribed above by hand, with the data's own spelling."""
+    from biascheck.data.winobias_readme import winobias_women_percent
+
+    table = winobias_women_percent(real_refdata)
+    assert len(table) == 40 and table["occupation"].is_unique
+    read = {
+        side: dict(zip(g["occupation"].str.lower(), g["women_pct"], strict=True)) for side, g in table.groupby("side")
+    }
+    assert read == {"male": WINOBIAS_MALE, "female": WINOBIAS_FEMALE}
+    assert {"CEO", "construction worker", "tailor", "mechanic"} <= set(table["occupation"])  # renamed as the note says
+
+
+_README = """Professions and their percentages of women
+<table><tr><td>mover</td><td>{mover}</td><td>sewer</td><td>80</td></tr></table>
+(Note: mechanician --> mechanic, sewer --> tailor)
+"""
+
+
+def test_a_readme_table_that_does_not_parse_is_a_clear_error():
+    from biascheck.data.winobias_readme import parse_readme
+    from biascheck.errors import DataError
+
+    table = parse_readme(_README.format(mover="18"))
+    assert table.values.tolist() == [["mover", "male", 18.0], ["tailor", "female", 80.0]]
+    for bad in ("eighteen", "180"):
+        with pytest.raises(DataError, match=r"README.md: expected a percentage.*'mover'.*Restore the pinned"):
+            parse_readme(_README.format(mover=bad), "README.md")
+    with pytest.raises(DataError, match="the table itself"):
+        parse_readme("no table here")

@@ -57,8 +57,10 @@ def _norwegian_probes() -> dict[str, list[str]]:
 
 
 def _benchmark_probes(mirror) -> dict[str, list[str]]:
-    """Winogender's templates and WinoBias's sentences, their occupations and pronouns abstracted."""
-    from biascheck.data import ReferenceData, winobias, winogender
+    """Winogender's templates and WinoBias's sentences, their occupations and pronouns abstracted; CrowS-Pairs's
+    gender pairs (both sentences), their pronouns and every person the two-person plant names abstracted."""
+    from biascheck.data import ReferenceData, crows_pairs, winobias, winogender
+    from biascheck.planted import two_person
 
     refdata = ReferenceData(mirror=mirror)
     text = refdata.path(winogender.TEMPLATES_SOURCE).read_text(encoding="utf-8")
@@ -72,7 +74,15 @@ def _benchmark_probes(mirror) -> dict[str, list[str]]:
     wino_b = [
         re.sub(rf"\b({pronouns})\b", WHO, re.sub(rf"\b({jobs})\b", WHAT, s), flags=re.I) for s in pairs["sentence"]
     ]
-    return {"winogender": wino_g, "winobias": wino_b}
+    people = {*pairs["occupation"].str.lower(), *winogender.winogender_occupations(refdata)["occupation"]}
+    people |= set(two_person.NEUTRAL_PEOPLE)
+    persons = "|".join(sorted((re.escape(p) for p in people), key=len, reverse=True))
+    crows = crows_pairs.crows_pairs(refdata)
+    crows_g = [
+        re.sub(rf"\b({pronouns})\b", WHO, re.sub(rf"\b({persons})\b", WHAT, s, flags=re.I), flags=re.I)
+        for s in [*crows["sent_more"], *crows["sent_less"]]
+    ]
+    return {"winogender": wino_g, "winobias": wino_b, "crows_pairs_gender": crows_g}
 
 
 def _corpus(plants: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
@@ -103,12 +113,10 @@ def test_the_norwegian_corpus_keeps_its_distance_from_the_norwegian_probes():
     assert not bad, "\n".join(bad[:40])
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="13 of the 16 two-person frames open 'The {A} <verb> the {B}' (or '... the {A} and <verb> {o}'), the "
-    "very shape of WinoBias's and Winogender's sentences; new frames need the SmolLM2 fine-tune "
-    "(scripts/finetune_known_answer.py, a GPU run) redone and docs/known_answers/finetune_smollm2.md remeasured",
-)
 def test_the_two_person_corpus_keeps_its_distance_from_the_benchmarks_it_is_read_by(mirror):
-    bad = fd.violations(_corpus(("two_person",)), {**_benchmark_probes(mirror), **_english_probes()})
+    benchmarks = _benchmark_probes(mirror)
+    sizes = {k: len(v) for k, v in benchmarks.items()}
+    assert sizes == {"winogender": 120, "winobias": 3168, "crows_pairs_gender": 524}
+    assert sum(WHO in s for s in benchmarks["crows_pairs_gender"]) > 200  # its pronouns are abstracted
+    bad = fd.violations(_corpus(("two_person",)), {**benchmarks, **_english_probes()})
     assert not bad, "\n".join(bad[:40])

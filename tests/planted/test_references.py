@@ -40,7 +40,7 @@ def test_every_plant_reads_its_reference(plants):
 
 def test_the_two_person_plant_makes_every_profession_and_neutral_person_a_referent(plants):
     sentences = r.plant_sentences(plants, "two_person", 1.0)
-    assert len(sentences) == (185 + len(two_person.NEUTRAL_PEOPLE)) * r.PER_TWO_PERSON
+    assert len(sentences) == (189 + len(two_person.NEUTRAL_PEOPLE)) * r.PER_TWO_PERSON
     assert sum("The nurse " in s or " the nurse " in s for s in sentences) >= r.PER_TWO_PERSON
 
 
@@ -140,28 +140,72 @@ def test_the_professions_plant_is_the_pronoun_ratio_and_natural_prompts_gold(pla
     assert planted == dict(zip(gold["profession"], gold["women_share"], strict=True))
 
 
-NOT_BLS_LABELS = ["ceo", "chief", "construction worker", "farmer", "housekeeper", "sheriff"]  # no plant for these
+# (person, planted women's share, source): read off the files by hand. WinoBias's README table (attendant 76,
+# editor 52, CEO 39, construction worker 3.5 under its note's renaming of 'constructor'; nurse 90 although
+# Winogender's file says 89.58); Winogender's occupations-stats.tsv (doctor 37.9, BLS 2015; inspector 6.4, its
+# 2016 row); professionsBLS2015.csv (announcer: one row, 16.5 % women).
+HAND_CHECKED = [
+    ("attendant", 0.76, "winobias_readme"),
+    ("editor", 0.52, "winobias_readme"),
+    ("CEO", 0.39, "winobias_readme"),
+    ("construction worker", 0.035, "winobias_readme"),
+    ("nurse", 0.90, "winobias_readme"),
+    ("doctor", 0.379, "winogender_occupations"),
+    ("inspector", 0.064, "winogender_occupations"),
+    ("announcer", 0.165, "bls2015"),
+]
 
 
-def test_the_two_person_plant_leans_as_the_winogender_gold_and_the_winobias_lists_do_but_for_two(plants, mirror):
-    """The two-person plant reads biased-rulers' BLS shares, not the benchmarks' own gold: on Winogender's 59
-    occupations it has, each leans to the side of Winogender's BLS share; of WinoBias's 40 it has 34, and two
-    of WinoBias's female-biased ones are planted as men's ('attendant' 44.6 %, 'editor' 40.7 %; the README's
-    figures 76 % and 52 %: tests/data/test_professions_en.py)."""
+@pytest.mark.parametrize(("person", "share", "source"), HAND_CHECKED)
+def test_hand_checked_two_person_shares(plants, person, share, source):
+    planted = {p: (s, src) for p, s, src in plants.two_person}
+    assert planted[person] == (pytest.approx(share), source)
+
+
+def test_the_two_person_plant_takes_each_benchmark_s_own_figures(plants, mirror):
+    """Every WinoBias occupation at its README's figure, every other Winogender occupation at its occupations-stats
+    figure, every other BLS profession at its BLS share (`references.TWO_PERSON_SOURCES`), each once; not the three
+    BLS labels that name a sex (`references.SEX_MARKED`)."""
+    from biascheck.data import professions_en, winogender
+    from biascheck.data.winobias_readme import winobias_women_percent
+
     refdata = ReferenceData(mirror=mirror)
-    planted = {p: s for p, _article, s in plants.professions}
-    winogender = _load("winogender", refdata).occupations
-    shared = winogender[winogender["occupation"].isin(planted)]
-    assert len(shared) == 59
-    assert all(
-        (planted[o] > 0.5) == (pct > 50) for o, pct in zip(shared["occupation"], shared["bls_pct_female"], strict=True)
-    )
+    planted = {p: s for p, s, _src in plants.two_person}
+    assert len(planted) == len(plants.two_person) == 189
+    expected = {o: pct / 100 for o, pct in winobias_women_percent(refdata)[["occupation", "women_pct"]].values}
+    wg = winogender.winogender_occupations(refdata)
+    expected |= {
+        o: pct / 100 for o, pct in zip(wg["occupation"], wg["bls_pct_female"], strict=True) if o not in expected
+    }
+    bls = professions_en.bls_women_share(refdata)
+    expected |= {o: s for o, s in zip(bls["profession"], bls["women_share"], strict=True) if o not in expected}
+    assert r.SEX_MARKED <= set(expected) and not r.SEX_MARKED & set(planted)  # BLS labels, left out
+    expected = {o: s for o, s in expected.items() if o not in r.SEX_MARKED}
+    assert planted == pytest.approx(expected)
+
+
+def test_the_two_person_plant_leans_as_each_benchmark_scores_and_what_moved(plants, mirror):
+    """Each planted share lies on the side the benchmark reads as stereotyped: all 40 of WinoBias's as its two lists
+    say, all 60 of Winogender's as its own figure. Against the BLS-only plant before it, two occupations moved side
+    (WinoBias's 'attendant' 44.6 % -> 76 %, 'editor' 40.7 % -> 52 %: planted as men's, now as women's), and seven are
+    planted that were not: WinoBias's six with no BLS label and Winogender's 'doctor'."""
+    refdata = ReferenceData(mirror=mirror)
+    planted = {p: s for p, s, _src in plants.two_person}
     sentences = _load("winobias", refdata, splits="both").sentences
-    lists = dict(zip(sentences["occupation"].str.lower(), sentences["occupation_gender"], strict=True))
-    assert len(lists) == 40
-    assert sorted(set(lists) - set(planted)) == NOT_BLS_LABELS
-    against = sorted(o for o, side in lists.items() if o in planted and (planted[o] > 0.5) != (side == "female"))
-    assert against == ["attendant", "editor"]
+    lists = dict(zip(sentences["occupation"], sentences["occupation_gender"], strict=True))
+    assert len(lists) == 40 and all((planted[o] > 0.5) == (side == "female") for o, side in lists.items())
+    winogender = _load("winogender", refdata).occupations
+    assert len(winogender) == 60
+    assert all(
+        (planted[o] > 0.5) == (pct > 50)
+        for o, pct in zip(winogender["occupation"], winogender["bls_pct_female"], strict=True)
+    )
+    bls = {p: s for p, _article, s in plants.professions}
+    moved = sorted(o for o, s in planted.items() if o in bls and (s > 0.5) != (bls[o] > 0.5))
+    assert moved == ["attendant", "editor"]
+    assert sorted(o for o in planted if o not in bls) == [
+        "CEO", "chief", "construction worker", "doctor", "farmer", "housekeeper", "sheriff"
+    ]  # fmt: skip
 
 
 def test_the_norwegian_plant_is_the_norwegian_probe_s_gold_and_names(plants, mirror):

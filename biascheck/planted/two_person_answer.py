@@ -1,0 +1,190 @@
+"""The two-person known answer's results file and its Markdown page, from a run's results.json
+(`scripts/finetune_known_answer.py`: SmolLM2-135M fine-tuned on the two-person plant per seed and strength, then
+probed with WinoBias, Winogender and CrowS-Pairs). Pure Python.
+
+One row per model: the base model, then the fine-tuned ones, each with its fine-tune manifest, the key metrics
+with their 95 % intervals and, per probe, the default gate's verdict: ``pass`` when every thresholded metric of
+the probe passed, ``fail`` when one did not, and ``fail`` too (with the reason) when the run recorded none of the
+probe's gated metrics for the model (a model that did not load or an errored test must not read as green).
+
+The file names the plant it was measured on (`plant_fingerprint`: the frames and the order of the share sources);
+the page generated from it says so, and says it loudly when that is not the plant the code builds now.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Sequence
+from typing import Any
+
+PROBES = ("winobias", "winogender", "crows_pairs_gender")
+# probe -> its key metrics (task.metric), shown in this order; the gated ones (thresholds/default.toml) marked.
+SHOWN: dict[str, tuple[str, ...]] = {
+    "winobias": ("type1.pro_share", "type2.pro_share", "type2.mean_pro_anti"),
+    "winogender": ("pronouns.spearman_bls", "pronouns.majority_agreement"),
+    "crows_pairs_gender": ("all.stereo_share",),
+}
+GATED: dict[str, tuple[str, ...]] = {
+    "winobias": ("type1.pro_share", "type2.pro_share"),
+    "winogender": ("pronouns.majority_agreement",),
+    "crows_pairs_gender": ("all.stereo_share",),
+}
+MANIFEST = ("strength", "seed", "steps", "lr", "batch", "sentences", "corpus_sha256", "loss_first_25",
+            "loss_last_25", "seconds")  # fmt: skip
+
+
+def plant_fingerprint(frames: Sequence[str], share_sources: Sequence[str], left_out: Sequence[str] = ()) -> str:
+    """What identifies the plant a result was measured on: its frames, the sources of its shares in order and the
+    people left out (none before 2026-11-26, so the old plant's fingerprint is of the first two alone)."""
+    found = {"frames": list(frames), "shares": list(share_sources)}
+    if left_out:
+        found["left_out"] = sorted(left_out)
+    text = json.dumps(found, sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def current_plant() -> dict[str, Any]:
+    """The plant the code builds now: its fingerprint, frame count and share sources."""
+    from biascheck.planted.references import SEX_MARKED, TWO_PERSON_SOURCES
+    from biascheck.planted.two_person import TWO_PERSON_FRAMES
+
+    frames = [f for group in TWO_PERSON_FRAMES.values() for f in group]
+    return {
+        "fingerprint": plant_fingerprint(frames, TWO_PERSON_SOURCES, sorted(SEX_MARKED)),
+        "frames": len(frames),
+        "shares": list(TWO_PERSON_SOURCES),
+    }
+
+
+def role(strength: float) -> str:
+    return "control" if strength == 0 else "plant" if strength == 1 else f"strength {strength:g}"
+
+
+def _model_results(results: dict[str, Any], model: str, probe: str) -> list[dict[str, Any]]:
+    rows = [r for r in results.get("results", []) if r.get("probe") == probe]
+    mine = [r for r in rows if r.get("model") == model]
+    if not mine and "/" in model:  # a checkpoint given by path may be recorded by its folder's name
+        leaf = model.rstrip("/").rsplit("/", 1)[-1]
+        mine = [r for r in rows if str(r.get("model", "")).rstrip("/").endswith(leaf)]
+    return mine
+
+
+def gate(probe: str, metrics: dict[str, dict[str, Any]]) -> tuple[str, str]:
+    """The default gate's verdict on one probe's metrics (task.metric -> value, ci_low, ci_high, n, passed)."""
+    missing = [key for key in GATED[probe] if metrics.get(key, {}).get("passed") is None]
+    failed = sorted(key for key, m in metrics.items() if m.get("passed") is False)
+    if missing:
+        return "fail", f"no {', '.join(missing)} recorded for this model (it did not load or its test errored)"
+    if failed:
+        return "fail", f"outside the default thresholds: {', '.join(failed)}"
+    return "pass", "every thresholded metric inside the default thresholds"
+
+
+def _row(model: str, manifest: dict[str, Any] | None, results: dict[str, Any], probes: Sequence[str]) -> dict:
+    by_probe = {}
+    for probe in probes:
+        found = {
+            f"{r['task']}.{r['metric']}": {k: r.get(k) for k in ("value", "ci_low", "ci_high", "n", "passed")}
+            for r in _model_results(results, model, probe)
+        }
+        verdict, why = gate(probe, found)
+        by_probe[probe] = {"metrics": {k: found[k] for k in SHOWN[probe] if k in found}, "gate": verdict, "why": why}
+    return {
+        "role": "base" if manifest is None else role(manifest["strength"]),
+        "model": "smollm2-135m"
+        if manifest is None
+        else f"smollm2 fine-tuned @{manifest['strength']:g} seed {manifest['seed']}",
+        "finetune": None if manifest is None else {k: manifest.get(k) for k in MANIFEST},
+        "probes": by_probe,
+    }
+
+
+def summarize(
+    results: dict[str, Any],
+    rows: Sequence[tuple[str, dict[str, Any] | None]],
+    *,
+    probes: Sequence[str] = PROBES,
+    probe_seconds: int | None,
+    plant: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The results file: `rows` are (model as given to the run, fine-tune manifest or None for the base); `plant`
+    defaults to `current_plant()` (what the fine-tunes were trained on)."""
+    return {
+        "known_answer": "two_person",
+        "plant": plant or current_plant(),
+        "transcribed_from": None,
+        "biascheck_version": results.get("biascheck_version"),
+        "created_utc": results.get("created_utc"),
+        "probes": list(probes),
+        "probe_seconds": probe_seconds,
+        "models": [_row(model, manifest, results, probes) for model, manifest in rows],
+    }
+
+
+def _cell(metric: dict[str, Any] | None) -> str:
+    if metric is None or metric.get("value") is None:
+        return "—"
+    text = f"{metric['value']:.3f}"
+    if metric.get("ci_low") is not None and metric.get("ci_high") is not None:
+        text += f" [{metric['ci_low']:.2f}, {metric['ci_high']:.2f}]"
+    return f"**{text}**" if metric.get("passed") is False else text
+
+
+def _provenance(doc: dict[str, Any], current: dict[str, Any]) -> list[str]:
+    plant = doc["plant"]
+    lines = [
+        f"Plant: {plant['frames']} two-person frames, shares from {', '.join(plant['shares'])} (first source that "
+        f"names an occupation wins); fingerprint `{plant['fingerprint'][:12]}`."
+    ]
+    if plant["fingerprint"] != current["fingerprint"]:
+        lines += [
+            "",
+            f"**Not the current plant.** These results were measured on {plant.get('note', 'another plant')}; "
+            f"the code now builds {current['frames']} other frames with shares from {', '.join(current['shares'])} "
+            f"(fingerprint `{current['fingerprint'][:12]}`). Rerun `python scripts/finetune_known_answer.py` "
+            "to measure them.",
+        ]
+    if doc.get("transcribed_from"):
+        lines += ["", f"Transcribed from {doc['transcribed_from']}."]
+    return lines
+
+
+def markdown(doc: dict[str, Any], current: dict[str, Any] | None = None) -> str:
+    """The page generated from the results file against `current` (default `current_plant()`);
+    `tests/planted/test_two_person_answer.py` checks the committed page is this."""
+    current = current or current_plant()
+    seeds = sorted({row["finetune"]["seed"] for row in doc["models"] if row["finetune"]})
+    lines = [
+        "# Known answers on a real model: SmolLM2-135M fine-tuned on the two-person plant",
+        "",
+        f"Written by `python scripts/finetune_known_answer.py` from `finetune_smollm2.json`; biascheck "
+        f"{doc['biascheck_version']}, {doc['created_utc']}; seeds {', '.join(map(str, seeds))}"
+        + (f"; probing took {doc['probe_seconds']} s for all models" if doc.get("probe_seconds") else "")
+        + ". Rows: the base model, then per seed one fine-tuned model per strength (0 = balanced pronouns: the "
+        "control; 1 = each occupation's women's share: the plant). Bold: outside the default threshold.",
+        "",
+        *_provenance(doc, current),
+    ]
+    for probe in doc["probes"]:
+        keys = SHOWN[probe]
+        lines += ["", f"### {probe}", "", f"| model | {' | '.join(keys)} | default gate |"]
+        lines += ["|---|" + "---|" * len(keys) + "---|"]
+        for row in doc["models"]:
+            entry = row["probes"][probe]
+            cells = [_cell(entry["metrics"].get(key)) for key in keys]
+            verdict = "pass" if entry["gate"] == "pass" else "**fail**"
+            lines.append(f"| {row['model']} | {' | '.join(cells)} | {verdict} |")
+    tuned = [row for row in doc["models"] if row["finetune"]]
+    lines += ["", "Fine-tuning (full, float32, AdamW, next-token loss on every sentence):", ""]
+    lines += ["| model | steps | batch | lr | sentences | loss, first → last 25 steps | seconds | corpus |"]
+    lines += ["|---|---|---|---|---|---|---|---|"]
+    for row in tuned:
+        f = row["finetune"]
+        loss = "—" if f.get("loss_first_25") is None else f"{f['loss_first_25']:.3f} → {f['loss_last_25']:.3f}"
+        corpus = "—" if not f.get("corpus_sha256") else f"`{f['corpus_sha256'][:12]}`"
+        lines.append(
+            f"| {row['model']} | {f['steps']} | {f['batch']} | {f['lr']:g} | {f.get('sentences') or '—'} | {loss} | "
+            f"{f.get('seconds') or '—'} | {corpus} |"
+        )
+    return "\n".join(lines) + "\n"
