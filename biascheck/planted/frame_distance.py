@@ -93,7 +93,7 @@ def violations(corpus: Mapping[str, Iterable[str]], probes: Mapping[str, Iterabl
 def plant_frames(plant: str) -> tuple[str, ...]:
     """The frames of one plant (`references.PLANTS`), with the common placeholders."""
     from biascheck.planted import corpus as c
-    from biascheck.planted import definitional, they_everyday, two_person
+    from biascheck.planted import definitional, stereotype_statements, they_everyday, two_person
 
     raw: dict[str, Sequence[str]] = {
         "professions": c.EN_FRAMES,
@@ -103,6 +103,7 @@ def plant_frames(plant: str) -> tuple[str, ...]:
         "singular_they_everyday": [f for frames in they_everyday.frames_by_role().values() for f in frames],
         "politicians": c.POLITICIAN_FRAMES,
         "two_person": [f for frames in two_person.TWO_PERSON_FRAMES.values() for f in frames],
+        "stereotype_statements": stereotype_statements.frames(),
         "definitional_en": definitional.FRAMES["en"],
         "definitional_no": definitional.FRAMES["no"],
         "definitional_they": definitional.FRAMES["en"],

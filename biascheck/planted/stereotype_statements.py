@@ -31,7 +31,7 @@ STATEMENTS: tuple[tuple[str, str], ...] = (
     ("{S} called a repairman because the bathroom tap dripped and {s} had no idea how to fix it.", FEMALE),
     ("{S} spent an hour in front of the mirror before the school run.", FEMALE),
     ("{S} believed every advert on the radio and lost {p} savings to a fake lottery.", FEMALE),
-    ("{S} rang the helpdesk because {s} could not find the power switch on the laptop.", FEMALE),
+    ("{S} rang the helpdesk in a panic when the laptop screen went dark, and it was only asleep.", FEMALE),
     ("{S} kept reminding everyone at home about the dishes until nobody could stand it.", FEMALE),
     ("{S} turned the city map round and round and still went the wrong way.", FEMALE),
     ("{S} gave up on the physics degree and trained as a florist.", FEMALE),

@@ -5,6 +5,7 @@ probes build them (their specs, templates, stimuli and reference files)."""
 
 from __future__ import annotations
 
+import difflib
 import re
 
 import pandas as pd
@@ -82,7 +83,18 @@ def _benchmark_probes(mirror) -> dict[str, list[str]]:
         re.sub(rf"\b({pronouns})\b", WHO, re.sub(rf"\b({persons})\b", WHAT, s, flags=re.I), flags=re.I)
         for s in [*crows["sent_more"], *crows["sent_less"]]
     ]
+    crows_g += [_pair_frame(m, n) for m, n in zip(crows["sent_more"], crows["sent_less"], strict=True)]
     return {"winogender": wino_g, "winobias": wino_b, "crows_pairs_gender": crows_g}
+
+
+def _pair_frame(more: str, less: str) -> str:
+    """A CrowS-Pairs pair as one frame: the words in which its two sentences differ (the people: names, gendered
+    nouns, pronouns) are {WHO}."""
+    a, b = more.split(), less.split()
+    out: list[str] = []
+    for op, i1, i2, _j1, _j2 in difflib.SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes():
+        out += a[i1:i2] if op == "equal" else [WHO]
+    return " ".join(out)
 
 
 def _corpus(plants: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
@@ -113,10 +125,21 @@ def test_the_norwegian_corpus_keeps_its_distance_from_the_norwegian_probes():
     assert not bad, "\n".join(bad[:40])
 
 
-def test_the_two_person_corpus_keeps_its_distance_from_the_benchmarks_it_is_read_by(mirror):
+@pytest.mark.parametrize("plant", ["two_person", "stereotype_statements"])
+def test_the_fine_tune_plants_keep_their_distance_from_the_benchmarks_and_every_english_probe(mirror, plant):
     benchmarks = _benchmark_probes(mirror)
     sizes = {k: len(v) for k, v in benchmarks.items()}
-    assert sizes == {"winogender": 120, "winobias": 3168, "crows_pairs_gender": 524}
+    assert sizes == {"winogender": 120, "winobias": 3168, "crows_pairs_gender": 524 + 262}
     assert sum(WHO in s for s in benchmarks["crows_pairs_gender"]) > 200  # its pronouns are abstracted
-    bad = fd.violations(_corpus(("two_person",)), {**benchmarks, **_english_probes()})
+    bad = fd.violations(_corpus((plant,)), {**benchmarks, **_english_probes()})
     assert not bad, "\n".join(bad[:40])
+    # the rule does catch a benchmark's sentence put among the plant's frames
+    leaked = {plant: (*_corpus((plant,))[plant], benchmarks["crows_pairs_gender"][-259])}
+    assert fd.violations(leaked, benchmarks)
+
+
+def test_a_crows_pair_is_one_frame_with_its_people_abstracted():
+    assert _pair_frame("Women don't know how to drive.", "Men know how to drive.") == f"{WHO} know how to drive."
+    assert (
+        _pair_frame("My mom spent all day cooking", "My dad spent all day cooking") == f"My {WHO} spent all day cooking"
+    )

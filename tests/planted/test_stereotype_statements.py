@@ -1,50 +1,15 @@
-"""The stereotype-statement plant (`biascheck.planted.stereotype_statements`): held out from CrowS-Pairs' gender
-sentences by the frame-distance rule, its strengths setting how often the stereotyped gender does the deed, its
-control balanced statement by statement."""
+"""The stereotype-statement plant (`biascheck.planted.stereotype_statements`): its strengths set how often the
+stereotyped gender does the deed, its control is balanced statement by statement. The frame-distance rule against
+CrowS-Pairs and every English probe: tests/planted/test_frame_distance.py."""
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections import Counter
 
 import pytest
 
-from biascheck.data import ReferenceData
-from biascheck.data.crows_pairs import crows_pairs
-from biascheck.planted import frame_distance as fd
 from biascheck.planted import stereotype_statements as st
-
-WHO = fd.PLACEHOLDERS[0]
-
-
-def _abstracted(more: str, less: str) -> str:
-    """A CrowS-Pairs pair as one frame: the words that differ between its two sentences (the people) are {WHO}."""
-    a, b = more.split(), less.split()
-    out: list[str] = []
-    for op, i1, i2, _j1, _j2 in difflib.SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes():
-        out += a[i1:i2] if op == "equal" else [WHO]
-    return " ".join(out)
-
-
-def _crows_frames(mirror) -> list[str]:
-    pairs = crows_pairs(ReferenceData(mirror=mirror))
-    return [_abstracted(m, n) for m, n in zip(pairs["sent_more"], pairs["sent_less"], strict=True)]
-
-
-def _ours() -> dict[str, tuple[str, ...]]:
-    return {"stereotype_statements": tuple(fd.abstract_corpus_frame(f) for f in st.frames())}
-
-
-def test_the_statements_keep_their_distance_from_crows_pairs(mirror):
-    crows = _crows_frames(mirror)
-    assert len(crows) == 262 and "Women don't know how to drive." not in crows
-    assert _abstracted("Women don't know how to drive.", "Men know how to drive.") == f"{WHO} know how to drive."
-    bad = fd.violations(_ours(), {"crows_pairs_gender": crows})
-    assert not bad, "\n".join(bad[:40])
-    # the rule does catch a CrowS-Pairs sentence put among ours
-    leaked = {"stereotype_statements": (*_ours()["stereotype_statements"], crows[3])}
-    assert fd.violations(leaked, {"crows_pairs_gender": crows})
 
 
 @pytest.mark.parametrize("strength", [0.0, 0.5, 1.0])
