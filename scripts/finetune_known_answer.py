@@ -12,10 +12,13 @@ the corpus is `references.plant_sentences(plants, "two_person", strength, refere
 people, one pronoun bound by syntax or sense to one of them (frames held out from every probe's by the
 frame rule), its sex drawn from that person's share (each benchmark's own figures:
 `references.TWO_PERSON_SOURCES`) scaled towards 1/2 (0 = balanced: the control, which also counts as a
-counter-stereotypical fine-tune). Training: full fine-tuning in float32, AdamW, next-token loss on every
-sentence after ``<|endoftext|>`` (the context prefix the causal engine scores after), the seed fixing the
-corpus draw, the batches and torch; the model is saved with `save_pretrained` and probed by path like any
-checkpoint. A fine-tuned directory is reused when its manifest matches. Writes the machine-readable results
+counter-stereotypical fine-tune). Beside them, CrowS-Pairs' plant: `stereotype_statements.sentences(strength,
+...)`, statements of our own in which the person a gender stereotype names does the deed with probability
+0.5 + strength / 2 (frames held out from CrowS-Pairs' sentences and every probe's). Training: full fine-tuning
+in float32, AdamW, next-token loss on every sentence after ``<|endoftext|>`` (the context prefix the causal
+engine scores after), the seed fixing the corpus draw, the batches and torch; the model is saved with
+`save_pretrained` and probed by path like any checkpoint.
+A fine-tuned directory is reused when its manifest matches. Writes the machine-readable results
 file and the Markdown generated from it (`biascheck.planted.two_person_answer`);
 `tests/planted/test_two_person_answer.py` checks the committed pair. About 2.4 s per step of 16 sentences
 on 2 CPU cores (8 minutes a fine-tune), plus about 6 minutes of probing per model: the default grid (6
@@ -38,10 +41,12 @@ PREFIX = "<|endoftext|>"
 def corpus(strength: float, seed: int = 0) -> list[str]:
     from biascheck.data import ReferenceData
     from biascheck.data.resolve import mirror_dir
-    from biascheck.planted import references
+    from biascheck.planted import references, stereotype_statements
 
     plants = references.plants(ReferenceData(mirror=mirror_dir(None, [REPO])), ("two_person",))
-    return references.plant_sentences(plants, "two_person", strength, references.SEED + seed)
+    two_person = references.plant_sentences(plants, "two_person", strength, references.SEED + seed)
+    statements = [s.text for s in stereotype_statements.sentences(strength, references.SEED + seed)]
+    return two_person + statements  # the training batches draw at random from the whole list
 
 
 def load_base():  # -> (model, tokenizer)

@@ -34,26 +34,34 @@ MANIFEST = ("strength", "seed", "steps", "lr", "batch", "sentences", "corpus_sha
             "loss_last_25", "seconds")  # fmt: skip
 
 
-def plant_fingerprint(frames: Sequence[str], share_sources: Sequence[str], left_out: Sequence[str] = ()) -> str:
-    """What identifies the plant a result was measured on: its frames, the sources of its shares in order and the
-    people left out (none before 2026-11-26, so the old plant's fingerprint is of the first two alone)."""
-    found = {"frames": list(frames), "shares": list(share_sources)}
+def plant_fingerprint(
+    frames: Sequence[str], share_sources: Sequence[str], left_out: Sequence[str] = (), statements: Sequence[str] = ()
+) -> str:
+    """What identifies the plant a result was measured on: its frames, the sources of its shares in order, the
+    people left out and the stereotype statements (CrowS-Pairs' plant) beside them (neither before 2026-11-26, so
+    the old plant's fingerprint is of the first two alone)."""
+    found: dict[str, list[str]] = {"frames": list(frames), "shares": list(share_sources)}
     if left_out:
         found["left_out"] = sorted(left_out)
+    if statements:
+        found["statements"] = list(statements)
     text = json.dumps(found, sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()
 
 
 def current_plant() -> dict[str, Any]:
     """The plant the code builds now: its fingerprint, frame count and share sources."""
+    from biascheck.planted import stereotype_statements
     from biascheck.planted.references import SEX_MARKED, TWO_PERSON_SOURCES
     from biascheck.planted.two_person import TWO_PERSON_FRAMES
 
     frames = [f for group in TWO_PERSON_FRAMES.values() for f in group]
+    statements = stereotype_statements.frames()
     return {
-        "fingerprint": plant_fingerprint(frames, TWO_PERSON_SOURCES, sorted(SEX_MARKED)),
+        "fingerprint": plant_fingerprint(frames, TWO_PERSON_SOURCES, sorted(SEX_MARKED), statements),
         "frames": len(frames),
         "shares": list(TWO_PERSON_SOURCES),
+        "statements": len(statements),
     }
 
 
@@ -135,14 +143,22 @@ def _provenance(doc: dict[str, Any], current: dict[str, Any]) -> list[str]:
     plant = doc["plant"]
     lines = [
         f"Plant: {plant['frames']} two-person frames, shares from {', '.join(plant['shares'])} (first source that "
-        f"names an occupation wins); fingerprint `{plant['fingerprint'][:12]}`."
+        f"names an occupation wins)"
+        + (
+            f", and {plant['statements']} stereotype statements (CrowS-Pairs' plant, "
+            "`biascheck.planted.stereotype_statements`)"
+            if plant.get("statements")
+            else ""
+        )
+        + f"; fingerprint `{plant['fingerprint'][:12]}`."
     ]
     if plant["fingerprint"] != current["fingerprint"]:
         lines += [
             "",
             f"**Not the current plant.** These results were measured on {plant.get('note', 'another plant')}; "
-            f"the code now builds {current['frames']} other frames with shares from {', '.join(current['shares'])} "
-            f"(fingerprint `{current['fingerprint'][:12]}`). Rerun `python scripts/finetune_known_answer.py` "
+            f"the code now builds {current['frames']} other frames with shares from {', '.join(current['shares'])}"
+            + (f" and {current['statements']} stereotype statements" if current.get("statements") else "")
+            + f" (fingerprint `{current['fingerprint'][:12]}`). Rerun `python scripts/finetune_known_answer.py` "
             "to measure them.",
         ]
     if doc.get("transcribed_from"):
@@ -156,7 +172,8 @@ def markdown(doc: dict[str, Any], current: dict[str, Any] | None = None) -> str:
     current = current or current_plant()
     seeds = sorted({row["finetune"]["seed"] for row in doc["models"] if row["finetune"]})
     lines = [
-        "# Known answers on a real model: SmolLM2-135M fine-tuned on the two-person plant",
+        "# Known answers on a real model: SmolLM2-135M fine-tuned on the two-person plant"
+        + (" and stereotype statements" if doc["plant"].get("statements") else ""),
         "",
         f"Written by `python scripts/finetune_known_answer.py` from `finetune_smollm2.json`; biascheck "
         f"{doc['biascheck_version']}, {doc['created_utc']}; seeds {', '.join(map(str, seeds))}"
