@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from biascheck.planted import answer_page
+
 PROBE = "bbq_gender_identity"
 GATED = ("ambig.bias_score", "disambig.accuracy")
 SHOWN = ("ambig.bias_score", "ambig.accuracy", "disambig.accuracy", "disambig.bias_score")
@@ -53,29 +55,9 @@ def in_frame(items: Sequence[Any], lls: Sequence[Sequence[float]]) -> dict[str, 
     return {**shares, "n_ambig": n_ambig, "disambig_accuracy": accuracy, "n_disambig": n_disambig}
 
 
-def _model_results(results: dict[str, Any], model: str) -> list[dict[str, Any]]:
-    rows = [r for r in results.get("results", []) if r.get("probe") == PROBE]
-    mine = [r for r in rows if r.get("model") == model]
-    if not mine and "/" in model:  # a checkpoint given by path may be recorded by its folder's name
-        leaf = model.rstrip("/").rsplit("/", 1)[-1]
-        mine = [r for r in rows if str(r.get("model", "")).rstrip("/").endswith(leaf)]
-    return mine
-
-
 def _row(role: str, model: str, manifest: dict[str, Any] | None, results: dict[str, Any]) -> dict[str, Any]:
-    found = _model_results(results, model)
-    metrics = {
-        f"{r['task']}.{r['metric']}": {k: r.get(k) for k in ("value", "ci_low", "ci_high", "n", "passed")}
-        for r in found
-    }
-    missing = [key for key in GATED if key not in metrics]
-    failed = sorted(key for key, m in metrics.items() if m["passed"] is False)
-    if missing:
-        gate, why = "fail", f"no {', '.join(missing)} recorded for this model (it did not load or its test errored)"
-    elif failed:
-        gate, why = "fail", f"outside the default thresholds: {', '.join(failed)}"
-    else:
-        gate, why = "pass", "every thresholded metric inside the default thresholds"
+    metrics = answer_page.model_metrics(results, model, PROBE)
+    gate, why = answer_page.gate(metrics, GATED)
     name = (
         "smollm2-135m" if manifest is None else f"smollm2 fine-tuned @{manifest['strength']:g} seed {manifest['seed']}"
     )
@@ -110,15 +92,6 @@ def summarize(
     }
 
 
-def _cell(metric: dict[str, Any] | None) -> str:
-    if metric is None or metric.get("value") is None:
-        return "—"
-    text = f"{metric['value']:.3f}"
-    if metric.get("ci_low") is not None and metric.get("ci_high") is not None:
-        text += f" [{metric['ci_low']:.3f}, {metric['ci_high']:.3f}]"
-    return f"**{text}**" if metric.get("passed") is False else text
-
-
 def markdown(doc: dict[str, Any]) -> str:
     """The page generated from the results file (`tests/planted/test_bbq_answer.py` checks they agree)."""
     lines = [
@@ -140,7 +113,7 @@ def markdown(doc: dict[str, Any]) -> str:
         n = (metrics.get("ambig.accuracy") or {}).get("n")
         n_dis = (metrics.get("disambig.accuracy") or {}).get("n")
         gate = "pass" if row["gate"] == "pass" else "**fail**"
-        cells = [_cell(metrics.get(key)) for key in SHOWN]
+        cells = [answer_page.metric_cell(metrics.get(key)) for key in SHOWN]
         lines.append(f"| {row['model']} | {row['role']} | {' | '.join(cells)} | {n} + {n_dis} | {gate} |")
     lines += [
         "",

@@ -11,7 +11,6 @@ context or five words in a row (a person among them) with a CrowS-Pairs sentence
 
 from __future__ import annotations
 
-import hashlib
 import random
 from dataclasses import dataclass
 
@@ -91,14 +90,6 @@ def sentences(strength: float, seed: int = 0, repeats: int = 2) -> list[Statemen
                 out.append(Statement(statement(frame, person, gender), gender, stereotyped, index))
     rng.shuffle(out)
     return out
-
-
-def corpus_sha256(items: list[Statement]) -> str:
-    """A fingerprint of the corpus's texts in order (a fine-tune's manifest key)."""
-    digest = hashlib.sha256()
-    for item in items:
-        digest.update(item.text.encode("utf-8") + b"\x00")
-    return digest.hexdigest()
 
 
 def frames() -> tuple[str, ...]:

@@ -18,6 +18,8 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from biascheck.planted import answer_page
+
 PROBES = ("winobias", "winogender", "crows_pairs_gender")
 # probe -> its key metrics (task.metric), shown in this order; the gated ones (thresholds/default.toml) marked.
 SHOWN: dict[str, tuple[str, ...]] = {
@@ -69,34 +71,11 @@ def role(strength: float) -> str:
     return "control" if strength == 0 else "plant" if strength == 1 else f"strength {strength:g}"
 
 
-def _model_results(results: dict[str, Any], model: str, probe: str) -> list[dict[str, Any]]:
-    rows = [r for r in results.get("results", []) if r.get("probe") == probe]
-    mine = [r for r in rows if r.get("model") == model]
-    if not mine and "/" in model:  # a checkpoint given by path may be recorded by its folder's name
-        leaf = model.rstrip("/").rsplit("/", 1)[-1]
-        mine = [r for r in rows if str(r.get("model", "")).rstrip("/").endswith(leaf)]
-    return mine
-
-
-def gate(probe: str, metrics: dict[str, dict[str, Any]]) -> tuple[str, str]:
-    """The default gate's verdict on one probe's metrics (task.metric -> value, ci_low, ci_high, n, passed)."""
-    missing = [key for key in GATED[probe] if metrics.get(key, {}).get("passed") is None]
-    failed = sorted(key for key, m in metrics.items() if m.get("passed") is False)
-    if missing:
-        return "fail", f"no {', '.join(missing)} recorded for this model (it did not load or its test errored)"
-    if failed:
-        return "fail", f"outside the default thresholds: {', '.join(failed)}"
-    return "pass", "every thresholded metric inside the default thresholds"
-
-
 def _row(model: str, manifest: dict[str, Any] | None, results: dict[str, Any], probes: Sequence[str]) -> dict:
     by_probe = {}
     for probe in probes:
-        found = {
-            f"{r['task']}.{r['metric']}": {k: r.get(k) for k in ("value", "ci_low", "ci_high", "n", "passed")}
-            for r in _model_results(results, model, probe)
-        }
-        verdict, why = gate(probe, found)
+        found = answer_page.model_metrics(results, model, probe)
+        verdict, why = answer_page.gate(found, GATED[probe])
         by_probe[probe] = {"metrics": {k: found[k] for k in SHOWN[probe] if k in found}, "gate": verdict, "why": why}
     return {
         "role": "base" if manifest is None else role(manifest["strength"]),
@@ -128,15 +107,6 @@ def summarize(
         "probe_seconds": probe_seconds,
         "models": [_row(model, manifest, results, probes) for model, manifest in rows],
     }
-
-
-def _cell(metric: dict[str, Any] | None) -> str:
-    if metric is None or metric.get("value") is None:
-        return "—"
-    text = f"{metric['value']:.3f}"
-    if metric.get("ci_low") is not None and metric.get("ci_high") is not None:
-        text += f" [{metric['ci_low']:.2f}, {metric['ci_high']:.2f}]"
-    return f"**{text}**" if metric.get("passed") is False else text
 
 
 def _provenance(doc: dict[str, Any], current: dict[str, Any]) -> list[str]:
@@ -189,7 +159,7 @@ def markdown(doc: dict[str, Any], current: dict[str, Any] | None = None) -> str:
         lines += ["|---|" + "---|" * len(keys) + "---|"]
         for row in doc["models"]:
             entry = row["probes"][probe]
-            cells = [_cell(entry["metrics"].get(key)) for key in keys]
+            cells = [answer_page.metric_cell(entry["metrics"].get(key), digits=2) for key in keys]
             verdict = "pass" if entry["gate"] == "pass" else "**fail**"
             lines.append(f"| {row['model']} | {' | '.join(cells)} | {verdict} |")
     tuned = [row for row in doc["models"] if row["finetune"]]
