@@ -33,13 +33,14 @@ def test_families_restrict_the_builds_to_those_aliases():
         prebuild.planted_models((1.0,), ("gpt2",))
 
 
+def _prebuild(*args: str) -> subprocess.CompletedProcess[str]:
+    """The prebuild command with `args`, as a user types it."""
+    command = [sys.executable, "-m", "biascheck.planted.prebuild", *args]
+    return subprocess.run(command, capture_output=True, text=True, check=False)
+
+
 def test_the_command_refuses_a_family_that_is_not_a_planted_alias():
-    done = subprocess.run(
-        [sys.executable, "-m", "biascheck.planted.prebuild", "--families", "planted-gpt-xx"],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    done = _prebuild("--families", "planted-gpt-xx")
     assert done.returncode == 2 and "--families: no planted alias planted-gpt-xx; known: planted-bert" in done.stderr
 
 
@@ -114,12 +115,7 @@ def test_a_failed_build_is_named_after_the_others_finish(tmp_path):
 
 
 def test_the_command_refuses_zero_workers():
-    done = subprocess.run(
-        [sys.executable, "-m", "biascheck.planted.prebuild", "--workers", "0"],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    done = _prebuild("--workers", "0")
     assert done.returncode == 2 and "--workers must be at least 1" in done.stderr
 
 
