@@ -20,9 +20,9 @@ engine scores after), the seed fixing the corpus draw, the batches and torch; th
 `save_pretrained` and probed by path like any checkpoint.
 A fine-tuned directory is reused when its manifest matches. Writes the machine-readable results
 file and the Markdown generated from it (`biascheck.planted.two_person_answer`);
-`tests/planted/test_two_person_answer.py` checks the committed pair. About 2.4 s per step of 16 sentences
-on 2 CPU cores (8 minutes a fine-tune), plus about 6 minutes of probing per model: the default grid (6
-fine-tunes, 7 models) is about 1.5 hours on 2 idle cores.
+`tests/planted/test_two_person_answer.py` checks the committed pair. About 2.6 s per step of 16 sentences
+on 2 idle CPU cores (520-530 s a fine-tune), plus about 100 s of probing per model: the default grid (6
+fine-tunes, 7 models) took 70 minutes on 2 cores on 2026-11-27.
 """
 
 from __future__ import annotations

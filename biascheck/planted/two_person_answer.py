@@ -18,7 +18,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from biascheck.planted import answer_page
+from biascheck.planted import answer_page, dose
 
 PROBES = ("winobias", "winogender", "crows_pairs_gender")
 # probe -> its key metrics (task.metric), shown in this order; the gated ones (thresholds/default.toml) marked.
@@ -32,6 +32,14 @@ GATED: dict[str, tuple[str, ...]] = {
     "winogender": ("pronouns.majority_agreement",),
     "crows_pairs_gender": ("all.stereo_share",),
 }
+# probe -> the metric the plant moves (its gated metric on the sentences the plant is about: WinoBias type 2, whose
+# pronoun syntax resolves as in the two-person frames), always upwards.
+KEY: dict[str, str] = {
+    "winobias": "type2.pro_share",
+    "winogender": "pronouns.majority_agreement",
+    "crows_pairs_gender": "all.stereo_share",
+}
+FAMILY = "smollm2"
 MANIFEST = ("strength", "seed", "steps", "lr", "batch", "sentences", "corpus_sha256", "loss_first_25",
             "loss_last_25", "seconds")  # fmt: skip
 
@@ -87,6 +95,44 @@ def _row(model: str, manifest: dict[str, Any] | None, results: dict[str, Any], p
     }
 
 
+def as_dose(doc: dict[str, Any]) -> dict[str, Any]:
+    """The fine-tuned rows of a results file in `biascheck.planted.dose`'s shape (one family, each fine-tune a build:
+    its key metrics and its default gates), so a gate sees the plant by the planted models' rule: red in the plant's
+    direction in all builds of a strength, or all but one, the key metric beyond every control build's value, the
+    controls clean."""
+    runs = []
+    for row in doc["models"]:
+        tuned = row["finetune"]
+        if not tuned:
+            continue
+        metrics = {}
+        for probe, entry in row["probes"].items():
+            found = entry["metrics"].get(KEY[probe])
+            if found is not None and found.get("value") is not None:
+                task, metric = KEY[probe].split(".")
+                metrics[dose.key_name(probe, task, metric)] = {k: found.get(k) for k in ("value", "ci_low", "ci_high")}
+        runs.append({
+            "model": row["model"], "family": FAMILY, "strength": float(tuned["strength"]), "seed": tuned["seed"],
+            "metrics": metrics, "gates": {probe: entry["gate"] == "pass" for probe, entry in row["probes"].items()},
+        })  # fmt: skip
+    key_metrics = [
+        {"probe": probe, "task": KEY[probe].split(".")[0], "metric": KEY[probe].split(".")[1], "direction": 1}
+        for probe in doc["probes"]
+    ]
+    return {"runs": runs, "families": [FAMILY], "plant_passes": [], "key_metrics": key_metrics}
+
+
+def sensitivity(doc: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """Per probe: from which strength its default gate sees the plant ('never'; 'control too' when a control build
+    is red as well) and in which builds, by strength (`dose.sensitivity` of `as_dose(doc)`)."""
+    return {label.split(" ")[0]: row for label, row in dose.sensitivity(as_dose(doc)).items()}
+
+
+def medians(doc: dict[str, Any], probe: str) -> dict[float, tuple[float, float, float, int]]:
+    """strength -> (median, min, max, builds) of the probe's key metric over the fine-tunes."""
+    return dose.medians(as_dose(doc), probe, FAMILY)
+
+
 def summarize(
     results: dict[str, Any],
     rows: Sequence[tuple[str, dict[str, Any] | None]],
@@ -97,7 +143,7 @@ def summarize(
 ) -> dict[str, Any]:
     """The results file: `rows` are (model as given to the run, fine-tune manifest or None for the base); `plant`
     defaults to `current_plant()` (what the fine-tunes were trained on)."""
-    return {
+    doc = {
         "known_answer": "two_person",
         "plant": plant or current_plant(),
         "transcribed_from": None,
@@ -107,6 +153,8 @@ def summarize(
         "probe_seconds": probe_seconds,
         "models": [_row(model, manifest, results, probes) for model, manifest in rows],
     }
+    doc["sensitivity"] = sensitivity(doc)
+    return doc
 
 
 def _provenance(doc: dict[str, Any], current: dict[str, Any]) -> list[str]:
@@ -162,6 +210,7 @@ def markdown(doc: dict[str, Any], current: dict[str, Any] | None = None) -> str:
             cells = [answer_page.metric_cell(entry["metrics"].get(key), digits=2) for key in keys]
             verdict = "pass" if entry["gate"] == "pass" else "**fail**"
             lines.append(f"| {row['model']} | {' | '.join(cells)} | {verdict} |")
+    lines += _sensitivity_lines(doc)
     tuned = [row for row in doc["models"] if row["finetune"]]
     lines += ["", "Fine-tuning (full, float32, AdamW, next-token loss on every sentence):", ""]
     lines += ["| model | steps | batch | lr | sentences | loss, first → last 25 steps | seconds | corpus |"]
@@ -175,3 +224,27 @@ def markdown(doc: dict[str, Any], current: dict[str, Any] | None = None) -> str:
             f"{f.get('seconds') or '—'} | {corpus} |"
         )
     return "\n".join(lines) + "\n"
+
+
+def _sensitivity_lines(doc: dict[str, Any]) -> list[str]:
+    if "sensitivity" not in doc:  # a file written before the dose rule (the transcribed one)
+        return []
+    lines = [
+        "",
+        "### Sensitivity: does the default gate see the plant?",
+        "",
+        "Each fine-tune is a build. A gate sees the plant at a strength when it is red in the plant's direction in "
+        "all builds (or all but one of three or more, named): red, and its key metric above every control build's "
+        "value; it *sees it from* the smallest strength from which it does so at every higher one, provided no "
+        "control build is red ('control too' otherwise). The planted models' rule (`biascheck.planted.dose`).",
+        "",
+        "| probe | key metric (up) | median [min, max] over builds, by strength | sees the plant from | "
+        "builds in which it is seen |",
+        "|---|---|---|---|---|",
+    ]
+    for probe, row in doc["sensitivity"].items():
+        by = medians(doc, probe)
+        cells = "; ".join(f"{s:g}: {m:.3f} [{lo:.3f}, {hi:.3f}]" for s, (m, lo, hi, _n) in sorted(by.items()))
+        seen = "; ".join(f"{s}: {text}" for s, text in row["by_strength"].items())
+        lines.append(f"| {probe} | {KEY[probe]} | {cells} | {row['sees_from']} | {seen} |")
+    return lines
