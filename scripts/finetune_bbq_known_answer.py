@@ -3,7 +3,7 @@ of our own frames (`biascheck.planted.bbq_frames`: none is a BBQ template) that 
 the stereotyped person (strength 1, the plant) or with "unknown" (strength 0, the control), then run the BBQ probe
 on the base and the fine-tuned models by path, like any checkpoint.
 
-    python scripts/finetune_bbq_known_answer.py [--strengths 0 1] [--seeds 0] [--steps 150] [--pairs 1]
+    python scripts/finetune_bbq_known_answer.py [--strengths 0 1] [--seeds 0] [--steps 600] [--pairs 1]
                                                 [--device auto|cpu|cuda] [--out DIR]
                                                 [--results docs/known_answers/finetune_bbq.json]
 
@@ -11,9 +11,12 @@ Training: float32, AdamW, the top `--layers` decoder layers and the final norm (
 of these 65-token examples ran at over 20 s a step on 2 shared CPU cores), loss on the answer's tokens only (the
 prompt, which the probe conditions on, is not trained), after ``<|endoftext|>`` (the context prefix the causal
 engine scores after); fixed seed (the corpus's shuffle, the batches and the torch seed). A fine-tuned directory is
-reused when its manifest (strength, steps, lr, batch, layers, seed, corpus hash) matches. The probe runs with
-``pairs`` pairs per template (1: 50 templates, both conditions and polarities; the quick tier's 4 takes about 25
-minutes a model on 2 shared CPU cores). Writes the machine-readable results file and the Markdown generated from it
+reused when its manifest (strength, steps, lr, batch, layers, seed, corpus hash) matches. 600 steps at lr 1e-4 (five
+epochs) fit the corpus (answer loss 0.001); 80 steps at 5e-5, and 150 at 2e-4, left a coin flip between the two people
+(loss about 0.5 a token), even on the people trained on. About 2.1 s a step on 2 idle CPU cores (21 minutes a
+fine-tune), plus the in-frame check (2 minutes). The probe runs with
+``pairs`` pairs per template (1: 50 templates, both conditions and polarities, 44 s a model on 2 cores; the quick
+tier's 4 about four times as long). Writes the machine-readable results file and the Markdown generated from it
 (`biascheck.planted.bbq_answer`); `tests/planted/test_bbq_answer.py` checks the committed pair.
 """
 
@@ -132,8 +135,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--strengths", type=float, nargs="+", default=[0.0, 1.0])
     parser.add_argument("--seeds", type=int, nargs="+", default=[0])
-    parser.add_argument("--steps", type=int, default=80)
-    parser.add_argument("--lr", type=float, default=5e-5)
+    parser.add_argument("--steps", type=int, default=600)
+    parser.add_argument("--lr", type=float, default=1e-4)
     parser.add_argument("--layers", type=int, default=12, help="top decoder layers trained (SmolLM2-135M has 30)")
     parser.add_argument("--batch", type=int, default=16)
     parser.add_argument("--pairs", type=int, default=1, help="BBQ pairs per template (the quick tier: 4)")
