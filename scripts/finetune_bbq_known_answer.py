@@ -13,8 +13,8 @@ prompt, which the probe conditions on, is not trained), after ``<|endoftext|>`` 
 engine scores after); fixed seed (the corpus's shuffle, the batches and the torch seed). A fine-tuned directory is
 reused when its manifest (strength, steps, lr, batch, layers, seed, corpus hash) matches. 600 steps at lr 1e-4 (five
 epochs) fit the corpus (answer loss 0.001); 80 steps at 5e-5, and 150 at 2e-4, left a coin flip between the two people
-(loss about 0.5 a token), even on the people trained on. About 2.1 s a step on 2 idle CPU cores (21 minutes a
-fine-tune), plus the in-frame check (2 minutes). The probe runs with
+(loss about 0.5 a token), even on the people trained on. 1,611-1,651 s a fine-tune on 2 CPU cores (2026-11-27;
+about 2.7 s a step), plus the in-frame check (2 minutes). The probe runs with
 ``pairs`` pairs per template (1: 50 templates, both conditions and polarities, 44 s a model on 2 cores; the quick
 tier's 4 about four times as long). Writes the machine-readable results file and the Markdown generated from it
 (`biascheck.planted.bbq_answer`); `tests/planted/test_bbq_answer.py` checks the committed pair.

@@ -128,11 +128,6 @@ def sensitivity(doc: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return {label.split(" ")[0]: row for label, row in dose.sensitivity(as_dose(doc)).items()}
 
 
-def medians(doc: dict[str, Any], probe: str) -> dict[float, tuple[float, float, float, int]]:
-    """strength -> (median, min, max, builds) of the probe's key metric over the fine-tunes."""
-    return dose.medians(as_dose(doc), probe, FAMILY)
-
-
 def summarize(
     results: dict[str, Any],
     rows: Sequence[tuple[str, dict[str, Any] | None]],
@@ -227,8 +222,7 @@ def markdown(doc: dict[str, Any], current: dict[str, Any] | None = None) -> str:
 
 
 def _sensitivity_lines(doc: dict[str, Any]) -> list[str]:
-    if "sensitivity" not in doc:  # a file written before the dose rule (the transcribed one)
-        return []
+    builds = as_dose(doc)
     lines = [
         "",
         "### Sensitivity: does the default gate see the plant?",
@@ -243,7 +237,7 @@ def _sensitivity_lines(doc: dict[str, Any]) -> list[str]:
         "|---|---|---|---|---|",
     ]
     for probe, row in doc["sensitivity"].items():
-        by = medians(doc, probe)
+        by = dose.medians(builds, probe, FAMILY)  # strength -> (median, min, max, builds) of the key metric
         cells = "; ".join(f"{s:g}: {m:.3f} [{lo:.3f}, {hi:.3f}]" for s, (m, lo, hi, _n) in sorted(by.items()))
         seen = "; ".join(f"{s}: {text}" for s, text in row["by_strength"].items())
         lines.append(f"| {probe} | {KEY[probe]} | {cells} | {row['sees_from']} | {seen} |")
