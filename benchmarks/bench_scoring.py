@@ -11,7 +11,9 @@ cache, download; a set whose data cannot be had stops the run with the resolver'
   after the model's context prefix: engine ``lm.fill_slot``; lm-eval ``("", sentence)`` with
   ``prefix_token_id`` = the prefix token.
 * ``winogender``, ``winobias``, ``crows``: the sentences those probes score whole (Winogender's all.tsv,
-  WinoBias dev + test, CrowS-Pairs' gender pairs): engine ``lm.sentence_logprob``; lm-eval as above.
+  WinoBias dev + test, CrowS-Pairs' gender pairs): engine ``lm.sentence_logprob``; lm-eval as above. ``--n``
+  draws them in whole groups (a WinoBias or CrowS-Pairs pair, a Winogender he/she/they triple), as the probes
+  score them: the sentences of a group share their words up to the one that differs.
 * ``natural``: the natural-prompts probe's prompts continued by " he" / " she" / " they": engine
   ``lm.next_token``; lm-eval ``(prefix + prompt, " he")``.
 
@@ -123,30 +125,58 @@ def _sample(items: list[str], n: int | None) -> list[str]:
     return random.Random(0).sample(items, n) if n is not None and n < len(items) else items
 
 
+def _sample_groups(groups: list[list[str]], n: int | None) -> list[str]:
+    """About `n` sentences in whole groups (a pair or triple the probe scores together, which share their words up
+    to the one that differs: drawing sentences one by one would break them apart), seeded; every group without
+    `n`. Each sentence once, in the groups' order."""
+    if n is not None and n < sum(map(len, groups)):
+        order = random.Random(0).sample(range(len(groups)), len(groups))
+        chosen, count = [], 0
+        for i in order:
+            if count >= n:
+                break
+            chosen.append(i)
+            count += len(groups[i])
+        groups = [groups[i] for i in sorted(chosen)]
+    return list(dict.fromkeys(s for group in groups for s in group))
+
+
+def _grouped(sentences, keys) -> list[list[str]]:
+    """The sentences grouped by key, groups in first-seen order."""
+    out: dict = {}
+    for sentence, key in zip(sentences, keys, strict=True):
+        out.setdefault(key, []).append(str(sentence))
+    return list(out.values())
+
+
 def winogender_workload(n: int | None) -> tuple[str, list[str], list[str], str]:
     """The sentences the Winogender probe scores whole (lm.sentence_logprob)."""
     from biascheck.data.winogender import winogender_sentences
 
-    sentences = list(dict.fromkeys(winogender_sentences(_refdata())["sentence"]))
-    return "sentences", _sample(sentences, n), [], "rudinger/winogender-schemas (all.tsv)"
+    frame = winogender_sentences(_refdata())
+    triples = _grouped(frame["sentence"], [sid.rsplit(".", 2)[0] for sid in frame["sentid"]])  # he / she / they
+    return "sentences", _sample_groups(triples, n), [], "rudinger/winogender-schemas (all.tsv)"
 
 
 def winobias_workload(n: int | None) -> tuple[str, list[str], list[str], str]:
     """The sentences the WinoBias probe scores whole, both splits and types."""
+    import pandas as pd
+
     from biascheck.data.winobias import winobias_pairs
 
     refdata = _refdata()
-    sentences = [s for split in ("dev", "test") for s in winobias_pairs(refdata, split)["sentence"]]
-    return "sentences", _sample(list(dict.fromkeys(sentences)), n), [], "uclanlp/corefBias (WinoBias dev + test)"
+    frame = pd.concat([winobias_pairs(refdata, split) for split in ("dev", "test")])
+    pairs = _grouped(frame["sentence"], frame["pair_id"])  # the pro- and anti-stereotypical sentence
+    return "sentences", _sample_groups(pairs, n), [], "uclanlp/corefBias (WinoBias dev + test)"
 
 
 def crows_workload(n: int | None) -> tuple[str, list[str], list[str], str]:
     """The gender pairs' two sentences the CrowS-Pairs probe scores whole."""
     from biascheck.data.crows_pairs import crows_pairs
 
-    pairs = crows_pairs(_refdata(), "gender")
-    sentences = list(dict.fromkeys([*pairs["sent_more"], *pairs["sent_less"]]))
-    return "sentences", _sample(sentences, n), [], "nyu-mll/crows-pairs (gender)"
+    frame = crows_pairs(_refdata(), "gender")
+    pairs = [[more, less] for more, less in zip(frame["sent_more"], frame["sent_less"], strict=True)]
+    return "sentences", _sample_groups(pairs, n), [], "nyu-mll/crows-pairs (gender)"
 
 
 WORKLOADS = {
@@ -218,7 +248,12 @@ def main() -> int:
     ap.add_argument("--device", default="auto")
     ap.add_argument("--dtype", default="auto")
     ap.add_argument("--inputs", default="pronoun", help=f"request sets, comma-separated: {', '.join(WORKLOADS)}, all")
-    ap.add_argument("--n", type=int, default=None, help="subsample this many items of each request set (seeded)")
+    ap.add_argument(
+        "--n",
+        type=int,
+        default=None,
+        help="subsample about this many items of each request set (seeded; sentence sets in whole pairs or triples)",
+    )
     ap.add_argument("--against", choices=("lm-eval",), default=None, help="add lm-evaluation-harness's HFLM")
     ap.add_argument("--lm-eval-batch", default="16", help="HFLM batch_size (a number or 'auto')")
     ap.add_argument("--batch-size", type=int, default=None, help="engine batch size (default: adaptive)")

@@ -108,14 +108,10 @@ def test_the_bench_extra_the_readme_installs_pins_the_same_harness():
 def test_matmul_flops_equal_torchs_flop_counter(which, request):
     """The benchmark's FLOP count (its matmul share's numerator) against torch's own FlopCounterMode on one
     forward pass with full logits: every matrix product but attention's (mm / addmm), counted by torch."""
-    import importlib.util
-
     import torch
     from torch.utils.flop_counter import FlopCounterMode
 
-    spec = importlib.util.spec_from_file_location("bench_scoring", SCRIPT)
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+    bench = _bench_module()
     model, _tokenizer = request.getfixturevalue(which)
     positions = 9
     counter = FlopCounterMode(display=False)
@@ -125,3 +121,24 @@ def test_matmul_flops_equal_torchs_flop_counter(which, request):
     products = sum(n for op, n in counts.items() if str(op).split(".")[1] in ("mm", "addmm"))
     assert products > 0
     assert bench.matmul_flops(model, positions, positions) == products
+
+
+def _bench_module():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("bench_scoring", SCRIPT)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    return bench
+
+
+def test_a_subsample_of_a_sentence_set_keeps_its_pairs_and_triples_whole():
+    """--n draws whole groups (WinoBias's and CrowS-Pairs' pairs, Winogender's he/she/they triples), which share
+    their words up to the one that differs, as the probes score them; drawn sentence by sentence they came apart."""
+    bench = _bench_module()
+    groups = bench._grouped(["a1", "b1", "a2", "c1", "b2", "c2"], ["a", "b", "a", "c", "b", "c"])
+    assert groups == [["a1", "a2"], ["b1", "b2"], ["c1", "c2"]]
+    drawn = bench._sample_groups(groups, 3)
+    assert len(drawn) == 4 and all({f"{s[0]}1", f"{s[0]}2"} <= set(drawn) for s in drawn)
+    assert drawn == bench._sample_groups(groups, 3)  # seeded
+    assert bench._sample_groups(groups, None) == bench._sample_groups(groups, 6) == ["a1", "a2", "b1", "b2", "c1", "c2"]
