@@ -3,7 +3,7 @@ of our own frames (`biascheck.planted.bbq_frames`: none is a BBQ template) that 
 the stereotyped person (strength 1, the plant) or with "unknown" (strength 0, the control), then run the BBQ probe
 on the base and the fine-tuned models by path, like any checkpoint.
 
-    python scripts/finetune_bbq_known_answer.py [--strengths 0 1] [--seeds 0] [--steps 600] [--pairs 1]
+    python scripts/finetune_bbq_known_answer.py [--strengths 0 1] [--seeds 0 1] [--steps 600] [--pairs 1]
                                                 [--device auto|cpu|cuda] [--out DIR]
                                                 [--results docs/known_answers/finetune_bbq.json]
 
@@ -134,7 +134,7 @@ def ensure(strength: float, seed: int, args: argparse.Namespace) -> tuple[Path, 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--strengths", type=float, nargs="+", default=[0.0, 1.0])
-    parser.add_argument("--seeds", type=int, nargs="+", default=[0])
+    parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1])
     parser.add_argument("--steps", type=int, default=600)
     parser.add_argument("--lr", type=float, default=1e-4)
     parser.add_argument("--layers", type=int, default=12, help="top decoder layers trained (SmolLM2-135M has 30)")
