@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
+from script_module import load_script
 
 from biascheck.plugin import OPTIONS
 
@@ -233,12 +234,7 @@ def test_every_command_the_docs_show_has_what_runs_it():
 
 
 def _numbers_script():
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("readme_numbers", REPO / "scripts" / "readme_numbers.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(REPO / "scripts" / "readme_numbers.py")
 
 
 def test_the_readme_quotes_the_measured_numbers_of_its_first_command():

@@ -11,12 +11,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from script_module import load_script
 
 REPO = Path(__file__).resolve().parents[1]
 SCRIPT = REPO / "benchmarks" / "gpu_kit.py"
-spec = importlib.util.spec_from_file_location("gpu_kit", SCRIPT)
-gpu_kit = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(gpu_kit)
+gpu_kit = load_script(SCRIPT)
 
 
 def test_busy_seconds_integrate_utilisation_over_time():

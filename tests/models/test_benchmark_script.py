@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from script_module import load_script
 
 pytest.importorskip("lm_eval")
 SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_scoring.py"
@@ -124,12 +125,7 @@ def test_matmul_flops_equal_torchs_flop_counter(which, request):
 
 
 def _bench_module():
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("bench_scoring", SCRIPT)
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
-    return bench
+    return load_script(SCRIPT)
 
 
 def test_a_subsample_of_a_sentence_set_keeps_its_pairs_and_triples_whole():

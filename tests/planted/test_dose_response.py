@@ -2,19 +2,17 @@
 
 from __future__ import annotations
 
-import importlib.util
 import subprocess
 import sys
 from pathlib import Path
+
+from script_module import load_script
 
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "dose_response.py"
 
 
 def _module():
-    spec = importlib.util.spec_from_file_location("dose_response", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(SCRIPT)
 
 
 def test_the_command_answers_help():

@@ -3,7 +3,6 @@ they say: per antecedent type the mean surprisal of the item's own pronoun form,
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import subprocess
 import sys
@@ -11,16 +10,14 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from script_module import load_script
 
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "frame_transfer.py"
 pytest.importorskip("torch")
 
 
 def _module():
-    spec = importlib.util.spec_from_file_location("frame_transfer", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(SCRIPT)
 
 
 @pytest.mark.parametrize("frames", [["--frames", "they"], ["--frames", "norwegian", "--names", "2", "--limit", "12"]])

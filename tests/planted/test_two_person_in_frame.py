@@ -4,8 +4,9 @@ sentence the same. No model here (the script's reading is a plain sentence log-p
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
+
+from script_module import load_script
 
 from biascheck.planted import two_person
 
@@ -13,10 +14,7 @@ SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "two_person_in_frame.
 
 
 def _script():
-    spec = importlib.util.spec_from_file_location("two_person_in_frame", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(SCRIPT)
 
 
 def test_every_occupation_is_read_in_every_other_frame_with_both_pronouns(mirror, monkeypatch):
