@@ -67,7 +67,7 @@ def finetune(prompts: list[str], answers: list[str], out_dir: Path, args: argpar
     torch.manual_seed(seed)
     generator = torch.Generator().manual_seed(seed)
     optimizer = torch.optim.AdamW(params, lr=args.lr, weight_decay=0.0)
-    losses = []
+    losses: list[float] = []
     model.train()
     for step in range(args.steps):
         pick = torch.randint(len(prompts), (args.batch,), generator=generator).to(device)  # drawn on the CPU

@@ -81,7 +81,7 @@ def finetune(sentences: list[str], out_dir: Path, steps: int, lr: float, batch: 
     torch.manual_seed(seed)
     generator = torch.Generator().manual_seed(seed)
     optimizer = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=0.0)
-    losses = []
+    losses: list[float] = []
     model.train()
     for step in range(steps):
         inputs, att, labels = causal_batch(ids, attention, generator, batch)
