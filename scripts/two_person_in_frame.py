@@ -5,20 +5,20 @@ WinoBias's and Winogender's occupations as the referent (the people it trained o
     python scripts/two_person_in_frame.py [--threads N] [FINE_TUNED_DIR ...]
 
 For the base model (the embedded SmolLM2) and each fine-tuned directory (`scripts/finetune_known_answer.py`'s
-output): per occupation, the female lean (log P of the whole sentence with she/her minus with he/him/his, mean over
-the frames), then over each source's occupations Spearman's rho with the planted women's share and the share of
-occupations whose lean has the sign of their majority. One line per model and source.
+output), loaded and scored as the probes load and score them (`biascheck.models.load_model`, the causal engine's
+`sentence_logprob`, after its context prefix): per occupation, the female lean (log P of the whole sentence with
+she/her minus with he/him/his, mean over the frames), then over each source's occupations Spearman's rho with the
+planted women's share and the share of occupations whose lean has the sign of their majority. One line per model
+and source.
 """
 
 from __future__ import annotations
 
 import argparse
 import random
-import sys
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-PREFIX = "<|endoftext|>"
 SOURCES = ("winogender_occupations", "winobias_readme")
 
 
@@ -37,34 +37,17 @@ def sentences() -> tuple[list[tuple[str, float, str]], list[str], list[tuple[str
         for frame in frames:
             other = rng.choice(two_person.NEUTRAL_PEOPLE)
             for sex, (s, o, p) in two_person.TWO_PERSON_PRONOUNS.items():
-                texts.append(PREFIX + frame.format(A=person, B=other, s=s, o=o, p=p))
+                texts.append(frame.format(A=person, B=other, s=s, o=o, p=p))
                 keys.append((person, sex))
     return people, texts, keys
-
-
-def sentence_logprobs(model, tokenizer, texts: list[str], batch: int = 32) -> list[float]:
-    import torch
-
-    tokenizer.padding_side = "right"
-    out: list[float] = []
-    for i in range(0, len(texts), batch):
-        enc = tokenizer(texts[i : i + batch], return_tensors="pt", padding=True, add_special_tokens=False)
-        with torch.no_grad():
-            logits = model(**enc).logits.float()
-        lp = torch.log_softmax(logits[:, :-1], -1).gather(-1, enc["input_ids"][:, 1:, None])[..., 0]
-        out += (lp * enc["attention_mask"][:, 1:]).sum(1).tolist()
-    return out
 
 
 def main() -> int:
     import numpy as np
     import torch
     from scipy.stats import spearmanr
-    from transformers import AutoModelForCausalLM, AutoTokenizer
 
-    sys.path.insert(0, str(Path(__file__).parent))
-    from finetune_known_answer import load_base
-
+    from biascheck.models import load_model
     from biascheck.planted import two_person
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -74,16 +57,10 @@ def main() -> int:
     if args.threads:
         torch.set_num_threads(args.threads)
     people, texts, keys = sentences()
-    for name, path in [("base", None), *[(p.name, p) for p in args.models]]:
-        if path is None:
-            model, tokenizer = load_base()
-        else:
-            model = AutoModelForCausalLM.from_pretrained(path, dtype=torch.float32)
-            tokenizer = AutoTokenizer.from_pretrained(path)
-            tokenizer.pad_token = tokenizer.pad_token or tokenizer.eos_token
-        model.eval()
+    for name, model in [("base", "smollm2-135m"), *[(p.name, str(p)) for p in args.models]]:
+        logprobs, _estimator = load_model(model, device="cpu").sentence_logprob(texts)
         lean: dict[str, list[float]] = {}
-        for (person, sex), lp in zip(keys, sentence_logprobs(model, tokenizer, texts), strict=True):
+        for (person, sex), lp in zip(keys, logprobs, strict=True):
             lean.setdefault(person, []).append(lp if sex == two_person.FEMALE else -lp)
         for source in SOURCES:
             rows = [(person, share) for person, share, src in people if src == source]

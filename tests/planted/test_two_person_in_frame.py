@@ -1,6 +1,6 @@
 """scripts/two_person_in_frame.py reads a two-person fine-tune in its own frames: every WinoBias and Winogender
 occupation as the referent of every other frame, once with she/her and once with he/him/his, the rest of the
-sentence the same. No model here (the script's reading is a plain sentence log-probability)."""
+sentence the same. No model here (the script scores them with the causal engine's sentence_logprob)."""
 
 from __future__ import annotations
 
@@ -13,13 +13,9 @@ from biascheck.planted import two_person
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "two_person_in_frame.py"
 
 
-def _script():
-    return load_script(SCRIPT)
-
-
 def test_every_occupation_is_read_in_every_other_frame_with_both_pronouns(mirror, monkeypatch):
     monkeypatch.setenv("BIASCHECK_DATA_DIR", str(mirror))
-    people, texts, keys = _script().sentences()
+    people, texts, keys = load_script(SCRIPT).sentences()
     frames = [f for group in two_person.TWO_PERSON_FRAMES.values() for f in group][::2]
     assert {src for _p, _s, src in people} == {"winogender_occupations", "winobias_readme"}
     assert len(texts) == len(keys) == len(people) * len(frames) * 2
@@ -28,7 +24,7 @@ def test_every_occupation_is_read_in_every_other_frame_with_both_pronouns(mirror
         (person, first), (same, second) = keys[i], keys[i + 1]
         assert person == same and {first, second} == {two_person.FEMALE, two_person.MALE}
         she, he = (texts[i], texts[i + 1]) if first == two_person.FEMALE else (texts[i + 1], texts[i])
-        assert she.startswith("<|endoftext|>") and f"the {person} " in she
+        assert f"the {person} " in she
         words = [w.strip(".,") for w in she.split()], [w.strip(".,") for w in he.split()]
         differ = {(a, b) for a, b in zip(*words, strict=True) if a != b}
         assert differ and differ <= pronoun_pairs, (she, he)
