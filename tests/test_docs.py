@@ -233,10 +233,6 @@ def test_every_command_the_docs_show_has_what_runs_it():
                 assert re.search(rf"^def {function}\(", source, re.M), f"{command!r}: no {function} in {path}"
 
 
-def _numbers_script():
-    return load_script(REPO / "scripts" / "readme_numbers.py")
-
-
 def test_the_readme_quotes_the_measured_numbers_of_its_first_command():
     """The README's numbers are `render` of docs/numbers/command1.json, which scripts/readme_numbers.py
     writes from a run of the command: neither is edited by hand, and a threshold moved or added since
@@ -244,7 +240,7 @@ def test_the_readme_quotes_the_measured_numbers_of_its_first_command():
     from biascheck.catalog import PROBES
     from biascheck.thresholds import load_profile
 
-    script = _numbers_script()
+    script = load_script(REPO / "scripts" / "readme_numbers.py")
     rerun = "run: python scripts/readme_numbers.py (under a minute on 2 idle CPU cores, 10 on busy ones)"
     data = json.loads(script.NUMBERS.read_text(encoding="utf-8"))
     readme = README.read_text(encoding="utf-8")

@@ -112,7 +112,7 @@ def test_matmul_flops_equal_torchs_flop_counter(which, request):
     import torch
     from torch.utils.flop_counter import FlopCounterMode
 
-    bench = _bench_module()
+    bench = load_script(SCRIPT)
     model, _tokenizer = request.getfixturevalue(which)
     positions = 9
     counter = FlopCounterMode(display=False)
@@ -124,14 +124,10 @@ def test_matmul_flops_equal_torchs_flop_counter(which, request):
     assert bench.matmul_flops(model, positions, positions) == products
 
 
-def _bench_module():
-    return load_script(SCRIPT)
-
-
 def test_a_subsample_of_a_sentence_set_keeps_its_pairs_and_triples_whole():
     """--n draws whole groups (WinoBias's and CrowS-Pairs' pairs, Winogender's he/she/they triples), which share
     their words up to the one that differs, as the probes score them; drawn sentence by sentence they came apart."""
-    bench = _bench_module()
+    bench = load_script(SCRIPT)
     groups = bench._grouped(["a1", "b1", "a2", "c1", "b2", "c2"], ["a", "b", "a", "c", "b", "c"])
     assert groups == [["a1", "a2"], ["b1", "b2"], ["c1", "c2"]]
     drawn = bench._sample_groups(groups, 3)

@@ -6,13 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from script_module import load_script
-
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "dose_response.py"
-
-
-def _module():
-    return load_script(SCRIPT)
 
 
 def test_the_command_answers_help():

@@ -16,10 +16,6 @@ SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "frame_transfer.py"
 pytest.importorskip("torch")
 
 
-def _module():
-    return load_script(SCRIPT)
-
-
 @pytest.mark.parametrize("frames", [["--frames", "they"], ["--frames", "norwegian", "--names", "2", "--limit", "12"]])
 def test_the_command_runs_on_a_checkpoint(tiny_bert, mirror, frames):
     env = {**os.environ, "BIASCHECK_DATA_DIR": str(mirror), "BIASCHECK_OFFLINE": "1"}
@@ -54,7 +50,7 @@ class _Scripted:
 
 
 def test_the_they_table_is_the_mean_surprisal_of_the_own_form_per_type():
-    table = _module().they_transfer(_Scripted(), per_antecedent=2)
+    table = load_script(SCRIPT).they_transfer(_Scripted(), per_antecedent=2)
     assert table.loc["gendered_name"].tolist() == pytest.approx([1.0, 1.0])
     # 'My sister' is one of the 20 close gendered antecedents: 1 + 2 nats in its sentences, 1 elsewhere.
     from biascheck.methods.singular_they.stimuli import they_stimuli
