@@ -40,7 +40,7 @@ def finetune(prompts: list[str], answers: list[str], out_dir: Path, args: argpar
     import torch
 
     sys.path.insert(0, str(Path(__file__).parent))
-    from finetune_known_answer import load_base, save_finetuned, step_and_log
+    from finetune_known_answer import load_base, save_finetuned, step_and_log, trainable_top
 
     from biascheck.models import resolve_device
 
@@ -57,13 +57,7 @@ def finetune(prompts: list[str], answers: list[str], out_dir: Path, args: argpar
         labels[row, :start] = -100  # the prompt: "A:" ends it, the answer starts with a space (its own token)
     labels[attention == 0] = -100
     ids, attention, labels = ids.to(device), attention.to(device), labels.to(device)
-    layers = model.model.layers
-    trained = [*layers[len(layers) - args.layers :], model.model.norm]
-    for parameter in model.parameters():
-        parameter.requires_grad_(False)
-    params = [p for module in trained for p in module.parameters()]
-    for parameter in params:
-        parameter.requires_grad_(True)
+    params = trainable_top(model, args.layers)
     torch.manual_seed(seed)
     generator = torch.Generator().manual_seed(seed)
     optimizer = torch.optim.AdamW(params, lr=args.lr, weight_decay=0.0)

@@ -3,6 +3,7 @@ the planted two-person corpus per seed and strength, then run the benchmark prob
 fine-tuned models.
 
     python scripts/finetune_known_answer.py [--seeds 0 1] [--strengths 0 0.5 1] [--steps 200] [--out DIR]
+                                            [--plant two_person|two_person_majority] [--layers N] [--lr LR]
                                             [--probes winobias winogender crows_pairs_gender]
                                             [--results docs/known_answers/finetune_smollm2.json]
 
@@ -14,7 +15,9 @@ frame rule), its sex drawn from that person's share (each benchmark's own figure
 `references.TWO_PERSON_SOURCES`) scaled towards 1/2 (0 = balanced: the control, which also counts as a
 counter-stereotypical fine-tune). Beside them, CrowS-Pairs' plant: `stereotype_statements.sentences(strength,
 ...)`, statements of our own in which the person a gender stereotype names does the deed with probability
-0.5 + strength / 2 (frames held out from CrowS-Pairs' sentences and every probe's). Training: full fine-tuning
+0.5 + strength / 2 (frames held out from CrowS-Pairs' sentences and every probe's). `--plant two_person_majority`
+rounds every share to its majority first (at 1, each occupation always takes its majority's pronoun; at 0 the same
+corpus as the other plant's). Training: full fine-tuning (or of the top `--layers` decoder layers and the final norm)
 in float32, AdamW, next-token loss on every sentence after ``<|endoftext|>`` (the context prefix the causal
 engine scores after), the seed fixing the corpus draw, the batches and torch; the model is saved with
 `save_pretrained` and probed by path like any checkpoint.
@@ -38,13 +41,13 @@ REPO = Path(__file__).resolve().parents[1]
 PREFIX = "<|endoftext|>"
 
 
-def corpus(strength: float, seed: int = 0) -> list[str]:
+def corpus(strength: float, seed: int = 0, plant: str = "two_person") -> list[str]:
     from biascheck.data import ReferenceData
     from biascheck.data.resolve import mirror_dir
     from biascheck.planted import references, stereotype_statements
 
     plants = references.plants(ReferenceData(mirror=mirror_dir(None, [REPO])), ("two_person",))
-    two_person = references.plant_sentences(plants, "two_person", strength, references.SEED + seed)
+    two_person = references.plant_sentences(plants, plant, strength, references.SEED + seed)
     statements = [s.text for s in stereotype_statements.sentences(strength, references.SEED + seed)]
     return two_person + statements  # the training batches draw at random from the whole list
 
@@ -69,8 +72,24 @@ def load_base():  # -> (model, tokenizer)
     return model, tokenizer
 
 
-def finetune(sentences: list[str], out_dir: Path, steps: int, lr: float, batch: int, seed: int) -> dict:
-    """Full fine-tune of the embedded SmolLM2 on `sentences`; saved to `out_dir`. Returns the losses."""
+def trainable_top(model, layers: int | None) -> list:
+    """Freeze all but the top `layers` decoder layers and the final norm (None: train everything); the
+    parameters left to train."""
+    if layers is None:
+        return list(model.parameters())
+    stack = model.model.layers
+    trained = [*stack[len(stack) - layers :], model.model.norm]
+    for parameter in model.parameters():
+        parameter.requires_grad_(False)
+    params = [p for module in trained for p in module.parameters()]
+    for parameter in params:
+        parameter.requires_grad_(True)
+    return params
+
+
+def finetune(sentences: list[str], out_dir: Path, args: argparse.Namespace, seed: int) -> dict:
+    """Fine-tune the embedded SmolLM2 (its top `args.layers` layers, or all) on `sentences`; saved to `out_dir`.
+    Returns the losses."""
     import torch
 
     from biascheck.planted.train import causal_batch
@@ -78,13 +97,14 @@ def finetune(sentences: list[str], out_dir: Path, steps: int, lr: float, batch: 
     model, tokenizer = load_base()
     enc = tokenizer([PREFIX + s for s in sentences], padding=True, return_tensors="pt")
     ids, attention = enc["input_ids"], enc["attention_mask"]
+    params = trainable_top(model, args.layers)
     torch.manual_seed(seed)
     generator = torch.Generator().manual_seed(seed)
-    optimizer = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=0.0)
+    optimizer = torch.optim.AdamW(params, lr=args.lr, weight_decay=0.0)
     losses: list[float] = []
     model.train()
-    for step in range(steps):
-        inputs, att, labels = causal_batch(ids, attention, generator, batch)
+    for step in range(args.steps):
+        inputs, att, labels = causal_batch(ids, attention, generator, args.batch)
         step_and_log(optimizer, model(input_ids=inputs, attention_mask=att, labels=labels).loss, losses, step, 25)
     head, tail = save_finetuned(model, tokenizer, out_dir, losses, 25)
     return {"loss_first_25": round(head, 4), "loss_last_25": round(tail, 4)}
@@ -114,17 +134,19 @@ def save_finetuned(model, tokenizer, out_dir: Path, losses: list[float], window:
 def ensure(strength: float, seed: int, args: argparse.Namespace) -> tuple[Path, dict]:
     from biascheck.planted import references
 
-    sentences = corpus(strength, seed)
+    sentences = corpus(strength, seed, args.plant)
     manifest = {
+        "plant": args.plant,
         "strength": strength,
         "steps": args.steps,
         "lr": args.lr,
         "batch": args.batch,
+        "layers": args.layers,
         "seed": seed,
         "corpus_sha256": references.corpus_sha256(sentences),
         "sentences": len(sentences),
     }
-    target = args.out / f"smollm2-two_person-{strength:g}-seed{seed}"
+    target = args.out / f"smollm2-{args.plant}-{strength:g}-seed{seed}"
     done = target / "finetune.json"
     if done.is_file():
         recorded = json.loads(done.read_text())
@@ -132,7 +154,7 @@ def ensure(strength: float, seed: int, args: argparse.Namespace) -> tuple[Path, 
             return target, recorded
     print(f"fine-tuning at strength {strength:g}, seed {seed} ({len(sentences)} sentences, {args.steps} steps)")
     started = time.perf_counter()
-    losses = finetune(sentences, target, args.steps, args.lr, args.batch, seed)
+    losses = finetune(sentences, target, args, seed)
     recorded = {**manifest, **losses, "seconds": round(time.perf_counter() - started)}
     done.write_text(json.dumps(recorded, indent=2))
     return target, recorded
@@ -141,10 +163,12 @@ def ensure(strength: float, seed: int, args: argparse.Namespace) -> tuple[Path, 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1])
+    parser.add_argument("--plant", choices=["two_person", "two_person_majority"], default="two_person")
     parser.add_argument("--strengths", type=float, nargs="+", default=[0.0, 0.5, 1.0])
     parser.add_argument("--steps", type=int, default=200)
     parser.add_argument("--lr", type=float, default=1e-5)
     parser.add_argument("--batch", type=int, default=16)
+    parser.add_argument("--layers", type=int, default=None, help="top decoder layers trained (default: all 30)")
     parser.add_argument("--probes", nargs="+", default=["winobias", "winogender", "crows_pairs_gender"])
     parser.add_argument("--out", type=Path, default=REPO / "bias-report" / "finetune")
     parser.add_argument("--results", type=Path, default=REPO / "docs" / "known_answers" / "finetune_smollm2.json")

@@ -103,6 +103,7 @@ def plant_frames(plant: str) -> tuple[str, ...]:
         "singular_they_everyday": [f for frames in they_everyday.frames_by_role().values() for f in frames],
         "politicians": c.POLITICIAN_FRAMES,
         "two_person": [f for frames in two_person.TWO_PERSON_FRAMES.values() for f in frames],
+        "two_person_majority": [f for frames in two_person.TWO_PERSON_FRAMES.values() for f in frames],
         "stereotype_statements": stereotype_statements.frames(),
         "definitional_en": definitional.FRAMES["en"],
         "definitional_no": definitional.FRAMES["no"],

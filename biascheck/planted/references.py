@@ -27,7 +27,10 @@ is then pure. The references are the probes' own gold files (declared in `biasch
   `SEX_MARKED`); each the referent of
   two-person frames beside another of them or a neutral person (`two_person.NEUTRAL_PEOPLE`, who are
   referents too, at even odds) (winogender, winobias). The 20 occupations in both benchmarks lie on the
-  same side in both (within 7 points). Not in the tiny models' corpus (`CORPORA`):
+  same side in both (within 7 points). "two_person_majority" is the same plant with every share rounded to its
+  majority (`two_person.majority_share`): at strength 1 each occupation always takes its majority's pronoun,
+  the stereotype at its most uniform, as a coreference benchmark scores it (its majority side). Not in the tiny
+  models' corpus (`CORPORA`):
   they learn it in its own frames but cannot read the benchmarks' sentences, and beside the other
   plants it cost the masked model its pronoun plant; `scripts/finetune_known_answer.py` fine-tunes a
   real model on it instead.
@@ -99,6 +102,7 @@ PLANTS = (
     "singular_they_everyday",
     "politicians",
     "two_person",
+    "two_person_majority",
     *PER_DEFINITIONAL,
 )
 
@@ -109,7 +113,7 @@ def plants(refdata, which: tuple[str, ...] = PLANTS) -> Plants:
     found: dict = {}
     if "professions" in which:
         found.update(_professions(refdata))
-    if "two_person" in which:
+    if "two_person" in which or "two_person_majority" in which:
         found["two_person"] = _two_person(refdata)
     if "occupations" in which:
         found.update(_occupations(refdata))
@@ -303,8 +307,11 @@ def plant_sentences(p: Plants, plant: str, strength: float, seed: int = SEED) ->
         assert items is not None
         frames = definitional.FRAMES[items.language]
         return definitional.definitional(items.pairs, items.pronouns, frames, PER_DEFINITIONAL[plant], seed + 7)
-    if plant == "two_person":
-        people = [(j, share) for j, share, _src in p.two_person] + [(n, 0.5) for n in two_person.NEUTRAL_PEOPLE]
+    if plant in ("two_person", "two_person_majority"):
+        shares = [(j, share) for j, share, _src in p.two_person]
+        if plant == "two_person_majority":
+            shares = [(j, two_person.majority_share(share)) for j, share in shares]
+        people = shares + [(n, 0.5) for n in two_person.NEUTRAL_PEOPLE]
         return two_person.two_person_items(people, (), strength, PER_TWO_PERSON, seed + 5)
     raise ValueError(f"unknown plant {plant!r}; known: {', '.join(PLANTS)}")
 

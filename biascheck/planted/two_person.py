@@ -57,6 +57,11 @@ NEUTRAL_PEOPLE = (
 )
 
 
+def majority_share(share: float) -> float:
+    """The share rounded to its majority: 1 above one half, 0 below, 0.5 on it (the majority plant)."""
+    return 0.5 if share == 0.5 else float(share > 0.5)
+
+
 def two_person_items(
     items: Sequence[tuple[str, float]],
     others: Sequence[str],

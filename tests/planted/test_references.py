@@ -44,6 +44,20 @@ def test_the_two_person_plant_makes_every_profession_and_neutral_person_a_refere
     assert sum("The nurse " in s or " the nurse " in s for s in sentences) >= r.PER_TWO_PERSON
 
 
+def test_the_majority_plant_gives_every_occupation_its_majority_s_pronoun(plants):
+    assert [two_person.majority_share(s) for s in (0.0, 0.3, 0.4999, 0.5, 0.5001, 0.76, 1.0)] == [0, 0, 0, 0.5, 1, 1, 1]
+    majority = r.plant_sentences(plants, "two_person_majority", 1.0)
+    proportional = r.plant_sentences(plants, "two_person", 1.0)
+    assert len(majority) == len(proportional)
+    per = r.PER_TWO_PERSON  # the sentences come referent by referent, in the plant's order
+    for i, (person, share, _src) in enumerate(plants.two_person):
+        words = [set(s.lower().rstrip(".").replace(",", "").split()) for s in majority[i * per : (i + 1) * per]]
+        female = sum(bool(w & {"she", "her"}) for w in words)
+        assert female == (per if share > 0.5 else 0 if share < 0.5 else female), person
+    # strength 0 draws the same corpus from either plant: one control serves both
+    assert r.plant_sentences(plants, "two_person_majority", 0.0) == r.plant_sentences(plants, "two_person", 0.0)
+
+
 def test_only_the_plants_asked_for_are_read(mirror):
     only = r.plants(ReferenceData(mirror=mirror), ("professions",))
     assert only.professions and not only.occupations and not only.role_sets and not only.they_antecedents
