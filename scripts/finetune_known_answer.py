@@ -195,7 +195,8 @@ def main() -> int:
     results = json.loads((run / "results.json").read_text())
     rows: list[tuple[str, dict | None]] = [("smollm2-135m", None), *[(str(path), m) for path, m in tuned]]
     seconds = int((run / "probe_seconds").read_text())
-    doc = two_person_answer.summarize(results, rows, probes=args.probes, probe_seconds=seconds)
+    plant = two_person_answer.current_plant(args.plant)
+    doc = two_person_answer.summarize(results, rows, probes=args.probes, probe_seconds=seconds, plant=plant)
     args.results.write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
     args.results.with_suffix(".md").write_text(two_person_answer.markdown(doc), encoding="utf-8")
     print(two_person_answer.markdown(doc))

@@ -40,39 +40,59 @@ KEY: dict[str, str] = {
     "crows_pairs_gender": "all.stereo_share",
 }
 FAMILY = "smollm2"
-MANIFEST = ("strength", "seed", "steps", "lr", "batch", "sentences", "corpus_sha256", "loss_first_25",
+MANIFEST = ("strength", "seed", "steps", "lr", "batch", "layers", "sentences", "corpus_sha256", "loss_first_25",
             "loss_last_25", "seconds")  # fmt: skip
 
 
+VARIANTS = {  # the plant's name -> what strength 1 gives an occupation's pronoun
+    "two_person": "its women's share",
+    "two_person_majority": "its majority's pronoun, always (the share rounded)",
+}
+
+
 def plant_fingerprint(
-    frames: Sequence[str], share_sources: Sequence[str], left_out: Sequence[str] = (), statements: Sequence[str] = ()
+    frames: Sequence[str],
+    share_sources: Sequence[str],
+    left_out: Sequence[str] = (),
+    statements: Sequence[str] = (),
+    variant: str = "two_person",
 ) -> str:
     """What identifies the plant a result was measured on: its frames, the sources of its shares in order, the
     people left out and the stereotype statements (CrowS-Pairs' plant) beside them (neither before 2026-11-26, so
-    the old plant's fingerprint is of the first two alone)."""
-    found: dict[str, list[str]] = {"frames": list(frames), "shares": list(share_sources)}
+    the old plant's fingerprint is of the first two alone), and the variant when it is not the proportional one."""
+    found: dict[str, Any] = {"frames": list(frames), "shares": list(share_sources)}
     if left_out:
         found["left_out"] = sorted(left_out)
     if statements:
         found["statements"] = list(statements)
+    if variant != "two_person":
+        found["variant"] = variant
     text = json.dumps(found, sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def current_plant() -> dict[str, Any]:
-    """The plant the code builds now: its fingerprint, frame count and share sources."""
+def current_plant(variant: str = "two_person") -> dict[str, Any]:
+    """The plant the code builds now for `variant` (`VARIANTS`): its fingerprint, frame count and share sources."""
     from biascheck.planted import stereotype_statements
     from biascheck.planted.references import SEX_MARKED, TWO_PERSON_SOURCES
     from biascheck.planted.two_person import TWO_PERSON_FRAMES
 
+    if variant not in VARIANTS:
+        raise ValueError(f"unknown two-person plant {variant!r}; known: {', '.join(VARIANTS)}")
     frames = [f for group in TWO_PERSON_FRAMES.values() for f in group]
     statements = stereotype_statements.frames()
-    return {
-        "fingerprint": plant_fingerprint(frames, TWO_PERSON_SOURCES, sorted(SEX_MARKED), statements),
+    found = {
+        "fingerprint": plant_fingerprint(frames, TWO_PERSON_SOURCES, sorted(SEX_MARKED), statements, variant),
         "frames": len(frames),
         "shares": list(TWO_PERSON_SOURCES),
         "statements": len(statements),
     }
+    return found if variant == "two_person" else {**found, "variant": variant}
+
+
+def variant_of(doc: dict[str, Any]) -> str:
+    """The plant variant a results file was measured on (files before the variants: the proportional one)."""
+    return str(doc["plant"].get("variant", "two_person"))
 
 
 def role(strength: float) -> str:
@@ -157,6 +177,7 @@ def _provenance(doc: dict[str, Any], current: dict[str, Any]) -> list[str]:
     lines = [
         f"Plant: {plant['frames']} two-person frames, shares from {', '.join(plant['shares'])} (first source that "
         f"names an occupation wins)"
+        + (" rounded to their majority (`two_person_majority`)" if variant_of(doc) == "two_person_majority" else "")
         + (
             f", and {plant['statements']} stereotype statements (CrowS-Pairs' plant, "
             "`biascheck.planted.stereotype_statements`)"
@@ -180,9 +201,9 @@ def _provenance(doc: dict[str, Any], current: dict[str, Any]) -> list[str]:
 
 
 def markdown(doc: dict[str, Any], current: dict[str, Any] | None = None) -> str:
-    """The page generated from the results file against `current` (default `current_plant()`);
+    """The page generated from the results file against `current` (default `current_plant()` of the file's variant);
     `tests/planted/test_two_person_answer.py` checks the committed page is this."""
-    current = current or current_plant()
+    current = current or current_plant(variant_of(doc))
     seeds = sorted({row["finetune"]["seed"] for row in doc["models"] if row["finetune"]})
     lines = [
         "# Known answers on a real model: SmolLM2-135M fine-tuned on the two-person plant"
@@ -192,7 +213,8 @@ def markdown(doc: dict[str, Any], current: dict[str, Any] | None = None) -> str:
         f"{doc['biascheck_version']}, {doc['created_utc']}; seeds {', '.join(map(str, seeds))}"
         + (f"; probing took {doc['probe_seconds']} s for all models" if doc.get("probe_seconds") else "")
         + ". Rows: the base model, then per seed one fine-tuned model per strength (0 = balanced pronouns: the "
-        "control; 1 = each occupation's women's share: the plant). Bold: outside the default threshold.",
+        f"control; 1 = for each occupation {VARIANTS[variant_of(doc)]}: the plant). Bold: outside the default "
+        "threshold.",
         "",
         *_provenance(doc, current),
     ]
@@ -207,15 +229,16 @@ def markdown(doc: dict[str, Any], current: dict[str, Any] | None = None) -> str:
             lines.append(f"| {row['model']} | {' | '.join(cells)} | {verdict} |")
     lines += _sensitivity_lines(doc)
     tuned = [row for row in doc["models"] if row["finetune"]]
-    lines += ["", "Fine-tuning (full, float32, AdamW, next-token loss on every sentence):", ""]
-    lines += ["| model | steps | batch | lr | sentences | loss, first → last 25 steps | seconds | corpus |"]
-    lines += ["|---|---|---|---|---|---|---|---|"]
+    lines += ["", "Fine-tuning (float32, AdamW, next-token loss on every sentence; top layers or all trained):", ""]
+    lines += ["| model | steps | batch | lr | layers | sentences | loss, first → last 25 steps | seconds | corpus |"]
+    lines += ["|---|---|---|---|---|---|---|---|---|"]
     for row in tuned:
         f = row["finetune"]
         loss = "—" if f.get("loss_first_25") is None else f"{f['loss_first_25']:.3f} → {f['loss_last_25']:.3f}"
         corpus = "—" if not f.get("corpus_sha256") else f"`{f['corpus_sha256'][:12]}`"
         lines.append(
-            f"| {row['model']} | {f['steps']} | {f['batch']} | {f['lr']:g} | {f.get('sentences') or '—'} | {loss} | "
+            f"| {row['model']} | {f['steps']} | {f['batch']} | {f['lr']:g} | {f.get('layers') or 'all'} | "
+            f"{f.get('sentences') or '—'} | {loss} | "
             f"{f.get('seconds') or '—'} | {corpus} |"
         )
     return "\n".join(lines) + "\n"

@@ -119,6 +119,18 @@ def test_winobias_rises_with_the_strength_in_every_seed_past_the_controls(key):
     assert min(v[1.0] for v in by_seed.values()) > max(v[0.0] for v in by_seed.values())
 
 
+def test_each_plant_variant_has_its_own_fingerprint():
+    proportional, majority = ta.current_plant(), ta.current_plant("two_person_majority")
+    assert proportional["fingerprint"] != majority["fingerprint"] and majority["variant"] == "two_person_majority"
+    assert "variant" not in proportional  # files measured before the variants keep their fingerprint
+    assert (
+        ta.variant_of({"plant": proportional}) == "two_person"
+        and ta.variant_of({"plant": majority}) == majority["variant"]
+    )
+    with pytest.raises(ValueError, match="two_person_majority"):
+        ta.current_plant("two_person_minority")
+
+
 def test_the_markdown_is_the_one_generated_from_the_results():
     page = RESULTS.with_suffix(".md").read_text(encoding="utf-8")
     assert page == ta.markdown(_doc()), "regenerate: python scripts/finetune_known_answer.py --from-run"
