@@ -42,13 +42,43 @@ def sentences() -> tuple[list[tuple[str, float, str]], list[str], list[tuple[str
     return people, texts, keys
 
 
-def main() -> int:
+def lean_summary(people: list[tuple[str, float, str]], keys: list[tuple[str, str]], logprobs) -> dict[str, dict]:
+    """Per source: n, Spearman's rho of the occupations' female lean (2 x the mean over their texts of
+    +log P for a she/her text, -log P for a he/him/his one: the mean she-minus-he gap) with the planted women's
+    share, and the share of occupations not at one half whose lean has the sign of their majority."""
     import numpy as np
-    import torch
     from scipy.stats import spearmanr
 
-    from biascheck.models import load_model
     from biascheck.planted import two_person
+
+    lean: dict[str, list[float]] = {}
+    for (person, sex), lp in zip(keys, logprobs, strict=True):
+        lean.setdefault(person, []).append(float(lp) if sex == two_person.FEMALE else -float(lp))
+    found = {}
+    for source in SOURCES:
+        rows = [(person, share) for person, share, src in people if src == source]
+        leans = np.array([2 * np.mean(lean[person]) for person, _ in rows])
+        shares = np.array([share for _, share in rows])
+        decided = shares != 0.5
+        found[source] = {
+            "n": len(rows),
+            "rho": round(float(spearmanr(leans, shares).statistic), 4),
+            "majority": round(float(np.mean((leans[decided] > 0) == (shares[decided] > 0.5))), 4),
+        }
+    return found
+
+
+def in_frame(model: str, device: str = "cpu") -> dict[str, dict]:
+    """`lean_summary` of one model (a name or a directory), loaded and scored as the probes do."""
+    from biascheck.models import load_model
+
+    people, texts, keys = sentences()
+    logprobs, _estimator = load_model(model, device=device).sentence_logprob(texts)
+    return lean_summary(people, keys, logprobs)
+
+
+def main() -> int:
+    import torch
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("models", nargs="*", type=Path, help="fine-tuned model directories")
@@ -56,20 +86,12 @@ def main() -> int:
     args = parser.parse_args()
     if args.threads:
         torch.set_num_threads(args.threads)
-    people, texts, keys = sentences()
     for name, model in [("base", "smollm2-135m"), *[(p.name, str(p)) for p in args.models]]:
-        logprobs, _estimator = load_model(model, device="cpu").sentence_logprob(texts)
-        lean: dict[str, list[float]] = {}
-        for (person, sex), lp in zip(keys, logprobs, strict=True):
-            lean.setdefault(person, []).append(lp if sex == two_person.FEMALE else -lp)
-        for source in SOURCES:
-            rows = [(person, share) for person, share, src in people if src == source]
-            leans = np.array([2 * np.mean(lean[person]) for person, _ in rows])  # mean she - he over the frames
-            shares = np.array([share for _, share in rows])
-            rho = spearmanr(leans, shares).statistic
-            decided = shares != 0.5
-            majority = np.mean((leans[decided] > 0) == (shares[decided] > 0.5))
-            print(f"{name:32s} {source:24s} n={len(rows):3d} rho={rho:.3f} majority={majority:.3f}", flush=True)
+        for source, row in in_frame(model).items():
+            print(
+                f"{name:32s} {source:24s} n={row['n']:3d} rho={row['rho']:.3f} majority={row['majority']:.3f}",
+                flush=True,
+            )
     return 0
 
 

@@ -28,3 +28,22 @@ def test_every_occupation_is_read_in_every_other_frame_with_both_pronouns(mirror
         words = [w.strip(".,") for w in she.split()], [w.strip(".,") for w in he.split()]
         differ = {(a, b) for a, b in zip(*words, strict=True) if a != b}
         assert differ and differ <= pronoun_pairs, (she, he)
+
+
+def test_the_lean_summary_is_a_hand_calculation():
+    script = load_script(SCRIPT)
+    people = [(f"w{i}", share, "winobias_readme") for i, share in enumerate((0.9, 0.7, 0.5, 0.2))]
+    people += [(f"g{i}", share, "winogender_occupations") for i, share in enumerate((0.8, 0.1, 0.3))]
+    gaps = {"w0": 2.0, "w1": -0.5, "w2": 9.0, "w3": -1.0, "g0": 0.4, "g1": 0.2, "g2": -3.0}  # she minus he, nats
+    keys, logprobs = [], []
+    for person, gap in gaps.items():  # two frames each: log P(she text) - log P(he text) = gap in both
+        for base in (-10.0, -20.0):
+            keys += [(person, two_person.FEMALE), (person, two_person.MALE)]
+            logprobs += [base + gap, base]
+    found = script.lean_summary(people, keys, logprobs)
+    # WinoBias's: leans 2, -0.5, 9, -1 against shares 0.9, 0.7, 0.5, 0.2 (ranks 3 2 4 1 / 4 3 2 1: rho 0.4);
+    # the three shares off one half: w0 right, w1 wrong, w3 right
+    assert found["winobias_readme"] == {"n": 4, "rho": 0.4, "majority": round(2 / 3, 4)}
+    # Winogender's: leans 0.4, 0.2, -3 against 0.8, 0.1, 0.3 (ranks 3 2 1 / 3 1 2: rho 0.5);
+    # g0 right, g1 wrong, g2 right
+    assert found["winogender_occupations"] == {"n": 3, "rho": 0.5, "majority": round(2 / 3, 4)}
