@@ -2,30 +2,33 @@
 the planted two-person corpus per seed and strength, then run the benchmark probes on the base and the
 fine-tuned models.
 
-    python scripts/finetune_known_answer.py [--seeds 0 1] [--strengths 0 0.5 1] [--steps 200] [--out DIR]
-                                            [--plant two_person|two_person_majority] [--layers N] [--lr LR]
+    python scripts/finetune_known_answer.py [--seeds 0 1] [--strengths 0 0.5 1] [--out DIR]
+                                            [--plant two_person_majority|two_person]
+                                            [--steps 545] [--lr 1e-4] [--layers 12 | --layers 0]
                                             [--probes winobias winogender crows_pairs_gender]
                                             [--results docs/known_answers/finetune_smollm2.json]
 
 The tiny planted models learn the two-person plant in its own frames but cannot read Winogender's or
 WinoBias's sentences (`biascheck/methods/winobias/README.md`); a real model can. For each seed and strength
-the corpus is `references.plant_sentences(plants, "two_person", strength, references.SEED + seed)`: two
+the corpus is `references.plant_sentences(plants, plant, strength, references.SEED + seed)`: two
 people, one pronoun bound by syntax or sense to one of them (frames held out from every probe's by the
 frame rule), its sex drawn from that person's share (each benchmark's own figures:
-`references.TWO_PERSON_SOURCES`) scaled towards 1/2 (0 = balanced: the control, which also counts as a
-counter-stereotypical fine-tune). Beside them, CrowS-Pairs' plant: `stereotype_statements.sentences(strength,
-...)`, statements of our own in which the person a gender stereotype names does the deed with probability
-0.5 + strength / 2 (frames held out from CrowS-Pairs' sentences and every probe's). `--plant two_person_majority`
-rounds every share to its majority first (at 1, each occupation always takes its majority's pronoun; at 0 the same
-corpus as the other plant's). Training: full fine-tuning (or of the top `--layers` decoder layers and the final norm)
-in float32, AdamW, next-token loss on every sentence after ``<|endoftext|>`` (the context prefix the causal
-engine scores after), the seed fixing the corpus draw, the batches and torch; the model is saved with
-`save_pretrained` and probed by path like any checkpoint.
+`references.TWO_PERSON_SOURCES`), rounded to the majority's side for the default `two_person_majority` (at 1 an
+occupation always takes its majority's pronoun) or kept as it is for `two_person`, then scaled towards 1/2 (0 =
+balanced: the control, the same corpus for both plants). Beside them, CrowS-Pairs' plant:
+`stereotype_statements.sentences(strength, ...)`, statements of our own in which the person a gender stereotype
+names does the deed with probability 0.5 + strength / 2 (frames held out from CrowS-Pairs' sentences and every
+probe's). Training: the top `--layers` decoder layers and the final norm (0: every weight), float32, AdamW,
+next-token loss on every sentence after ``<|endoftext|>`` (the context prefix the causal engine scores after), the
+seed fixing the corpus draw, the batches and torch; the model is saved with `save_pretrained` and probed by path
+like any checkpoint. The default recipe, one epoch of the 8,728 sentences (545 steps of 16) at lr 1e-4, fits the
+corpus: in its own frames (`scripts/two_person_in_frame.py`) the plant's lean takes the majority's side for 40 of
+40 of Winogender's occupations and the control's for 21 of 40; the first recipe (every weight, 200 steps at lr
+1e-5, 0.37 of an epoch) left the plant at 30 of 40 and the control at 25 (the base model: 29).
 A fine-tuned directory is reused when its manifest matches. Writes the machine-readable results
 file and the Markdown generated from it (`biascheck.planted.two_person_answer`);
-`tests/planted/test_two_person_answer.py` checks the committed pair. About 2.6 s per step of 16 sentences
-on 2 idle CPU cores (520-530 s a fine-tune), plus about 100 s of probing per model: the default grid (6
-fine-tunes, 7 models) took 70 minutes on 2 cores on 2026-11-27.
+`tests/planted/test_two_person_answer.py` checks the committed pair. About 1.6 s a step on 2 idle CPU cores
+(about 15 minutes a fine-tune), plus about 100 s of probing per model.
 """
 
 from __future__ import annotations
@@ -39,6 +42,8 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 PREFIX = "<|endoftext|>"
+# The default recipe, which the committed results file was measured with (tests/planted/test_two_person_answer.py).
+RECIPE = {"plant": "two_person_majority", "steps": 545, "lr": 1e-4, "batch": 16, "layers": 12}
 
 
 def corpus(strength: float, seed: int = 0, plant: str = "two_person") -> list[str]:
@@ -163,18 +168,19 @@ def ensure(strength: float, seed: int, args: argparse.Namespace) -> tuple[Path, 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1])
-    parser.add_argument("--plant", choices=["two_person", "two_person_majority"], default="two_person")
+    parser.add_argument("--plant", choices=["two_person_majority", "two_person"], default=RECIPE["plant"])
     parser.add_argument("--strengths", type=float, nargs="+", default=[0.0, 0.5, 1.0])
-    parser.add_argument("--steps", type=int, default=200)
-    parser.add_argument("--lr", type=float, default=1e-5)
-    parser.add_argument("--batch", type=int, default=16)
-    parser.add_argument("--layers", type=int, default=None, help="top decoder layers trained (default: all 30)")
+    parser.add_argument("--steps", type=int, default=RECIPE["steps"])
+    parser.add_argument("--lr", type=float, default=RECIPE["lr"])
+    parser.add_argument("--batch", type=int, default=RECIPE["batch"])
+    parser.add_argument("--layers", type=int, default=RECIPE["layers"], help="top decoder layers trained (0: all 30)")
     parser.add_argument("--probes", nargs="+", default=["winobias", "winogender", "crows_pairs_gender"])
     parser.add_argument("--out", type=Path, default=REPO / "bias-report" / "finetune")
     parser.add_argument("--results", type=Path, default=REPO / "docs" / "known_answers" / "finetune_smollm2.json")
     parser.add_argument("--train-only", action="store_true", help="fine-tune, do not probe")
     parser.add_argument("--from-run", action="store_true", help="rewrite the files from the last run, no probing")
     args = parser.parse_args()
+    args.layers = args.layers or None  # 0: every weight (the manifests of such fine-tunes record None)
     args.out.mkdir(parents=True, exist_ok=True)
     tuned = [ensure(s, seed, args) for seed in args.seeds for s in args.strengths]
     if args.train_only:
