@@ -68,11 +68,12 @@ def lean_summary(people: list[tuple[str, float, str]], keys: list[tuple[str, str
     return found
 
 
-def in_frame(model: str, device: str = "cpu") -> dict[str, dict]:
-    """`lean_summary` of one model (a name or a directory), loaded and scored as the probes do."""
+def in_frame(model: str, device: str = "cpu", stimuli: tuple | None = None) -> dict[str, dict]:
+    """`lean_summary` of one model (a name or a directory), loaded and scored as the probes do, on `stimuli`
+    (`sentences()`, built once by a caller that reads several models)."""
     from biascheck.models import load_model
 
-    people, texts, keys = sentences()
+    people, texts, keys = stimuli or sentences()
     logprobs, _estimator = load_model(model, device=device).sentence_logprob(texts)
     return lean_summary(people, keys, logprobs)
 
@@ -86,8 +87,9 @@ def main() -> int:
     args = parser.parse_args()
     if args.threads:
         torch.set_num_threads(args.threads)
+    stimuli = sentences()  # the reference files are read once, not per model
     for name, model in [("base", "smollm2-135m"), *[(p.name, str(p)) for p in args.models]]:
-        for source, row in in_frame(model).items():
+        for source, row in in_frame(model, stimuli=stimuli).items():
             print(
                 f"{name:32s} {source:24s} n={row['n']:3d} rho={row['rho']:.3f} majority={row['majority']:.3f}",
                 flush=True,
