@@ -22,10 +22,11 @@ probe's). Training: the top `--layers` decoder layers and the final norm (0: eve
 next-token loss on every sentence after ``<|endoftext|>`` (the context prefix the causal engine scores after), the
 seed fixing the corpus draw, the batches and torch; the model is saved with `save_pretrained` and probed by path
 like any checkpoint. The default recipe, one epoch of the 8,728 sentences (545 steps of 16) at lr 1e-4, fits the
-corpus: in its own frames (`scripts/two_person_in_frame.py`) the plant's lean takes the majority's side for 40 of
-40 of Winogender's occupations and the control's for 21 of 40; the first recipe (every weight, 200 steps at lr
-1e-5, 0.37 of an epoch) left the plant at 30 of 40 and the control at 25 (the base model: 29).
-A fine-tuned directory is reused when its manifest matches. Writes the machine-readable results
+corpus: in its own frames (`biascheck.planted.two_person_in_frame`) the plant's lean takes the majority's side for
+40 of 40 of Winogender's occupations and the control's for 21 of 40; the first recipe (every weight, 200 steps at lr
+1e-5, 0.37 of an epoch) left the plant at 30 of 40 and the control at 25 (the base model: 29). That in-frame reading
+is recorded for every fine-tune (its `finetune.json`, written last, when the model is whole) and the base model, and
+goes into the results file. A fine-tuned directory is reused when its manifest matches. Writes the machine-readable results
 file and the Markdown generated from it (`biascheck.planted.two_person_answer`);
 `tests/planted/test_two_person_answer.py` checks the committed pair. About 1.6 s a step on 2 idle CPU cores
 (about 15 minutes a fine-tune), plus about 100 s of probing per model.
@@ -137,7 +138,8 @@ def save_finetuned(model, tokenizer, out_dir: Path, losses: list[float], window:
 
 
 def ensure(strength: float, seed: int, args: argparse.Namespace) -> tuple[Path, dict]:
-    from biascheck.planted import references
+    from biascheck.files import atomic_write
+    from biascheck.planted import references, two_person_in_frame
 
     sentences = corpus(strength, seed, args.plant)
     manifest = {
@@ -156,12 +158,16 @@ def ensure(strength: float, seed: int, args: argparse.Namespace) -> tuple[Path, 
     if done.is_file():
         recorded = json.loads(done.read_text())
         if {k: v for k, v in recorded.items() if k in manifest} == manifest:
+            if "in_frame" not in recorded:  # a fine-tune made before the in-frame check
+                recorded["in_frame"] = two_person_in_frame.in_frame(str(target), built=args.in_frame_stimuli)
+                atomic_write(done, json.dumps(recorded, indent=2))
             return target, recorded
     print(f"fine-tuning at strength {strength:g}, seed {seed} ({len(sentences)} sentences, {args.steps} steps)")
     started = time.perf_counter()
     losses = finetune(sentences, target, args, seed)
     recorded = {**manifest, **losses, "seconds": round(time.perf_counter() - started)}
-    done.write_text(json.dumps(recorded, indent=2))
+    recorded["in_frame"] = two_person_in_frame.in_frame(str(target), built=args.in_frame_stimuli)
+    atomic_write(done, json.dumps(recorded, indent=2))  # last: its presence says the fine-tune is whole
     return target, recorded
 
 
@@ -182,6 +188,9 @@ def main() -> int:
     args = parser.parse_args()
     args.layers = args.layers or None  # 0: every weight (the manifests of such fine-tunes record None)
     args.out.mkdir(parents=True, exist_ok=True)
+    from biascheck.planted import two_person_in_frame
+
+    args.in_frame_stimuli = two_person_in_frame.stimuli()  # read once for every model
     tuned = [ensure(s, seed, args) for seed in args.seeds for s in args.strengths]
     if args.train_only:
         return 0
@@ -202,7 +211,10 @@ def main() -> int:
     rows: list[tuple[str, dict | None]] = [("smollm2-135m", None), *[(str(path), m) for path, m in tuned]]
     seconds = int((run / "probe_seconds").read_text())
     plant = two_person_answer.current_plant(args.plant)
-    doc = two_person_answer.summarize(results, rows, probes=args.probes, probe_seconds=seconds, plant=plant)
+    base_in_frame = two_person_in_frame.in_frame("smollm2-135m", built=args.in_frame_stimuli)
+    doc = two_person_answer.summarize(
+        results, rows, probes=args.probes, probe_seconds=seconds, plant=plant, base_in_frame=base_in_frame
+    )
     args.results.write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
     args.results.with_suffix(".md").write_text(two_person_answer.markdown(doc), encoding="utf-8")
     print(two_person_answer.markdown(doc))

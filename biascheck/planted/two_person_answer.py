@@ -99,7 +99,13 @@ def role(strength: float) -> str:
     return "control" if strength == 0 else "plant" if strength == 1 else f"strength {strength:g}"
 
 
-def _row(model: str, manifest: dict[str, Any] | None, results: dict[str, Any], probes: Sequence[str]) -> dict:
+def _row(
+    model: str,
+    manifest: dict[str, Any] | None,
+    results: dict[str, Any],
+    probes: Sequence[str],
+    base_in_frame: dict[str, Any] | None,
+) -> dict:
     by_probe = {}
     for probe in probes:
         found = answer_page.model_metrics(results, model, probe)
@@ -111,6 +117,7 @@ def _row(model: str, manifest: dict[str, Any] | None, results: dict[str, Any], p
         if manifest is None
         else f"smollm2 fine-tuned @{manifest['strength']:g} seed {manifest['seed']}",
         "finetune": None if manifest is None else {k: manifest.get(k) for k in MANIFEST},
+        "in_frame": base_in_frame if manifest is None else manifest.get("in_frame"),
         "probes": by_probe,
     }
 
@@ -155,9 +162,12 @@ def summarize(
     probes: Sequence[str] = PROBES,
     probe_seconds: int | None,
     plant: dict[str, Any] | None = None,
+    base_in_frame: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The results file: `rows` are (model as given to the run, fine-tune manifest or None for the base); `plant`
-    defaults to `current_plant()` (what the fine-tunes were trained on)."""
+    defaults to `current_plant()` (what the fine-tunes were trained on). Each row's `in_frame` is how the model leans
+    in the plant's own frames (`two_person_in_frame.lean_summary`): the fine-tune manifest's, `base_in_frame` for
+    the base model; None where it was not measured."""
     doc = {
         "known_answer": "two_person",
         "plant": plant or current_plant(),
@@ -166,7 +176,7 @@ def summarize(
         "created_utc": results.get("created_utc"),
         "probes": list(probes),
         "probe_seconds": probe_seconds,
-        "models": [_row(model, manifest, results, probes) for model, manifest in rows],
+        "models": [_row(model, manifest, results, probes, base_in_frame) for model, manifest in rows],
     }
     doc["sensitivity"] = sensitivity(doc)
     return doc
@@ -228,6 +238,7 @@ def markdown(doc: dict[str, Any], current: dict[str, Any] | None = None) -> str:
             verdict = "pass" if entry["gate"] == "pass" else "**fail**"
             lines.append(f"| {row['model']} | {' | '.join(cells)} | {verdict} |")
     lines += _sensitivity_lines(doc)
+    lines += _in_frame_lines(doc)
     tuned = [row for row in doc["models"] if row["finetune"]]
     lines += ["", "Fine-tuning (float32, AdamW, next-token loss on every sentence; top layers or all trained):", ""]
     lines += ["| model | steps | batch | lr | layers | sentences | loss, first → last 25 steps | seconds | corpus |"]
@@ -264,4 +275,28 @@ def _sensitivity_lines(doc: dict[str, Any]) -> list[str]:
         cells = "; ".join(f"{s:g}: {m:.3f} [{lo:.3f}, {hi:.3f}]" for s, (m, lo, hi, _n) in sorted(by.items()))
         seen = "; ".join(f"{s}: {text}" for s, text in row["by_strength"].items())
         lines.append(f"| {probe} | {KEY[probe]} | {cells} | {row['sees_from']} | {seen} |")
+    return lines
+
+
+def _in_frame_lines(doc: dict[str, Any]) -> list[str]:
+    measured = [row for row in doc["models"] if row.get("in_frame")]
+    if not measured:
+        return []
+    sources = list(measured[0]["in_frame"])
+    lines = [
+        "",
+        "### In the plant's own frames: did the fine-tune learn its corpus?",
+        "",
+        "Every other two-person frame with each source's occupations as the referent, she/her against he/him/his "
+        "(`biascheck.planted.two_person_in_frame`): the share of occupations off one half whose lean has their "
+        "majority's sign, and Spearman's rho of the lean with the planted women's share.",
+        "",
+        "| model | "
+        + " | ".join(f"{s} (n = {measured[0]['in_frame'][s]['n']}): majority side | rho" for s in sources)
+        + " |",
+        "|---|" + "---|---|" * len(sources),
+    ]
+    for row in measured:
+        cells = [f"{row['in_frame'][s]['majority']:.3f} | {row['in_frame'][s]['rho']:.2f}" for s in sources]
+        lines.append(f"| {row['model']} | {' | '.join(cells)} |")
     return lines

@@ -189,6 +189,26 @@ def test_the_summary_reads_the_gates_and_fails_closed_on_a_model_without_results
     page = ta.markdown(doc)
     assert "| **0.700 [0.65, 0.75]** |" in page and page.count("**fail**") == 2
     assert "Not the current plant" not in page and "seeds 0, 1" in page
+    assert "In the plant's own frames" not in page  # nothing measured there: no table
+
+
+def test_the_in_frame_numbers_go_from_the_manifests_and_the_base_to_their_rows_and_the_page():
+    lean = {"winogender_occupations": {"n": 40, "rho": 0.86, "majority": 1.0},
+            "winobias_readme": {"n": 40, "rho": 0.9, "majority": 0.975}}  # fmt: skip
+    base = {source: {**row, "majority": 0.725} for source, row in lean.items()}
+    manifest = {"strength": 1.0, "seed": 0, "steps": 2, "lr": 1e-5, "batch": 4, "in_frame": lean}
+    results = {"results": [_result("smollm2-135m", "winobias", "type2.pro_share", 0.58, True)]}
+    rows = [("smollm2-135m", None), ("/runs/a", manifest), ("/runs/b", {**manifest, "seed": 1, "in_frame": None})]
+    doc = ta.summarize(results, rows, probes=["winobias"], probe_seconds=None, base_in_frame=base)
+    assert [row["in_frame"] for row in doc["models"]] == [base, lean, None]
+    page = ta.markdown(doc)
+    assert (
+        "| winogender_occupations (n = 40): majority side | rho | winobias_readme (n = 40): majority side | rho |"
+        in page
+    )
+    assert "| smollm2-135m | 0.725 | 0.86 | 0.725 | 0.90 |" in page
+    assert "| smollm2 fine-tuned @1 seed 0 | 1.000 | 0.86 | 0.975 | 0.90 |" in page
+    assert "seed 1 |" not in page.split("In the plant's own frames")[1].split("Fine-tuning")[0]  # not measured
 
 
 def test_the_script_answers_help():
