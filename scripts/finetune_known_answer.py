@@ -26,8 +26,8 @@ corpus: in its own frames (`biascheck.planted.two_person_in_frame`) the plant's 
 40 of 40 of Winogender's occupations and the control's for 21 of 40; the first recipe (every weight, 200 steps at lr
 1e-5, 0.37 of an epoch) left the plant at 30 of 40 and the control at 25 (the base model: 29). That in-frame reading
 is recorded for every fine-tune (its `finetune.json`, written last, when the model is whole) and the base model, and
-goes into the results file. A fine-tuned directory is reused when its manifest matches. Writes the machine-readable results
-file and the Markdown generated from it (`biascheck.planted.two_person_answer`);
+goes into the results file. A fine-tuned directory is reused when its manifest matches. Writes the machine-readable
+results file and the Markdown generated from it (`biascheck.planted.two_person_answer`);
 `tests/planted/test_two_person_answer.py` checks the committed pair. About 1.6 s a step on 2 idle CPU cores
 (about 15 minutes a fine-tune), plus about 100 s of probing per model.
 """
@@ -107,13 +107,26 @@ def finetune(sentences: list[str], out_dir: Path, args: argparse.Namespace, seed
     torch.manual_seed(seed)
     generator = torch.Generator().manual_seed(seed)
     optimizer = torch.optim.AdamW(params, lr=args.lr, weight_decay=0.0)
+    decay = torch.optim.lr_scheduler.LambdaLR(optimizer, lambda step: schedule_factor(args.schedule, step, args.steps))
     losses: list[float] = []
     model.train()
     for step in range(args.steps):
         inputs, att, labels = causal_batch(ids, attention, generator, args.batch)
         step_and_log(optimizer, model(input_ids=inputs, attention_mask=att, labels=labels).loss, losses, step, 25)
+        decay.step()
     head, tail = save_finetuned(model, tokenizer, out_dir, losses, 25)
     return {"loss_first_25": round(head, 4), "loss_last_25": round(tail, 4)}
+
+
+def schedule_factor(schedule: str, step: int, steps: int) -> float:
+    """The learning rate at `step` of `steps` as a share of the peak: 1 throughout (`constant`), or falling in a
+    straight line to 0 at the last step (`linear`), so that the last few batches cannot set the model's pronoun prior
+    on their own."""
+    if schedule == "constant":
+        return 1.0
+    if schedule == "linear":
+        return max(0.0, 1.0 - step / steps)
+    raise ValueError(f"unknown schedule {schedule!r}; known: constant, linear")
 
 
 def step_and_log(optimizer, loss, losses: list[float], step: int, every: int, what: str = "loss") -> None:
@@ -153,7 +166,9 @@ def ensure(strength: float, seed: int, args: argparse.Namespace) -> tuple[Path, 
         "corpus_sha256": references.corpus_sha256(sentences),
         "sentences": len(sentences),
     }
-    target = args.out / f"smollm2-{args.plant}-{strength:g}-seed{seed}"
+    if args.schedule != "constant":  # fine-tunes made before the schedules were constant and say nothing
+        manifest["schedule"] = args.schedule
+    target = args.out / f"smollm2-{args.plant}-{strength:g}-seed{seed}"  # a fine-tune of another recipe is remade
     done = target / "finetune.json"
     if done.is_file():
         recorded = json.loads(done.read_text())
@@ -179,6 +194,7 @@ def main() -> int:
     parser.add_argument("--steps", type=int, default=RECIPE["steps"])
     parser.add_argument("--lr", type=float, default=RECIPE["lr"])
     parser.add_argument("--batch", type=int, default=RECIPE["batch"])
+    parser.add_argument("--schedule", choices=["constant", "linear"], default=RECIPE.get("schedule", "constant"))
     parser.add_argument("--layers", type=int, default=RECIPE["layers"], help="top decoder layers trained (0: all 30)")
     parser.add_argument("--probes", nargs="+", default=["winobias", "winogender", "crows_pairs_gender"])
     parser.add_argument("--out", type=Path, default=REPO / "bias-report" / "finetune")

@@ -211,6 +211,14 @@ def test_the_in_frame_numbers_go_from_the_manifests_and_the_base_to_their_rows_a
     assert "seed 1 |" not in page.split("In the plant's own frames")[1].split("Fine-tuning")[0]  # not measured
 
 
+def test_the_learning_rate_schedules_are_a_hand_calculation():
+    factor = load_script(SCRIPT).schedule_factor
+    assert [factor("constant", step, 4) for step in range(4)] == [1.0] * 4
+    assert [factor("linear", step, 4) for step in range(5)] == [1.0, 0.75, 0.5, 0.25, 0.0]
+    with pytest.raises(ValueError, match="cosine"):
+        factor("cosine", 0, 4)
+
+
 def test_the_script_answers_help():
     done = subprocess.run([sys.executable, str(SCRIPT), "--help"], capture_output=True, text=True, check=False)
     assert done.returncode == 0 and all(flag in done.stdout for flag in ("--seeds", "--strengths", "--results"))
