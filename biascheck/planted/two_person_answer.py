@@ -99,6 +99,28 @@ def role(strength: float) -> str:
     return "control" if strength == 0 else "plant" if strength == 1 else f"strength {strength:g}"
 
 
+def against_majority(results: dict[str, Any], model: str) -> list[str] | None:
+    """Winogender's occupations whose lean on `model` has the sign of their BLS minority (the ones
+    `majority_agreement` counts as misses), from the per-occupation leans the run recorded (`pearson_bls`'s items);
+    None when the run has none for the model."""
+    rows = [
+        r for r in results.get("results", []) if r.get("probe") == "winogender" and r.get("metric") == "pearson_bls"
+    ]
+    leaf = model.rstrip("/").rsplit("/", 1)[-1]
+    mine = [r for r in rows if r.get("model") == model] or [r for r in rows if str(r.get("model", "")).endswith(leaf)]
+    if not mine or not mine[0].get("items"):
+        return None
+    import pandas as pd
+
+    from biascheck.methods.winogender.math import majority_agreement
+
+    items = mine[0]["items"]
+    index = [item["occupation"] for item in items]
+    lean = pd.Series([item["female_lean"] for item in items], index=index)
+    agree = majority_agreement(lean, pd.Series([item["bls_pct_female"] for item in items], index=index))
+    return sorted(occupation for occupation, hit in zip(index, agree, strict=True) if not hit)
+
+
 def _row(
     model: str,
     manifest: dict[str, Any] | None,
@@ -106,11 +128,13 @@ def _row(
     probes: Sequence[str],
     base_in_frame: dict[str, Any] | None,
 ) -> dict:
-    by_probe = {}
+    by_probe: dict[str, dict[str, Any]] = {}
     for probe in probes:
         found = answer_page.model_metrics(results, model, probe)
         verdict, why = answer_page.gate(found, GATED[probe])
         by_probe[probe] = {"metrics": {k: found[k] for k in SHOWN[probe] if k in found}, "gate": verdict, "why": why}
+        if probe == "winogender":
+            by_probe[probe]["against_majority"] = against_majority(results, model)
     return {
         "role": "base" if manifest is None else role(manifest["strength"]),
         "model": "smollm2-135m"
@@ -237,6 +261,8 @@ def markdown(doc: dict[str, Any], current: dict[str, Any] | None = None) -> str:
             cells = [answer_page.metric_cell(entry["metrics"].get(key), digits=2) for key in keys]
             verdict = "pass" if entry["gate"] == "pass" else "**fail**"
             lines.append(f"| {row['model']} | {' | '.join(cells)} | {verdict} |")
+        if probe == "winogender":
+            lines += _against_lines(doc)
     lines += _sensitivity_lines(doc)
     lines += _in_frame_lines(doc)
     tuned = [row for row in doc["models"] if row["finetune"]]
@@ -300,3 +326,26 @@ def _in_frame_lines(doc: dict[str, Any]) -> list[str]:
         cells = [f"{row['in_frame'][s]['majority']:.3f} | {row['in_frame'][s]['rho']:.2f}" for s in sources]
         lines.append(f"| {row['model']} | {' | '.join(cells)} |")
     return lines
+
+
+def always_against(doc: dict[str, Any], role_: str = "plant") -> list[str] | None:
+    """Winogender's occupations that lean against their BLS majority in every build of `role_` (None: no build
+    recorded them)."""
+    found = [row["probes"]["winogender"].get("against_majority") for row in doc["models"] if row["role"] == role_]
+    if not found or any(against is None for against in found):
+        return None
+    return sorted(set.intersection(*(set(against) for against in found)))
+
+
+def _against_lines(doc: dict[str, Any]) -> list[str]:
+    found = always_against(doc)
+    if found is None:
+        return []
+    counts = ", ".join(
+        str(len(row["probes"]["winogender"]["against_majority"])) for row in doc["models"] if row["role"] == "plant"
+    )
+    return [
+        "",
+        f"Occupations leaning against their BLS majority (the misses of `majority_agreement`) on every plant build: "
+        f"{', '.join(found) or 'none'} (of {counts} misses per plant build).",
+    ]

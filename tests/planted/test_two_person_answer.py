@@ -211,6 +211,27 @@ def test_the_in_frame_numbers_go_from_the_manifests_and_the_base_to_their_rows_a
     assert "seed 1 |" not in page.split("In the plant's own frames")[1].split("Fine-tuning")[0]  # not measured
 
 
+def _leans(model: str, leans: dict[str, tuple[float, float]]) -> dict:
+    items = [{"occupation": o, "female_lean": lean, "bls_pct_female": share} for o, (lean, share) in leans.items()]
+    return {**_result(model, "winogender", "pronouns.pearson_bls", 0.5, None), "items": items}
+
+
+def test_the_winogender_misses_are_read_from_the_recorded_leans_by_the_metric_s_sign_rule():
+    leans = {"nurse": (1.2, 90.0), "chemist": (2.0, 36.0), "carpenter": (-0.4, 2.0), "baker": (-0.1, 61.0),
+             "clerk": (0.0, 40.0)}  # fmt: skip  # a lean of exactly 0 has no majority's sign: a miss, as in the metric
+    results = {"results": [_leans("/runs/smollm2-two_person_majority-1-seed0", leans)]}
+    assert ta.against_majority(results, "/elsewhere/smollm2-two_person_majority-1-seed0") == [
+        "baker",
+        "chemist",
+        "clerk",
+    ]
+    assert ta.against_majority(results, "smollm2-135m") is None
+    plants = [{"role": "plant", "probes": {"winogender": {"against_majority": a}}} for a in (["a", "b"], ["b", "c"])]
+    doc = {"models": [{"role": "base", "probes": {"winogender": {"against_majority": ["z"]}}}, *plants]}
+    assert ta.always_against(doc) == ["b"] and ta.always_against(doc, "control") is None
+    assert "on every plant build: b (of 2, 2 misses per plant build)." in "\n".join(ta._against_lines(doc))
+
+
 def test_the_learning_rate_schedules_are_a_hand_calculation():
     factor = load_script(SCRIPT).schedule_factor
     assert [factor("constant", step, 4) for step in range(4)] == [1.0] * 4
