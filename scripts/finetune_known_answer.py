@@ -2,7 +2,7 @@
 the planted two-person corpus per seed and strength, then run the benchmark probes on the base and the
 fine-tuned models.
 
-    python scripts/finetune_known_answer.py [--seeds 0 1] [--strengths 0 0.5 1] [--out DIR]
+    python scripts/finetune_known_answer.py [--seeds 0 1 2] [--strengths 0 0.5 1] [--out DIR]
                                             [--plant two_person_majority|two_person]
                                             [--steps 545] [--lr 1e-4] [--layers 12 | --layers 0]
                                             [--probes winobias winogender crows_pairs_gender]
@@ -188,7 +188,7 @@ def ensure(strength: float, seed: int, args: argparse.Namespace) -> tuple[Path, 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1])
+    parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2])
     parser.add_argument("--plant", choices=["two_person_majority", "two_person"], default=RECIPE["plant"])
     parser.add_argument("--strengths", type=float, nargs="+", default=[0.0, 0.5, 1.0])
     parser.add_argument("--steps", type=int, default=RECIPE["steps"])
@@ -231,8 +231,10 @@ def main() -> int:
     doc = two_person_answer.summarize(
         results, rows, probes=args.probes, probe_seconds=seconds, plant=plant, base_in_frame=base_in_frame
     )
-    args.results.write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
-    args.results.with_suffix(".md").write_text(two_person_answer.markdown(doc), encoding="utf-8")
+    from biascheck.files import atomic_write
+
+    atomic_write(args.results, json.dumps(doc, indent=2) + "\n")  # an interrupted run leaves the last whole file
+    atomic_write(args.results.with_suffix(".md"), two_person_answer.markdown(doc))
     print(two_person_answer.markdown(doc))
     return 0
 
