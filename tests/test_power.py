@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from biascheck.gate.power import Z80, Z95, gate_power, standard_error
+from biascheck.gate.power import Z80, Z95, gate_power, stable_size, standard_error
 from biascheck.report.tables import build_tables
 from biascheck.results import Result
 from biascheck.thresholds import Threshold
@@ -56,6 +56,29 @@ def test_a_share_gate_fires_four_times_in_five_at_the_detectable_exceedance():
     for true, expected in ((0.6 + p.detectable, 0.80), (0.6, 0.5)):
         fired = (rng.binomial(n, true, size=20_000) / n > 0.6).mean()
         assert fired == pytest.approx(expected, abs=0.04), (true, fired)
+
+
+def test_the_size_that_keeps_a_verdict_is_a_hand_calculation():
+    # n = 100, SE 0.05, 0.1 from the bound: 100 x (0.8416 x 0.05 / 0.1)^2 = 17.7 -> 18
+    assert stable_size(100, 0.05, 0.1) == 18
+    assert stable_size(100, 0.05, 0.1, keep=0.95) == math.ceil(100 * (1.6448536269514722 * 0.5) ** 2) == 68
+    assert stable_size(400, 0.05, 0.01) == math.ceil(400 * (Z80 * 5) ** 2) == 7084  # near the bound: more items
+    assert stable_size(10, 1e-6, 5.0) == 1 and stable_size(100, 0.05, 0.0) is None
+
+
+def test_a_share_read_at_the_stable_size_keeps_its_verdict_four_times_in_five():
+    """Shares of n = 1000 yes/no items with a true share of 0.55 under the bound 0.6: at `stable_size` items a
+    fresh sample stays under the bound 80 % of the time (simulated), far more at n."""
+    rng = np.random.default_rng(1)
+    n, true = 1000, 0.55
+    one = rng.random(n) < true
+    boot = np.array([rng.choice(one, n).mean() for _ in range(2000)])
+    low, high = np.percentile(boot, [2.5, 97.5])
+    p = gate_power(true, float(low), float(high), AT_MOST)
+    size = stable_size(n, p.se, 0.6 - true)
+    assert 40 < size < 120  # a share's SE at 0.55 and n = 1000: 0.0157; 1000 x (0.8416 x 0.0157 / 0.05)^2 = 70
+    kept = (rng.binomial(size, true, size=20_000) / size <= 0.6).mean()
+    assert kept == pytest.approx(0.80, abs=0.04), (size, kept)
 
 
 def _result(value, ci, n, threshold):
@@ -108,6 +131,9 @@ def test_the_power_command_reads_a_results_file_and_refuses_a_broken_one(tmp_pat
     assert done.returncode == 0, done.stderr
     rows = [line for line in done.stdout.splitlines() if line.startswith("| m ")]
     assert len(rows) == 2 and "0.65 (unstable)" in rows[0] and "t.share" in rows[1]
+    # the size that would keep each verdict 4 in 5: 391 x (0.8416 x SE / distance)^2, SE = 0.05 / 1.96
+    assert rows[0].rstrip(" |").endswith(str(stable_size(391, 0.05 / Z95, 0.01)))
+    assert rows[1].rstrip(" |").endswith(f"| {stable_size(391, 0.05 / Z95, 0.15)}")
     path.write_text("{not json")
     done = subprocess.run(
         [sys.executable, "-m", "biascheck.cli", "power", str(path)], capture_output=True, text=True, check=False

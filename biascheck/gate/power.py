@@ -9,6 +9,9 @@ over 1.96; a normal approximation). From it, per gated result:
   and an unbiased model's value means the sample cannot tell them apart.
 * ``same_verdict``: the chance that a fresh sample of the same size gives the verdict this one
   gave, were the true value the estimate (Φ(distance to the nearest bound / SE)). 0.5 is a coin flip.
+* ``stable_size`` (for sizing a sample by power): the smallest sample at which that chance is still 4 in 5,
+  the SE shrinking as 1/√n: n (z_0.80 × SE / distance)². Under n, the gate could read fewer items and keep
+  its verdict as reliably as a gate the table does not flag; over n, it needs more to stop being flagged.
 
 The quick tier subsamples the biggest designs (`biascheck.tiers`), so its intervals are wider and
 these numbers are how the gates' thresholds are checked for power at that size: a gated result
@@ -18,6 +21,7 @@ whose verdict would flip more than one time in five is flagged in the summary ta
 from __future__ import annotations
 
 import math
+import statistics
 from dataclasses import dataclass
 
 from biascheck.thresholds import Threshold
@@ -65,3 +69,14 @@ def gate_power(value: float, ci_low: float | None, ci_high: float | None, thresh
     if threshold is None or se is None or not math.isfinite(value):
         return None
     return Power(se=se, detectable=Z80 * se, same_verdict=normal_cdf(distance_to_bound(value, threshold) / se))
+
+
+def stable_size(n: int, se: float, distance: float, keep: float = UNSTABLE_BELOW) -> int | None:
+    """The smallest sample size at which a fresh sample keeps a verdict with probability `keep` (default: just not
+    flagged as unstable), were the true value the estimate, from its SE at size `n` and its `distance` to the
+    nearest bound, the SE shrinking as 1/sqrt(size): ceil(n (z_keep SE / distance)^2), at least 1. None on the
+    bound, where no size does."""
+    if distance <= 0:
+        return None
+    z = statistics.NormalDist().inv_cdf(keep)
+    return max(1, math.ceil(n * (z * se / distance) ** 2))

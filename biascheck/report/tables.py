@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from tabulate import tabulate
 
 from biascheck.errors import BiascheckError
+from biascheck.gate.power import Power, distance_to_bound, stable_size
 from biascheck.results import Result
 from biascheck.spec import BETTER_SHORT, COMPETENCE
 
@@ -177,7 +178,16 @@ POWER_HEADERS = [
     "SE",
     "caught 4 in 5 past the bound by",
     "same verdict on a fresh sample",
+    "n that keeps it 4 in 5",
 ]
+
+
+def _stable_size(result: Result, p: Power) -> str:
+    """The power column that sizes a sample: the n at which this verdict would still be kept 4 times in 5."""
+    if result.n is None or result.threshold is None:
+        return "—"
+    found = stable_size(result.n, p.se, distance_to_bound(result.value, result.threshold))
+    return "none (on the bound)" if found is None else str(found)
 
 
 def power_rows(results: Iterable[Result]) -> list[list[str]]:
@@ -201,6 +211,7 @@ def power_rows(results: Iterable[Result]) -> list[list[str]]:
                 f"{p.se:.3g}",
                 f"{p.detectable:.3g}",
                 f"{p.same_verdict:.2f}{flag}",
+                _stable_size(r, p),
             ]
         )
     return rows
