@@ -10,15 +10,20 @@ from typing import Any
 FIELDS = ("value", "ci_low", "ci_high", "n", "passed")
 
 
-def model_metrics(results: dict[str, Any], model: str, probe: str) -> dict[str, dict[str, Any]]:
-    """task.metric -> value, ci_low, ci_high, n, passed of `probe` on `model` (as given to the run; a checkpoint given
-    by path may be recorded by its folder's name)."""
+def model_rows(results: dict[str, Any], model: str, probe: str) -> list[dict[str, Any]]:
+    """The run's result records of `probe` on `model` (as given to the run; a checkpoint given by path may be
+    recorded by its folder's name)."""
     rows = [r for r in results.get("results", []) if r.get("probe") == probe]
     mine = [r for r in rows if r.get("model") == model]
     if not mine and "/" in model:
         leaf = model.rstrip("/").rsplit("/", 1)[-1]
         mine = [r for r in rows if str(r.get("model", "")).rstrip("/").endswith(leaf)]
-    return {f"{r['task']}.{r['metric']}": {k: r.get(k) for k in FIELDS} for r in mine}
+    return mine
+
+
+def model_metrics(results: dict[str, Any], model: str, probe: str) -> dict[str, dict[str, Any]]:
+    """task.metric -> value, ci_low, ci_high, n, passed of `probe` on `model` (`model_rows`)."""
+    return {f"{r['task']}.{r['metric']}": {k: r.get(k) for k in FIELDS} for r in model_rows(results, model, probe)}
 
 
 def gate(metrics: dict[str, dict[str, Any]], gated: Sequence[str]) -> tuple[str, str]:

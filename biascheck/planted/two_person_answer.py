@@ -103,11 +103,7 @@ def against_majority(results: dict[str, Any], model: str) -> list[str] | None:
     """Winogender's occupations whose lean on `model` has the sign of their BLS minority (the ones
     `majority_agreement` counts as misses), from the per-occupation leans the run recorded (`pearson_bls`'s items);
     None when the run has none for the model."""
-    rows = [
-        r for r in results.get("results", []) if r.get("probe") == "winogender" and r.get("metric") == "pearson_bls"
-    ]
-    leaf = model.rstrip("/").rsplit("/", 1)[-1]
-    mine = [r for r in rows if r.get("model") == model] or [r for r in rows if str(r.get("model", "")).endswith(leaf)]
+    mine = [r for r in answer_page.model_rows(results, model, "winogender") if r.get("metric") == "pearson_bls"]
     if not mine or not mine[0].get("items"):
         return None
     import pandas as pd
