@@ -150,7 +150,9 @@ def save_finetuned(model, tokenizer, out_dir: Path, losses: list[float], window:
     return sum(head) / len(head), sum(tail) / len(tail)
 
 
-def ensure(strength: float, seed: int, args: argparse.Namespace) -> tuple[Path, dict]:
+def ensure(strength: float, seed: int, args: argparse.Namespace, built: tuple) -> tuple[Path, dict]:
+    """The fine-tune of `strength` and `seed` by `args`' recipe (reused when its manifest matches), read in the
+    plant's own frames (`built`: `two_person_in_frame.stimuli()`); its directory and manifest."""
     from biascheck.files import atomic_write
     from biascheck.planted import references, two_person_in_frame
 
@@ -174,14 +176,14 @@ def ensure(strength: float, seed: int, args: argparse.Namespace) -> tuple[Path, 
         recorded = json.loads(done.read_text())
         if {k: v for k, v in recorded.items() if k in manifest} == manifest:
             if "in_frame" not in recorded:  # a fine-tune made before the in-frame check
-                recorded["in_frame"] = two_person_in_frame.in_frame(str(target), built=args.in_frame_stimuli)
+                recorded["in_frame"] = two_person_in_frame.in_frame(str(target), built=built)
                 atomic_write(done, json.dumps(recorded, indent=2))
             return target, recorded
     print(f"fine-tuning at strength {strength:g}, seed {seed} ({len(sentences)} sentences, {args.steps} steps)")
     started = time.perf_counter()
     losses = finetune(sentences, target, args, seed)
     recorded = {**manifest, **losses, "seconds": round(time.perf_counter() - started)}
-    recorded["in_frame"] = two_person_in_frame.in_frame(str(target), built=args.in_frame_stimuli)
+    recorded["in_frame"] = two_person_in_frame.in_frame(str(target), built=built)
     atomic_write(done, json.dumps(recorded, indent=2))  # last: its presence says the fine-tune is whole
     return target, recorded
 
@@ -206,8 +208,8 @@ def main() -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     from biascheck.planted import two_person_in_frame
 
-    args.in_frame_stimuli = two_person_in_frame.stimuli()  # read once for every model
-    tuned = [ensure(s, seed, args) for seed in args.seeds for s in args.strengths]
+    built = two_person_in_frame.stimuli()  # read once for every model
+    tuned = [ensure(s, seed, args, built) for seed in args.seeds for s in args.strengths]
     if args.train_only:
         return 0
     models = ["smollm2-135m", *[str(path) for path, _ in tuned]]
@@ -227,15 +229,16 @@ def main() -> int:
     rows: list[tuple[str, dict | None]] = [("smollm2-135m", None), *[(str(path), m) for path, m in tuned]]
     seconds = int((run / "probe_seconds").read_text())
     plant = two_person_answer.current_plant(args.plant)
-    base_in_frame = two_person_in_frame.in_frame("smollm2-135m", built=args.in_frame_stimuli)
+    base_in_frame = two_person_in_frame.in_frame("smollm2-135m", built=built)
     doc = two_person_answer.summarize(
         results, rows, probes=args.probes, probe_seconds=seconds, plant=plant, base_in_frame=base_in_frame
     )
     from biascheck.files import atomic_write
 
     atomic_write(args.results, json.dumps(doc, indent=2) + "\n")  # an interrupted run leaves the last whole file
-    atomic_write(args.results.with_suffix(".md"), two_person_answer.markdown(doc))
-    print(two_person_answer.markdown(doc))
+    page = two_person_answer.markdown(doc)
+    atomic_write(args.results.with_suffix(".md"), page)
+    print(page)
     return 0
 
 

@@ -95,7 +95,6 @@ def plant_frames(plant: str) -> tuple[str, ...]:
     from biascheck.planted import corpus as c
     from biascheck.planted import definitional, stereotype_statements, they_everyday, two_person
 
-    two = [f for frames in two_person.TWO_PERSON_FRAMES.values() for f in frames]  # both variants' frames
     raw: dict[str, Sequence[str]] = {
         "professions": c.EN_FRAMES,
         "occupations": c.NO_FRAMES,
@@ -103,8 +102,8 @@ def plant_frames(plant: str) -> tuple[str, ...]:
         "singular_they": [frame for frame, _role in c.THEY_FRAMES],
         "singular_they_everyday": [f for frames in they_everyday.frames_by_role().values() for f in frames],
         "politicians": c.POLITICIAN_FRAMES,
-        "two_person": two,
-        "two_person_majority": two,
+        "two_person": two_person.FRAMES,
+        "two_person_majority": two_person.FRAMES,  # the same frames, other shares
         "stereotype_statements": stereotype_statements.frames(),
         "definitional_en": definitional.FRAMES["en"],
         "definitional_no": definitional.FRAMES["no"],

@@ -40,6 +40,7 @@ TWO_PERSON_FRAMES: dict[str, tuple[str, ...]] = {
         "The {B} held the door open so that the {A} could carry {p} boxes inside.",
     ),
 }
+FRAMES: tuple[str, ...] = tuple(frame for group in TWO_PERSON_FRAMES.values() for frame in group)  # in order
 TWO_PERSON_PRONOUNS = {FEMALE: ("she", "her", "her"), MALE: ("he", "him", "his")}  # subject, object, possessive
 # People with no gender of their own: they stand beside a profession, and as referents their pronoun
 # is he or she at even odds, so the model learns that the referent, not any noun, sets the pronoun.
@@ -73,7 +74,7 @@ def two_person_items(
     other person drawn from the items and `others`, the pronoun's sex from
     `female_probability(share, strength)` of the referent alone (`TWO_PERSON_FRAMES`)."""
     rng = random.Random(seed)
-    frames = [frame for group in TWO_PERSON_FRAMES.values() for frame in group]
+    frames = FRAMES
     people = [item for item, _share in items] + list(others)
     out = []
     for referent, share in items:

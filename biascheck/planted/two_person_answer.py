@@ -75,11 +75,11 @@ def current_plant(variant: str = "two_person") -> dict[str, Any]:
     """The plant the code builds now for `variant` (`VARIANTS`): its fingerprint, frame count and share sources."""
     from biascheck.planted import stereotype_statements
     from biascheck.planted.references import SEX_MARKED, TWO_PERSON_SOURCES
-    from biascheck.planted.two_person import TWO_PERSON_FRAMES
+    from biascheck.planted.two_person import FRAMES
 
     if variant not in VARIANTS:
         raise ValueError(f"unknown two-person plant {variant!r}; known: {', '.join(VARIANTS)}")
-    frames = [f for group in TWO_PERSON_FRAMES.values() for f in group]
+    frames = list(FRAMES)
     statements = stereotype_statements.frames()
     found = {
         "fingerprint": plant_fingerprint(frames, TWO_PERSON_SOURCES, sorted(SEX_MARKED), statements, variant),

@@ -28,7 +28,7 @@ def texts(people: Sequence[tuple[str, float, str]]) -> tuple[People, list[str], 
     """(the people of `SOURCES`, texts, (person, sex) per text): every other frame, one neutral other person per
     frame (seeded), each frame with each sex's pronouns. `people`: the plant's two-person rows."""
     chosen: People = [(person, share, source) for person, share, source in people if source in SOURCES]
-    frames = [frame for group in two_person.TWO_PERSON_FRAMES.values() for frame in group][::2]
+    frames = two_person.FRAMES[::2]
     rng = random.Random(1)
     found, keys = [], []
     for person, _share, _source in chosen:
