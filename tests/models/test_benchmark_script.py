@@ -55,6 +55,8 @@ def test_the_benchmark_agrees_with_lm_eval_and_the_naive_loop_on_every_request_s
         assert line["requests"] >= 12 and line["tokens"] > line["requests"]
         assert set(line["cpu_s"]) == {"engine", "lm-eval", "naive"} and line["engine/lm-eval"] > 0
         assert 0 <= line["max_diff_over_limit"] <= 1 and line["matmul_share"] > 0
+        # the ceiling is the ratio with the engine's time cut to its matrix products: ratio / share
+        assert line["engine/lm-eval ceiling"] == pytest.approx(line["engine/lm-eval"] / line["matmul_share"], rel=0.1)
 
 
 def test_a_request_set_whose_data_cannot_be_found_stops_the_run_loudly(saved_gpt2, tmp_path):
@@ -122,6 +124,13 @@ def test_matmul_flops_equal_torchs_flop_counter(which, request):
     products = sum(n for op, n in counts.items() if str(op).split(".")[1] in ("mm", "addmm"))
     assert products > 0
     assert bench.matmul_flops(model, positions, positions) == products
+
+
+def test_the_ceiling_is_the_peers_time_over_the_engines_matrix_products_at_the_machines_rate():
+    """By hand: 6 GFLOP of matrix products at 2 GFLOP per CPU second take 3 CPU s; a peer that took 9 CPU s is
+    then at most 3x slower than any engine doing that arithmetic."""
+    bench = load_script(SCRIPT)
+    assert bench.ceiling(9.0, 6e9, 2.0) == pytest.approx(3.0)
 
 
 def test_a_subsample_of_a_sentence_set_keeps_its_pairs_and_triples_whole():
