@@ -93,7 +93,7 @@ def violations(corpus: Mapping[str, Iterable[str]], probes: Mapping[str, Iterabl
 def plant_frames(plant: str) -> tuple[str, ...]:
     """The frames of one plant (`references.PLANTS`), with the common placeholders."""
     from biascheck.planted import corpus as c
-    from biascheck.planted import definitional, stereotype_statements, they_everyday, two_person
+    from biascheck.planted import definitional, stereotype_statements, stereotype_traits, they_everyday, two_person
 
     raw: dict[str, Sequence[str]] = {
         "professions": c.EN_FRAMES,
@@ -105,6 +105,8 @@ def plant_frames(plant: str) -> tuple[str, ...]:
         "two_person": two_person.FRAMES,
         "two_person_majority": two_person.FRAMES,  # the same frames, other shares
         "stereotype_statements": stereotype_statements.frames(),
+        "stereotype_traits": stereotype_traits.frames(),
+        "stereotype_traits_filled": stereotype_traits.filled_frames(),  # every trait written in: the stricter reading
         "definitional_en": definitional.FRAMES["en"],
         "definitional_no": definitional.FRAMES["no"],
         "definitional_they": definitional.FRAMES["en"],

@@ -125,7 +125,9 @@ def test_the_norwegian_corpus_keeps_its_distance_from_the_norwegian_probes():
     assert not bad, "\n".join(bad[:40])
 
 
-@pytest.mark.parametrize("plant", ["two_person", "stereotype_statements"])
+@pytest.mark.parametrize(
+    "plant", ["two_person", "stereotype_statements", "stereotype_traits", "stereotype_traits_filled"]
+)
 def test_the_fine_tune_plants_keep_their_distance_from_the_benchmarks_and_every_english_probe(mirror, plant):
     benchmarks = _benchmark_probes(mirror)
     sizes = {k: len(v) for k, v in benchmarks.items()}

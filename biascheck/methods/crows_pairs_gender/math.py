@@ -63,3 +63,17 @@ def ties(score_more: np.ndarray, score_less: np.ndarray, decimals: int | None = 
     """Step 4. 1.0 where the two scores are equal (after rounding to `decimals`, if given)."""
     more, less = _compared(score_more, score_less, decimals)
     return (more == less).astype(float)
+
+
+def causal_split(
+    ids_more: Sequence[int], terms_more: np.ndarray, ids_less: Sequence[int], terms_less: np.ndarray
+) -> tuple[float, float]:
+    """A causal pair's whole-sentence difference, log P(sent_more) - log P(sent_less), in two parts that add up to
+    it: the unmodified tokens' (the shared positions of step 1, each given the tokens before it: the authors'
+    P(unmodified | modified) read left to right) and the modified tokens' (the words in which the two sentences
+    differ, given what comes before: mostly how frequent the two groups' words are, which the authors' masked
+    metric keeps out). Returns (unmodified, modified)."""
+    a, b = shared_positions(ids_more, ids_less)
+    more, less = np.asarray(terms_more, dtype=float), np.asarray(terms_less, dtype=float)
+    unmodified = float(more[a].sum() - less[b].sum())
+    return unmodified, float(more.sum() - less.sum()) - unmodified

@@ -9,7 +9,13 @@ import numpy as np
 import pytest
 
 from biascheck.methods.crows_pairs_gender import metrics, score
-from biascheck.methods.crows_pairs_gender.math import prefers_more, shared_positions, ties, unmodified_score
+from biascheck.methods.crows_pairs_gender.math import (
+    causal_split,
+    prefers_more,
+    shared_positions,
+    ties,
+    unmodified_score,
+)
 from biascheck.methods.crows_pairs_gender.reference import load
 from biascheck.methods.crows_pairs_gender.spec import PROBE
 from biascheck.models.base import TokenTerms
@@ -31,6 +37,15 @@ def test_unmodified_score_skips_the_first_and_last_shared_token():
     assert unmodified_score(terms, [0, 1, 3, 5, 6]) == -6.0
     with pytest.raises(ValueError, match="special token"):
         unmodified_score(terms, [1, 0, 3, 6])
+
+
+def test_a_causal_difference_splits_into_its_unmodified_and_modified_tokens_by_hand():
+    # "the woman drove badly" vs "the man drove badly": ids 5 7 9 10 vs 5 8 9 10; shared positions 0, 2, 3
+    more, less = np.array([-1.0, -4.0, -2.0, -3.0]), np.array([-1.0, -3.5, -1.0, -2.5])
+    unmodified, modified = causal_split([5, 7, 9, 10], more, [5, 8, 9, 10], less)
+    assert unmodified == pytest.approx((-1 - 2 - 3) - (-1 - 1 - 2.5)) == -1.5  # the words after, given the group
+    assert modified == pytest.approx(-4.0 - -3.5) == -0.5  # the group word itself
+    assert unmodified + modified == pytest.approx(more.sum() - less.sum())
 
 
 def test_outcomes_round_like_metric_py():
