@@ -24,10 +24,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import subprocess
 import sys
 import time
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from finetune_known_answer import probe_models, recorded_if_made  # noqa: E402  (the shared fine-tune steps)
 
 REPO = Path(__file__).resolve().parents[1]
 PREFIX = "<|endoftext|>"
@@ -38,8 +40,6 @@ def finetune(prompts: list[str], answers: list[str], out_dir: Path, args: argpar
     """Fine-tune the embedded SmolLM2's top `args.layers` decoder layers and final norm on (prompt, answer) pairs,
     the loss on the answers' tokens (the logits are computed there only); the rest stays frozen."""
     import torch
-
-    sys.path.insert(0, str(Path(__file__).parent))
     from finetune_known_answer import load_base, save_finetuned, step_and_log, trainable_top
 
     from biascheck.models import resolve_device
@@ -91,6 +91,7 @@ def measure_in_frame(model_dir: Path, device: str) -> dict:
 
 
 def ensure(strength: float, seed: int, args: argparse.Namespace) -> tuple[Path, dict]:
+    from biascheck.files import atomic_write
     from biascheck.planted import bbq_frames
 
     items = bbq_frames.examples(strength, seed)
@@ -106,13 +107,11 @@ def ensure(strength: float, seed: int, args: argparse.Namespace) -> tuple[Path, 
     }
     target = args.out / f"smollm2-bbq-{strength:g}-seed{seed}"
     done = target / "finetune.json"
-    if done.is_file():
-        recorded = json.loads(done.read_text())
-        if {k: v for k, v in recorded.items() if k in manifest} == manifest:
-            if "in_frame" not in recorded:  # a fine-tune made before the in-frame check
-                recorded["in_frame"] = measure_in_frame(target, args.device)
-                done.write_text(json.dumps(recorded, indent=2))
-            return target, recorded
+    if (recorded := recorded_if_made(target, manifest)) is not None:
+        if "in_frame" not in recorded:  # a fine-tune made before the in-frame check
+            recorded["in_frame"] = measure_in_frame(target, args.device)
+            atomic_write(done, json.dumps(recorded, indent=2))
+        return target, recorded
     print(f"fine-tuning at strength {strength:g}, seed {seed} ({len(items)} examples, {args.steps} steps)", flush=True)
     started = time.perf_counter()
     losses = finetune([i.prompt for i in items], [i.answer for i in items], target, args, seed)
@@ -121,7 +120,7 @@ def ensure(strength: float, seed: int, args: argparse.Namespace) -> tuple[Path, 
 
     recorded["device"] = resolve_device(args.device)  # where it trained (a GPU's bits differ from a CPU's)
     recorded["in_frame"] = measure_in_frame(target, args.device)
-    done.write_text(json.dumps(recorded, indent=2))
+    atomic_write(done, json.dumps(recorded, indent=2))  # last: its presence says the fine-tune is whole
     return target, recorded
 
 
@@ -147,14 +146,11 @@ def main() -> int:
         return 0
     models = [*([] if args.skip_base else ["smollm2-135m"]), *[str(path) for path, _ in tuned.values()]]
     run = args.out / "run"
-    command = [sys.executable, "-m", "pytest", f"probes/test_{PROBE}.py", "-q", "-p", "no:cacheprovider",
-               "--bias-report", str(run), f"--bias-set={PROBE}.pairs={args.pairs}", "--bias-timings",
-               f"--device={args.device}", *[f"--model={m}" for m in models]]  # fmt: skip
     if not args.from_run:
-        started = time.perf_counter()
-        subprocess.run(command, cwd=REPO, check=False)
-        (run / "probe_seconds").write_text(str(round(time.perf_counter() - started)))
+        options = [f"--bias-set={PROBE}.pairs={args.pairs}", "--bias-timings", f"--device={args.device}"]
+        probe_models([f"probes/test_{PROBE}.py"], models, run, options)
     probe_seconds = int((run / "probe_seconds").read_text())
+    from biascheck.files import atomic_write
     from biascheck.planted import bbq_answer
 
     results = json.loads((run / "results.json").read_text())
@@ -164,8 +160,8 @@ def main() -> int:
         for (s, _seed), (path, manifest) in tuned.items()
     ]
     doc = bbq_answer.summarize(results, rows, pairs=args.pairs, probe_seconds=probe_seconds)
-    args.results.write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
-    args.results.with_suffix(".md").write_text(bbq_answer.markdown(doc), encoding="utf-8")
+    atomic_write(args.results, json.dumps(doc, indent=2) + "\n")  # an interrupted run leaves the last whole file
+    atomic_write(args.results.with_suffix(".md"), bbq_answer.markdown(doc))
     print(bbq_answer.markdown(doc))
     return 0
 

@@ -26,13 +26,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import subprocess
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from finetune_known_answer import REPO, finetune  # noqa: E402  (the same training loop)
+from finetune_known_answer import REPO, finetune, probe_models, recorded_if_made  # noqa: E402  (the same loop)
 
 RECIPE = {"steps": 372, "lr": 1e-4, "batch": 16, "layers": 12}
 
@@ -63,17 +62,14 @@ def ensure(strength: float, seed: int, args: argparse.Namespace) -> tuple[Path, 
         "sentences": len(sentences),
     }
     target = args.out / f"smollm2-stereotype_traits-{strength:g}-seed{seed}"
-    done = target / "finetune.json"
-    if done.is_file():
-        recorded = json.loads(done.read_text())
-        if {k: v for k, v in recorded.items() if k in manifest} == manifest:
-            return target, recorded
+    if (recorded := recorded_if_made(target, manifest)) is not None:
+        return target, recorded
     print(f"fine-tuning at strength {strength:g}, seed {seed} ({len(sentences)} sentences, {args.steps} steps)")
     started = time.perf_counter()
     losses = finetune(sentences, target, args, seed)
     recorded = {**manifest, **losses, "seconds": round(time.perf_counter() - started)}
     recorded["in_frame"] = stereotype_traits.in_frame(str(target))
-    atomic_write(done, json.dumps(recorded, indent=2))  # last: its presence says the fine-tune is whole
+    atomic_write(target / "finetune.json", json.dumps(recorded, indent=2))  # last: its presence says it is whole
     return target, recorded
 
 
@@ -120,12 +116,8 @@ def main() -> int:
     run = args.out / "run"
     from biascheck.tiers import untiered_settings
 
-    command = [sys.executable, "-m", "pytest", "probes/test_crows_pairs_gender.py", "-q", "-p", "no:cacheprovider",
-               "--bias-report", str(run), *[f"--model={m}" for m in models],
-               *[f"--bias-set={s}" for s in untiered_settings()]]  # fmt: skip
-    started = time.perf_counter()
-    subprocess.run(command, cwd=REPO, check=False)  # a red gate is an answer, not an error
-    seconds = round(time.perf_counter() - started)
+    files = ["probes/test_crows_pairs_gender.py"]
+    seconds = probe_models(files, models, run, [f"--bias-set={s}" for s in untiered_settings()])
     from biascheck.files import atomic_write
     from biascheck.planted import crows_answer, stereotype_traits
 

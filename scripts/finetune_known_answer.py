@@ -150,6 +150,29 @@ def save_finetuned(model, tokenizer, out_dir: Path, losses: list[float], window:
     return sum(head) / len(head), sum(tail) / len(tail)
 
 
+def recorded_if_made(target: Path, manifest: dict) -> dict | None:
+    """The record of the fine-tune in `target` when `manifest`'s recipe made it (its `finetune.json`, written last,
+    agrees on every key of `manifest`); None when there is none or another recipe made it."""
+    done = target / "finetune.json"
+    if done.is_file():
+        recorded = json.loads(done.read_text())
+        if {k: v for k, v in recorded.items() if k in manifest} == manifest:
+            return recorded
+    return None
+
+
+def probe_models(probe_files: list[str], models: list[str], run: Path, options: list[str]) -> int:
+    """One pytest run of `probe_files` on every model, reported to `run` (a red gate is an answer, not an error);
+    its seconds, also written to `run`/probe_seconds for a later `--from-run`."""
+    command = [sys.executable, "-m", "pytest", *probe_files, "-q", "-p", "no:cacheprovider", "--bias-report",
+               str(run), *[f"--model={m}" for m in models], *options]  # fmt: skip
+    started = time.perf_counter()
+    subprocess.run(command, cwd=REPO, check=False)
+    seconds = round(time.perf_counter() - started)
+    (run / "probe_seconds").write_text(str(seconds))
+    return seconds
+
+
 def ensure(strength: float, seed: int, args: argparse.Namespace, built: tuple) -> tuple[Path, dict]:
     """The fine-tune of `strength` and `seed` by `args`' recipe (reused when its manifest matches), read in the
     plant's own frames (`built`: `two_person_in_frame.stimuli()`); its directory and manifest."""
@@ -172,13 +195,11 @@ def ensure(strength: float, seed: int, args: argparse.Namespace, built: tuple) -
         manifest["schedule"] = args.schedule
     target = args.out / f"smollm2-{args.plant}-{strength:g}-seed{seed}"  # a fine-tune of another recipe is remade
     done = target / "finetune.json"
-    if done.is_file():
-        recorded = json.loads(done.read_text())
-        if {k: v for k, v in recorded.items() if k in manifest} == manifest:
-            if "in_frame" not in recorded:  # a fine-tune made before the in-frame check
-                recorded["in_frame"] = two_person_in_frame.in_frame(str(target), built=built)
-                atomic_write(done, json.dumps(recorded, indent=2))
-            return target, recorded
+    if (recorded := recorded_if_made(target, manifest)) is not None:
+        if "in_frame" not in recorded:  # a fine-tune made before the in-frame check
+            recorded["in_frame"] = two_person_in_frame.in_frame(str(target), built=built)
+            atomic_write(done, json.dumps(recorded, indent=2))
+        return target, recorded
     print(f"fine-tuning at strength {strength:g}, seed {seed} ({len(sentences)} sentences, {args.steps} steps)")
     started = time.perf_counter()
     losses = finetune(sentences, target, args, seed)
@@ -216,13 +237,9 @@ def main() -> int:
     run = args.out / "run"
     from biascheck.tiers import untiered_settings
 
-    command = [sys.executable, "-m", "pytest", *[f"probes/test_{p}.py" for p in args.probes], "-q", "-p",
-               "no:cacheprovider", "--bias-report", str(run), *[f"--model={m}" for m in models],
-               *[f"--bias-set={s}" for s in untiered_settings()]]  # fmt: skip  # WinoBias's both splits, as measured
-    if not args.from_run:
-        started = time.perf_counter()
-        subprocess.run(command, cwd=REPO, check=False)
-        (run / "probe_seconds").write_text(str(round(time.perf_counter() - started)))
+    if not args.from_run:  # WinoBias's both splits, as measured: the untiered settings
+        files = [f"probes/test_{p}.py" for p in args.probes]
+        probe_models(files, models, run, [f"--bias-set={s}" for s in untiered_settings()])
     from biascheck.planted import two_person_answer
 
     results = json.loads((run / "results.json").read_text())

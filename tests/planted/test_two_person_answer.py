@@ -273,3 +273,13 @@ def test_the_learning_rate_schedules_are_a_hand_calculation():
 def test_the_script_answers_help():
     done = subprocess.run([sys.executable, str(SCRIPT), "--help"], capture_output=True, text=True, check=False)
     assert done.returncode == 0 and all(flag in done.stdout for flag in ("--seeds", "--strengths", "--results"))
+
+
+def test_a_fine_tune_is_reused_only_when_its_record_matches_the_recipe(tmp_path):
+    recorded_if_made = load_script(SCRIPT).recorded_if_made
+    manifest = {"strength": 1.0, "seed": 0, "steps": 545}
+    assert recorded_if_made(tmp_path, manifest) is None  # nothing made yet
+    (tmp_path / "finetune.json").write_text(json.dumps({**manifest, "seconds": 900, "in_frame": {}}))
+    assert recorded_if_made(tmp_path, manifest) == {**manifest, "seconds": 900, "in_frame": {}}
+    assert recorded_if_made(tmp_path, {**manifest, "steps": 372}) is None  # another recipe: remade
+    assert recorded_if_made(tmp_path, {**manifest, "lr": 1e-4}) is None  # a key the record lacks: remade
