@@ -29,7 +29,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from finetune_known_answer import probe_models, recorded_if_made  # noqa: E402  (the shared fine-tune steps)
+from finetune_known_answer import probe_models, recorded_if_made, write_results  # noqa: E402  (the shared fine-tune steps)
 
 REPO = Path(__file__).resolve().parents[1]
 PREFIX = "<|endoftext|>"
@@ -150,7 +150,6 @@ def main() -> int:
         options = [f"--bias-set={PROBE}.pairs={args.pairs}", "--bias-timings", f"--device={args.device}"]
         probe_models([f"probes/test_{PROBE}.py"], models, run, options)
     probe_seconds = int((run / "probe_seconds").read_text())
-    from biascheck.files import atomic_write
     from biascheck.planted import bbq_answer
 
     results = json.loads((run / "results.json").read_text())
@@ -160,9 +159,7 @@ def main() -> int:
         for (s, _seed), (path, manifest) in tuned.items()
     ]
     doc = bbq_answer.summarize(results, rows, pairs=args.pairs, probe_seconds=probe_seconds)
-    atomic_write(args.results, json.dumps(doc, indent=2) + "\n")  # an interrupted run leaves the last whole file
-    atomic_write(args.results.with_suffix(".md"), bbq_answer.markdown(doc))
-    print(bbq_answer.markdown(doc))
+    write_results(args.results, doc, bbq_answer.markdown(doc))
     return 0
 
 

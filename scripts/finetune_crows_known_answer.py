@@ -31,7 +31,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from finetune_known_answer import REPO, finetune, probe_models, recorded_if_made  # noqa: E402  (the same loop)
+from finetune_known_answer import REPO, finetune, probe_models, recorded_if_made, write_results  # noqa: E402
 
 RECIPE = {"steps": 372, "lr": 1e-4, "batch": 16, "layers": 12}
 
@@ -118,7 +118,6 @@ def main() -> int:
 
     files = ["probes/test_crows_pairs_gender.py"]
     seconds = probe_models(files, models, run, [f"--bias-set={s}" for s in untiered_settings()])
-    from biascheck.files import atomic_write
     from biascheck.planted import crows_answer, stereotype_traits
 
     results = json.loads((run / "results.json").read_text())
@@ -130,10 +129,7 @@ def main() -> int:
         base_in_frame=stereotype_traits.in_frame("smollm2-135m"),
         probe_seconds=seconds,
     )
-    atomic_write(args.results, json.dumps(doc, indent=2) + "\n")  # an interrupted run leaves the last whole file
-    page = crows_answer.markdown(doc)
-    atomic_write(args.results.with_suffix(".md"), page)
-    print(page)
+    write_results(args.results, doc, crows_answer.markdown(doc))
     return 0
 
 

@@ -173,6 +173,16 @@ def probe_models(probe_files: list[str], models: list[str], run: Path, options: 
     return seconds
 
 
+def write_results(path: Path, doc: dict, page: str) -> None:
+    """The results file and the Markdown page generated from it, each written whole (an interrupted run leaves the
+    last whole file); the page printed."""
+    from biascheck.files import atomic_write
+
+    atomic_write(path, json.dumps(doc, indent=2) + "\n")
+    atomic_write(path.with_suffix(".md"), page)
+    print(page)
+
+
 def ensure(strength: float, seed: int, args: argparse.Namespace, built: tuple) -> tuple[Path, dict]:
     """The fine-tune of `strength` and `seed` by `args`' recipe (reused when its manifest matches), read in the
     plant's own frames (`built`: `two_person_in_frame.stimuli()`); its directory and manifest."""
@@ -250,12 +260,7 @@ def main() -> int:
     doc = two_person_answer.summarize(
         results, rows, probes=args.probes, probe_seconds=seconds, plant=plant, base_in_frame=base_in_frame
     )
-    from biascheck.files import atomic_write
-
-    atomic_write(args.results, json.dumps(doc, indent=2) + "\n")  # an interrupted run leaves the last whole file
-    page = two_person_answer.markdown(doc)
-    atomic_write(args.results.with_suffix(".md"), page)
-    print(page)
+    write_results(args.results, doc, two_person_answer.markdown(doc))
     return 0
 
 

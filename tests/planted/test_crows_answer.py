@@ -79,6 +79,18 @@ def test_the_markdown_is_the_one_generated_from_the_results():
     assert RESULTS.with_suffix(".md").read_text(encoding="utf-8") == ca.markdown(_doc())
 
 
+def test_the_script_writes_the_committed_pair_whole(tmp_path):
+    """The scripts' shared writer, on the committed document: the same two files, and no temporary left behind."""
+    from script_module import load_script
+
+    write_results = load_script(REPO / "scripts" / "finetune_known_answer.py").write_results
+    doc = _doc()
+    write_results(tmp_path / RESULTS.name, doc, ca.markdown(doc))
+    assert (tmp_path / RESULTS.name).read_text() == RESULTS.read_text(encoding="utf-8")
+    assert (tmp_path / RESULTS.name).with_suffix(".md").read_text() == RESULTS.with_suffix(".md").read_text()
+    assert sorted(p.name for p in tmp_path.iterdir()) == [RESULTS.name, RESULTS.with_suffix(".md").name]
+
+
 def test_the_split_by_hand():
     # three pairs' (unmodified, modified) differences, sent_more minus sent_less
     found = ca.split_summary([(1.0, -3.0), (-0.5, 2.0), (2.0, -1.0)])
