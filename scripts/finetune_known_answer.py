@@ -169,6 +169,7 @@ def probe_models(probe_files: list[str], models: list[str], run: Path, options: 
     started = time.perf_counter()
     subprocess.run(command, cwd=REPO, check=False)
     seconds = round(time.perf_counter() - started)
+    run.mkdir(parents=True, exist_ok=True)  # a run that died before its report still says how long it took
     (run / "probe_seconds").write_text(str(seconds))
     return seconds
 
