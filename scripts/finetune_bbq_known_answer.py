@@ -29,7 +29,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from finetune_known_answer import probe_models, recorded_if_made, write_results  # noqa: E402  (the shared fine-tune steps)
+from finetune_known_answer import probe_models, recipe_manifest, recorded_if_made, write_results  # noqa: E402  (the shared fine-tune steps)
 
 REPO = Path(__file__).resolve().parents[1]
 PREFIX = "<|endoftext|>"
@@ -97,11 +97,7 @@ def ensure(strength: float, seed: int, args: argparse.Namespace) -> tuple[Path, 
     items = bbq_frames.examples(strength, seed)
     manifest = {
         "strength": strength,
-        "steps": args.steps,
-        "lr": args.lr,
-        "batch": args.batch,
-        "layers": args.layers,
-        "seed": seed,
+        **recipe_manifest(args, seed),
         "corpus_sha256": bbq_frames.corpus_sha256(items),
         "examples": len(items),
     }
@@ -150,14 +146,11 @@ def main() -> int:
         options = [f"--bias-set={PROBE}.pairs={args.pairs}", "--bias-timings", f"--device={args.device}"]
         probe_models([f"probes/test_{PROBE}.py"], models, run, options)
     probe_seconds = int((run / "probe_seconds").read_text())
-    from biascheck.planted import bbq_answer
+    from biascheck.planted import answer_page, bbq_answer
 
     results = json.loads((run / "results.json").read_text())
     rows: list[tuple[str, str, dict | None]] = [] if args.skip_base else [("base", "smollm2-135m", None)]
-    rows += [
-        ("plant" if s == 1 else "control" if s == 0 else f"strength {s:g}", str(path), manifest)
-        for (s, _seed), (path, manifest) in tuned.items()
-    ]
+    rows += [(answer_page.role(s), str(path), manifest) for (s, _seed), (path, manifest) in tuned.items()]
     doc = bbq_answer.summarize(results, rows, pairs=args.pairs, probe_seconds=probe_seconds)
     write_results(args.results, doc, bbq_answer.markdown(doc))
     return 0

@@ -31,7 +31,14 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from finetune_known_answer import REPO, finetune, probe_models, recorded_if_made, write_results  # noqa: E402
+from finetune_known_answer import (  # noqa: E402  (the two-person script's loop and bookkeeping)
+    REPO,
+    finetune,
+    probe_models,
+    recipe_manifest,
+    recorded_if_made,
+    write_results,
+)
 
 RECIPE = {"steps": 372, "lr": 1e-4, "batch": 16, "layers": 12}
 
@@ -53,11 +60,7 @@ def ensure(strength: float, seed: int, args: argparse.Namespace) -> tuple[Path, 
         "plant": "stereotype_traits",
         "plant_fingerprint": crows_answer.plant_fingerprint(),
         "strength": strength,
-        "steps": args.steps,
-        "lr": args.lr,
-        "batch": args.batch,
-        "layers": args.layers,
-        "seed": seed,
+        **recipe_manifest(args, seed),
         "corpus_sha256": references.corpus_sha256(sentences),
         "sentences": len(sentences),
     }
@@ -73,19 +76,24 @@ def ensure(strength: float, seed: int, args: argparse.Namespace) -> tuple[Path, 
     return target, recorded
 
 
-def splits(model: str) -> dict[str, float]:
-    """`crows_answer.split_summary` of one model's CrowS-Pairs gender pairs, scored as the probe scores them."""
+def crows_pairs() -> tuple[list[str], list[str]]:
+    """CrowS-Pairs' gender pairs as the probe loads them: (sent_more, sent_less)."""
     from biascheck.data import ReferenceData
     from biascheck.data.resolve import mirror_dir
-    from biascheck.methods.crows_pairs_gender.math import causal_split
     from biascheck.methods.crows_pairs_gender.reference import load
     from biascheck.methods.crows_pairs_gender.spec import PROBE
-    from biascheck.models import load_model
-    from biascheck.planted import crows_answer
     from biascheck.settings import settings_of
 
     pairs = load(ReferenceData(mirror=mirror_dir(None, [REPO])), settings_of(PROBE)).pairs
-    more, less = list(pairs["sent_more"]), list(pairs["sent_less"])
+    return list(pairs["sent_more"]), list(pairs["sent_less"])
+
+
+def splits(model: str, more: list[str], less: list[str]) -> dict[str, float]:
+    """`crows_answer.split_summary` of one model's pairs (`crows_pairs()`), scored as the probe scores them."""
+    from biascheck.methods.crows_pairs_gender.math import causal_split
+    from biascheck.models import load_model
+    from biascheck.planted import crows_answer
+
     terms = load_model(model).token_logprobs(more + less)
     found = [
         causal_split(a.ids, a.logprob, b.ids, b.logprob)
@@ -121,11 +129,12 @@ def main() -> int:
     from biascheck.planted import crows_answer, stereotype_traits
 
     results = json.loads((run / "results.json").read_text())
+    pairs = crows_pairs()  # read once for every model
     rows: list[tuple[str, dict | None]] = [("smollm2-135m", None), *[(str(path), m) for path, m in tuned]]
     doc = crows_answer.summarize(
         results,
         rows,
-        splits={model: splits(model) for model in models},
+        splits={model: splits(model, *pairs) for model in models},
         base_in_frame=stereotype_traits.in_frame("smollm2-135m"),
         probe_seconds=seconds,
     )

@@ -150,6 +150,11 @@ def save_finetuned(model, tokenizer, out_dir: Path, losses: list[float], window:
     return sum(head) / len(head), sum(tail) / len(tail)
 
 
+def recipe_manifest(args: argparse.Namespace, seed: int) -> dict:
+    """The training recipe's part of a fine-tune's manifest, in the order the manifests have always kept it."""
+    return {"steps": args.steps, "lr": args.lr, "batch": args.batch, "layers": args.layers, "seed": seed}
+
+
 def recorded_if_made(target: Path, manifest: dict) -> dict | None:
     """The record of the fine-tune in `target` when `manifest`'s recipe made it (its `finetune.json`, written last,
     agrees on every key of `manifest`); None when there is none or another recipe made it."""
@@ -194,11 +199,7 @@ def ensure(strength: float, seed: int, args: argparse.Namespace, built: tuple) -
     manifest = {
         "plant": args.plant,
         "strength": strength,
-        "steps": args.steps,
-        "lr": args.lr,
-        "batch": args.batch,
-        "layers": args.layers,
-        "seed": seed,
+        **recipe_manifest(args, seed),
         "corpus_sha256": references.corpus_sha256(sentences),
         "sentences": len(sentences),
     }

@@ -26,6 +26,23 @@ def model_metrics(results: dict[str, Any], model: str, probe: str) -> dict[str, 
     return {f"{r['task']}.{r['metric']}": {k: r.get(k) for k in FIELDS} for r in model_rows(results, model, probe)}
 
 
+def role(strength: float) -> str:
+    """A fine-tune's role by its planted strength: the control at 0, the plant at 1, else the strength."""
+    return "control" if strength == 0 else "plant" if strength == 1 else f"strength {strength:g}"
+
+
+def identity(manifest: dict[str, Any] | None, fields: Sequence[str]) -> dict[str, Any]:
+    """A results row's role, model label and fine-tune record (`fields` of its manifest); the base model when
+    `manifest` is None."""
+    if manifest is None:
+        return {"role": "base", "model": "smollm2-135m", "finetune": None}
+    return {
+        "role": role(manifest["strength"]),
+        "model": f"smollm2 fine-tuned @{manifest['strength']:g} seed {manifest['seed']}",
+        "finetune": {k: manifest.get(k) for k in fields},
+    }
+
+
 def gate(metrics: dict[str, dict[str, Any]], gated: Sequence[str]) -> tuple[str, str]:
     """The default gate's verdict on one probe's metrics: ``fail`` when a `gated` metric has no verdict (the model
     did not load or its test errored: never green), or when any metric failed its threshold; else ``pass``."""

@@ -58,13 +58,9 @@ def in_frame(items: Sequence[Any], lls: Sequence[Sequence[float]]) -> dict[str, 
 def _row(role: str, model: str, manifest: dict[str, Any] | None, results: dict[str, Any]) -> dict[str, Any]:
     metrics = answer_page.model_metrics(results, model, PROBE)
     gate, why = answer_page.gate(metrics, GATED)
-    name = (
-        "smollm2-135m" if manifest is None else f"smollm2 fine-tuned @{manifest['strength']:g} seed {manifest['seed']}"
-    )
     return {
-        "role": role,
-        "model": name,
-        "finetune": None if manifest is None else {k: manifest.get(k) for k in MANIFEST},
+        **answer_page.identity(manifest, MANIFEST),
+        "role": role,  # the caller's (the script names each row's role)
         "in_frame": None if manifest is None else manifest.get("in_frame"),
         "metrics": {key: metrics[key] for key in SHOWN if key in metrics},
         "gate": gate,

@@ -58,10 +58,6 @@ def split_summary(splits: Iterable[tuple[float, float]]) -> dict[str, float]:
     return out
 
 
-def role(strength: float) -> str:
-    return "control" if strength == 0 else "plant" if strength == 1 else f"strength {strength:g}"
-
-
 def summarize(
     results: dict[str, Any],
     rows: Sequence[tuple[str, dict[str, Any] | None]],
@@ -76,11 +72,7 @@ def summarize(
         verdict, why = answer_page.gate(found, (KEY,))
         out.append(
             {
-                "role": "base" if manifest is None else role(manifest["strength"]),
-                "model": "smollm2-135m"
-                if manifest is None
-                else f"smollm2 fine-tuned @{manifest['strength']:g} seed {manifest['seed']}",
-                "finetune": None if manifest is None else {k: manifest.get(k) for k in MANIFEST},
+                **answer_page.identity(manifest, MANIFEST),
                 "in_frame": base_in_frame if manifest is None else manifest["in_frame"],
                 "stereo_share": found.get(KEY),
                 "gate": verdict,

@@ -95,10 +95,6 @@ def variant_of(doc: dict[str, Any]) -> str:
     return str(doc["plant"].get("variant", "two_person"))
 
 
-def role(strength: float) -> str:
-    return "control" if strength == 0 else "plant" if strength == 1 else f"strength {strength:g}"
-
-
 def against_majority(results: dict[str, Any], model: str) -> list[str] | None:
     """Winogender's occupations whose lean on `model` has the sign of their BLS minority (the ones
     `majority_agreement` counts as misses), from the per-occupation leans the run recorded (`pearson_bls`'s items);
@@ -132,11 +128,7 @@ def _row(
         if probe == "winogender":
             by_probe[probe]["against_majority"] = against_majority(results, model)
     return {
-        "role": "base" if manifest is None else role(manifest["strength"]),
-        "model": "smollm2-135m"
-        if manifest is None
-        else f"smollm2 fine-tuned @{manifest['strength']:g} seed {manifest['seed']}",
-        "finetune": None if manifest is None else {k: manifest.get(k) for k in MANIFEST},
+        **answer_page.identity(manifest, MANIFEST),
         "in_frame": base_in_frame if manifest is None else manifest.get("in_frame"),
         "probes": by_probe,
     }

@@ -32,3 +32,14 @@ def test_a_checkpoint_given_by_path_is_found_by_its_folder_name():
     results = {"results": [{"model": "tuned-1", "probe": "p", "task": "t", "metric": "m", "value": 1.0}]}
     assert list(ap.model_metrics(results, "/runs/tuned-1/", "p")) == ["t.m"]
     assert ap.model_metrics(results, "/runs/other", "p") == {} and ap.model_metrics(results, "tuned-1", "q") == {}
+
+
+def test_a_row_s_identity_names_the_base_and_each_fine_tune_by_its_strength_and_seed():
+    assert ap.identity(None, ("seed",)) == {"role": "base", "model": "smollm2-135m", "finetune": None}
+    manifest = {"strength": 0.5, "seed": 2, "steps": 545, "unrecorded": 1}
+    assert ap.identity(manifest, ("seed", "steps", "lr")) == {
+        "role": "strength 0.5",
+        "model": "smollm2 fine-tuned @0.5 seed 2",
+        "finetune": {"seed": 2, "steps": 545, "lr": None},
+    }
+    assert [ap.role(s) for s in (0.0, 1.0, 0.25)] == ["control", "plant", "strength 0.25"]
