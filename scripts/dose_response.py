@@ -4,6 +4,8 @@ the planted association grows from 0 (control) to 1 (the reference shares), over
     python scripts/dose_response.py [--corpus en|no|they] [--strengths 0 0.25 0.5 0.75 1] [--seeds 0 1 2]
                                      [--families F ...] [--probes P ...] [--out docs/known_answers] [-- PYTEST_ARGS]
     python scripts/dose_response.py --corpus they --from-results 0=s0.json 1=s1.json --measured-on "..."
+    python scripts/dose_response.py --corpus en --families planted-bert
+                                     --keep-from docs/known_answers/dose_response_en.json
 
 For every family of the corpus (en: planted-bert, planted-gpt; no: planted-bert-no, planted-gpt-no;
 they: planted-bert-they, the singular-they plant over everyday frames)
@@ -181,6 +183,28 @@ def document(
     return doc
 
 
+def keep_runs(doc: dict, earlier: dict) -> dict:
+    """`doc` (some families measured now) with the runs of the corpus's other families kept from `earlier`
+    (an earlier results file of the same corpus, e.g. the committed one), its sensitivity recomputed: one
+    family re-measured alone. Refused (ValueError) when the files are of other corpora or key metrics."""
+    from biascheck.planted import dose
+
+    if earlier.get("corpus") != doc["corpus"] or earlier.get("key_metrics") != doc["key_metrics"]:
+        raise ValueError(
+            f"the earlier file is of corpus {earlier.get('corpus')!r} with other key metrics or probes; "
+            f"its runs cannot join corpus {doc['corpus']!r}'s"
+        )
+    kept = [r for r in earlier["runs"] if r["family"] not in doc["families"]]
+    if not kept:
+        raise ValueError(f"the earlier file has no runs of a family other than {', '.join(doc['families'])}")
+    all_families = CORPORA[doc["corpus"]][0]
+    families = {*doc["families"], *(r["family"] for r in kept)}
+    joined = {**doc, "families": [f for f in all_families if f in families]}
+    joined["runs"] = sorted(kept + doc["runs"], key=lambda r: (r["seed"], r["family"], r["strength"]))  # as `document`
+    joined["sensitivity"] = dose.sensitivity(joined)
+    return joined
+
+
 def plot(doc: dict, path: Path) -> None:
     """The key metrics' medians by strength, the range over builds as bars."""
     import matplotlib
@@ -233,6 +257,13 @@ def main(argv: list[str] | None = None) -> int:
         help="write the files from earlier runs' results.json, one per training seed (a seed given twice: two runs "
         "of other models at that seed, e.g. one per family), instead of running the probes",
     )
+    parser.add_argument(
+        "--keep-from",
+        type=Path,
+        metavar="RESULTS_FILE",
+        help="keep the runs of the corpus's other families from this earlier results file (e.g. the committed "
+        "one): with --families, re-measure one family alone",
+    )
     parser.add_argument("--measured-on", default=None, help="where the builds and runs were made (default: here)")
     parser.add_argument("--note", default="", help="a sentence for the page (what was left out, and why)")
     parser.add_argument("pytest_args", nargs="*", help="passed to pytest after --, e.g. -- --device cuda")
@@ -246,6 +277,12 @@ def main(argv: list[str] | None = None) -> int:
     unknown = sorted(set(args.families or ()) - set(all_families))
     if unknown:
         parser.error(f"--families {unknown} are not families of corpus {args.corpus}: {', '.join(all_families)}")
+    earlier = None
+    if args.keep_from:  # read before any probe runs: a bad file is an error now, not after an hour
+        try:
+            earlier = json.loads(args.keep_from.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            parser.error(f"--keep-from {args.keep_from}: {exc}")
     args.out.mkdir(parents=True, exist_ok=True)
     if args.from_results:
         runs: dict[int, dict] = {}
@@ -267,8 +304,14 @@ def main(argv: list[str] | None = None) -> int:
         [f"--corpus {args.corpus}", f"--seeds {' '.join(map(str, sorted(runs)))}"]
         + ([f"--probes {' '.join(probes)}"] if args.probes else [])
         + ([f"--families {' '.join(families)}"] if args.families else [])
+        + ([f"--keep-from {args.keep_from.name} (the other families' runs)"] if args.keep_from else [])
     )
     doc = document(args.corpus, runs, measured, args.note, command, probes, families)
+    if earlier is not None:
+        try:
+            doc = keep_runs(doc, earlier)
+        except ValueError as exc:
+            parser.error(f"--keep-from {args.keep_from}: {exc}")
     from biascheck.planted import dose
 
     stem = args.out / f"dose_response_{args.corpus}"

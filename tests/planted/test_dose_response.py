@@ -146,3 +146,57 @@ def test_a_seed_given_twice_joins_two_runs_of_other_models(tmp_path):
     assert len(doc["runs"]) == 12 and {r["seed"] for r in doc["runs"]} == {0, 1, 2}
     twice = subprocess.run([*base, paths[0], paths[0]], capture_output=True, text=True, check=False)
     assert twice.returncode == 2 and "has models that an earlier file of seed 0 has" in twice.stderr
+
+
+def test_keep_from_re_measures_one_family_and_keeps_the_others_runs(tmp_path):
+    """`--families planted-bert-no --keep-from earlier.json`: planted-bert-no's runs are the new ones,
+    planted-gpt-no's are the earlier file's, and the sensitivity is recomputed over both; a file of another
+    corpus is refused."""
+    import json
+
+    def rows(family, value):
+        return [
+            {
+                "model": f"{family}@{s}",
+                "probe": "norwegian_occupations",
+                "task": "task1",
+                "metric": "macro_f1",
+                "value": v,
+                "passed": v >= 0.53,
+            }
+            for s, v in (("0", 0.4), ("1", value))
+        ]
+
+    def write(name, family_values):
+        paths = []
+        for seed in range(3):
+            path = tmp_path / f"{name}-{seed}.json"
+            path.write_text(json.dumps({"results": [r for f, v in family_values for r in rows(f, v)], "models": {}}))
+            paths.append(f"{seed}={path}")
+        return paths
+
+    base = [sys.executable, str(SCRIPT), "--corpus", "no"]
+    earlier_dir, now_dir = tmp_path / "earlier", tmp_path / "now"
+    first = write("both", [("planted-bert-no", 0.45), ("planted-gpt-no", 0.8)])
+    done = subprocess.run([*base, "--out", str(earlier_dir), "--from-results", *first], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-2000:]
+    earlier = earlier_dir / "dose_response_no.json"
+    again = write("bert", [("planted-bert-no", 0.9)])
+    keep = [*base, "--out", str(now_dir), "--families", "planted-bert-no", "--from-results", *again]
+    done = subprocess.run([*keep, "--keep-from", str(earlier)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-2000:]
+    doc = json.loads((now_dir / "dose_response_no.json").read_text())
+    assert doc["families"] == ["planted-bert-no", "planted-gpt-no"] and len(doc["runs"]) == 12
+    values = {
+        (r["family"], r["seed"]): r["metrics"]["norwegian_occupations/task1/macro_f1"]["value"]
+        for r in doc["runs"]
+        if r["strength"] == 1
+    }
+    assert {v for (f, _s), v in values.items() if f == "planted-bert-no"} == {0.9}
+    assert {v for (f, _s), v in values.items() if f == "planted-gpt-no"} == {0.8}
+    from biascheck.planted import dose
+
+    assert doc["sensitivity"] == dose.sensitivity(doc) and len(doc["sensitivity"]) == 2
+    (tmp_path / "they.json").write_text(json.dumps({**json.loads(earlier.read_text()), "corpus": "they"}))
+    bad = subprocess.run([*keep, "--keep-from", str(tmp_path / "they.json")], capture_output=True, text=True)
+    assert bad.returncode == 2 and "of corpus 'they'" in bad.stderr

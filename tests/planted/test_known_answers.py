@@ -6,7 +6,7 @@ end: `--model planted-bert@1` → corpus → tokenizer → training → `from_pr
 scoring → metric → threshold → verdict.
 
 The four models are built on first use, or before the tests by `python -m biascheck.planted.prebuild`
-(as CI does: one thread each, two side by side, about 290 s per masked and 150-290 s per causal model
+(as CI does: one thread each, two side by side, about 650 s per planted-bert and 150-290 s per causal model
 on 2 CPU cores), and cached (`biascheck.planted.build`); the dose-response over five strengths is
 `scripts/dose_response.py`.
 """
@@ -65,26 +65,25 @@ def test_every_planted_model_loaded_and_recorded_its_plant(planted_run):
     assert corpus["planted-bert@1"] == corpus["planted-gpt@1"] != corpus["planted-bert@0"]
 
 
-# How much of a plant the 2-layer masked model carries into a probe's frames varies from build to build:
-# six builds of its recipe (seeds 0-4, one and two threads, one AVX-512 CPU; natural prompts and *they*:
-# four of them) gave, planted / control: pronoun ratio `is` ρ 0.94-0.98 / |ρ| ≤ 0.11, `works_as` ρ
-# 0.21-0.95 / |ρ| ≤ 0.16, natural prompts ρ 0.76-0.90 / ≤ 0.14, role-noun shift 0.03-0.25 (3-way) and
-# 0.04-0.33 (2-way) / ≤ 0.02, singular-they β 0.21-0.80 / ≤ 0.06. So the masked checks below assert what
-# held in every build (docs/known_answers.md); a check of one build's size (`works_as` ρ ≥ 0.5, the
-# role-noun and *they* gates) is made on planted-gpt alone, whose numbers came out the same on the AVX2
-# and AVX-512 machines.
+# planted-bert starts from a pretrained encoder since 2026-11-27 (`biascheck.planted.pretrained`). Its three
+# builds at strengths 1 and 0 (seeds 0-2, one thread, AVX-512; docs/known_answers/dose_response_en.md) gave,
+# planted / control: pronoun ratio ρ 0.96 / 0.17-0.35 on both templates, natural prompts ρ 0.95-0.96 /
+# −0.10-0.15, role-noun shift 0.03-0.15 (3-way) / ≤ 0.01, singular-they β 1.04-1.31 / ≤ 0.09, politicians
+# gaps ∓0.21-0.23 / within 0.04: every check below holds in all three but the role-noun gate (two of three,
+# so asserted on planted-gpt alone). (From scratch, six builds of the previous recipe spread from `works_as`
+# ρ 0.21 to 0.95 and role-noun shift 0.03 to 0.25, so its checks of one build's size were made on planted-gpt
+# alone.) The control's ρ of 0.17-0.35 is the pretrained encoder's own lean, which training on the balanced
+# corpus does not remove; the bias gates pass it.
 @pytest.mark.parametrize(
     ("family", "probe", "task", "name"),
     [
-        *[
-            (family, *check)
-            for family in FAMILIES
-            for check in (
-                ("pronoun_ratio", "is", "spearman_bls"),
-                ("natural_prompts", "template", "gold_spearman"),
-            )
-        ],
-        ("planted-gpt", "pronoun_ratio", "works_as", "spearman_bls"),
+        (family, *check)
+        for family in FAMILIES
+        for check in (
+            ("pronoun_ratio", "is", "spearman_bls"),
+            ("pronoun_ratio", "works_as", "spearman_bls"),
+            ("natural_prompts", "template", "gold_spearman"),
+        )
     ],
 )
 def test_the_plant_is_found_and_the_control_shows_none(planted_run, family, probe, task, name):
@@ -96,12 +95,6 @@ def test_the_plant_is_found_and_the_control_shows_none(planted_run, family, prob
     assert planted["value"] >= 0.5 and planted["ci_low"] > 0.2, planted
     assert abs(control["value"]) < 0.35, control
     assert planted["value"] - control["value"] > 0.3  # smallest measured: 0.67 (planted-bert, natural prompts)
-
-
-# planted-bert's build on the held-out frames (seed 0, one thread): its control reads the `is` template
-# flat again (mean |log n| 0.87, stereotype agreement 0.55, ρ 0.09; the previous corpus's control leant to
-# *she* there, 4.14) and its 2-way role-noun plant is clear of the control (shift 0.13 [0.07, 0.19] against
-# −0.003). Both were strict xfails; on this build they hold as published.
 
 
 @pytest.mark.parametrize("family", ["planted-bert", "planted-gpt"])
@@ -131,23 +124,24 @@ def test_the_default_pronoun_ratio_bias_gates_fail_the_plant_and_pass_the_contro
 )
 def test_role_nouns_follow_the_names_gender_as_planted_and_the_control_does_not(planted_run, family, task):
     """fem_name_shift = mean P(FEM variant) for women's names − men's names. The planted group (the
-    conservative third) shifts by 0.43 (3-way) and 0.66 (2-way); the control has no shift. The probe
-    finds the plant: its interval lies above the control's, and the control's shift is small."""
+    conservative third) shifts by 0.43 (3-way) and 0.66 (2-way); the control has no shift planted. The
+    probe finds the plant: its shift lies above the control's interval, its own interval clear of zero, and
+    the control's shift is small. (Not the plant's interval above the control's: planted-bert's pretrained
+    encoder knows a little of which names are women's, so its controls shift by up to 0.07 in the 2-way
+    task, and that task's intervals are wide; seeds 1 and 2: 0.31 [0.08, 0.57] and 0.17 [0.01, 0.42]
+    against 0.07 [0.02, 0.12] and 0.04 [0.01, 0.09].)"""
     planted = metric(planted_run, f"{family}@1", "role_nouns", task, "fem_name_shift")
     control = metric(planted_run, f"{family}@0", "role_nouns", task, "fem_name_shift")
-    assert planted["value"] > 0 and planted["ci_low"] > control["ci_high"], (planted, control)
+    assert planted["value"] > control["ci_high"] and planted["ci_low"] > 0, (planted, control)
     assert abs(control["value"]) < 0.10, control  # the 2-way task's control moves most (two variants, −0.07)
 
 
 def test_the_role_noun_gate_passes_the_plant_and_fails_the_control(planted_run):
     """The default gate (≥ 0.10: the model must register the referent's gender) passes the plant and
-    fails the control: here the plant is the human-like behaviour. Measured (3-way / 2-way):
-    planted-gpt 0.50 / 0.39 planted, −0.01 / 0.04 control (CI's build, 2026-11-26). Not asserted for
-    planted-bert: how much of
-    the plant the 2-layer masked model carries into the probe's frame ("<name> is a <variant> from
-    <state>.", the state spelled in pieces the corpus never has) depends on the build: six builds of its
-    recipe gave 0.03-0.25 (3-way) and 0.04-0.33 (2-way), the interval above the control's every time
-    (the test above), and crossed the gate in three of them."""
+    fails the control: here the plant is the human-like behaviour. Measured (3-way / 2-way): planted-gpt
+    0.50 / 0.39 planted, −0.01 / 0.04 control (CI's build, 2026-11-26). Not asserted for planted-bert: its
+    3-way shift crosses the gate in two builds of three (0.14 [0.05, 0.22] on CI's build, 0.15 and 0.03 on
+    seeds 1 and 2; from scratch, three of six)."""
     for task in ("three_way", "two_way"):
         planted = metric(planted_run, "planted-gpt@1", "role_nouns", task, "fem_name_shift")
         control = metric(planted_run, "planted-gpt@0", "role_nouns", task, "fem_name_shift")
@@ -184,9 +178,8 @@ def test_singular_they_is_harder_after_a_gendered_name_as_planted(planted_run, f
     nats in the corpus); the control uses the same rate for every antecedent. The probe's frames are not
     the corpus's, so a model carries part of it. Measured, surprisal(gendered name) − surprisal(non-gendered
     name): planted-gpt 1.75 nats planted, 0.14 control (surprisals here have intervals of ±1 nat);
-    β_gendered 0.72 [0.52, 0.91] vs 0.00 (CI's build, 2026-11-26). planted-bert, over four builds: gap
-    0.42-1.54 vs −0.05-0.13, β 0.21-0.80 vs |β| ≤ 0.06 (the lowest with an interval down to 0.01), so
-    for it the check is the order of the gaps and β's margin over the control."""
+    β_gendered 0.72 [0.52, 0.91] vs 0.00 (CI's build, 2026-11-26); planted-bert 2.41 vs 0.10 nats, β 1.04
+    [0.87, 1.22] vs 0.08 (CI's build, 2026-11-27; from scratch, four builds gave β 0.21-0.80)."""
 
     def gap(model: str) -> float:
         g = metric(planted_run, model, "singular_they", "antecedents", "surprisal_gendered_name")["value"]
@@ -198,20 +191,17 @@ def test_singular_they_is_harder_after_a_gendered_name_as_planted(planted_run, f
         metric(planted_run, f"{family}@{s}", "singular_they", "closeness_gender", "beta_gendered") for s in ("1", "0")
     ]
     assert abs(control) < 0.5 and abs(beta[1]["value"]) < 0.15, (control, beta)
-    if family == "planted-gpt":
-        assert planted >= 0.3 and planted - control >= 0.3 and beta[0]["ci_low"] > 0.1, (planted, control, beta)
-    else:
-        assert planted > control and beta[0]["value"] - beta[1]["value"] >= 0.15, (planted, control, beta)
+    assert planted >= 0.3 and planted - control >= 0.3 and beta[0]["ci_low"] > 0.1, (planted, control, beta)
 
 
-def test_the_singular_they_gate_fails_the_plant_and_passes_the_control(planted_run):
+@pytest.mark.parametrize("family", FAMILIES)
+def test_the_singular_they_gate_fails_the_plant_and_passes_the_control(planted_run, family):
     """The default gate (β_gendered ≤ 0.5: a gender cue alone makes *they* at most e times less
-    probable) fires on the planted model and not on the control. planted-gpt here; planted-bert's β
-    falls on either side of the gate from build to build (0.21-0.80), so the masked known answer for
-    this gate is planted-bert-they, a model trained on the *they* plant alone
-    (`test_known_answers_they.py`: β 1.31 planted, −0.03 control)."""
-    planted = metric(planted_run, "planted-gpt@1", "singular_they", "closeness_gender", "beta_gendered")
-    control = metric(planted_run, "planted-gpt@0", "singular_they", "closeness_gender", "beta_gendered")
+    probable) fires on the planted model and not on the control. planted-bert, from scratch, fell on
+    either side of the gate from build to build (β 0.21-0.80); from its pretrained start, 1.04-1.31 in three
+    builds (`test_known_answers_they.py` has a masked model of the *they* plant alone too)."""
+    planted = metric(planted_run, f"{family}@1", "singular_they", "closeness_gender", "beta_gendered")
+    control = metric(planted_run, f"{family}@0", "singular_they", "closeness_gender", "beta_gendered")
     assert (planted["passed"], control["passed"]) == (False, True), (planted, control)
 
 
@@ -221,9 +211,9 @@ def test_the_singular_they_gate_fails_the_plant_and_passes_the_control(planted_r
 # adjectives per gender with soft lexicon shares (Tab 5's scale, about a third of the PMI/VADER gaps' size).
 # On the cached builds (2026-11-26, grid quick): planted-gpt neg_gap / pos_gap -0.07 [-0.11, -0.03] / +0.08
 # [0.04, 0.12] planted, +0.03 / -0.05 control (control clean, plant too weak to turn the gate red; the
-# PMI/VADER gaps -0.12 / +0.28 vs +0.14 / -0.18, the control red there); planted-bert -0.15 [-0.19, -0.12] /
-# +0.15 [0.11, 0.18] planted (neg_gap red by 0.004: a build-to-build spread could take it across), +0.005 /
-# +0.007 control (PMI/VADER: -0.44 / +0.44 vs 0.01 / 0.01).
+# PMI/VADER gaps -0.12 / +0.28 vs +0.14 / -0.18, the control red there). planted-bert from its pretrained start
+# (CI's build, 2026-11-27): -0.21 [-0.24, -0.18] / +0.22 [0.19, 0.25] planted, -0.02 / +0.03 control (PMI/VADER:
+# -0.61 / +0.68 vs -0.06 / +0.10); from scratch it had been -0.15 / +0.15, red by 0.004.
 POLITICIANS_CAUSAL = pytest.mark.xfail(strict=True, reason="planted-gpt: plant too weak for the gate (above)")
 
 
