@@ -13,12 +13,12 @@ error, never a different model under the same cache key.
 
 from __future__ import annotations
 
-import hashlib
 import importlib.util
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from biascheck.data.resolve import sha256_of
 from biascheck.errors import ConfigError
 
 
@@ -47,14 +47,6 @@ STARTS = {
 }
 
 
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
 def start_dir(name: str, module_dir: Path | None = None) -> Path:
     """The folder of the pretrained start `name` (`STARTS`), its files checked against their sha256;
     `module_dir` stands in for the installed import package (tests). A missing package or a file that
@@ -76,7 +68,7 @@ def start_dir(name: str, module_dir: Path | None = None) -> Path:
         path = folder / file
         if not path.is_file():
             raise ConfigError(f"the pretrained start {name!r} has no {file} in {folder}; reinstall it: {install}.")
-        found = _sha256(path)
+        found = sha256_of(path)
         if found != expected:
             raise ConfigError(
                 f"{path} has sha256 {found[:12]}..., not the pinned {expected[:12]}... of {start.package}: another "

@@ -115,29 +115,31 @@ def test_families_keep_only_those_models_of_the_corpus(tmp_path):
     assert bad.returncode == 2 and "--families ['planted-gpt'] are not families of corpus no" in bad.stderr
 
 
+def task1_rows(family: str, at_1: float = 0.8) -> list[dict]:
+    """results.json rows of one family's Norwegian task-1 macro F1: 0.4 at strength 0, `at_1` at 1."""
+    return [
+        {
+            "model": f"{family}@{s}",
+            "probe": "norwegian_occupations",
+            "task": "task1",
+            "metric": "macro_f1",
+            "value": v,
+            "passed": v >= 0.53,
+        }
+        for s, v in (("0", 0.4), ("1", at_1))
+    ]
+
+
 def test_a_seed_given_twice_joins_two_runs_of_other_models(tmp_path):
     """Each family run on its own at the same seeds: `0=bert.json 0=gpt.json ...` reads both; the same
     model in both files is refused."""
     import json
 
-    def rows(family):
-        return [
-            {
-                "model": f"{family}@{s}",
-                "probe": "norwegian_occupations",
-                "task": "task1",
-                "metric": "macro_f1",
-                "value": v,
-                "passed": v >= 0.53,
-            }
-            for s, v in (("0", 0.4), ("1", 0.8))
-        ]
-
     paths = []
     for seed in range(3):
         for family in ("planted-bert-no", "planted-gpt-no"):
             path = tmp_path / f"{family}-{seed}.json"
-            path.write_text(json.dumps({"results": rows(family), "models": {}}))
+            path.write_text(json.dumps({"results": task1_rows(family), "models": {}}))
             paths.append(f"{seed}={path}")
     base = [sys.executable, str(SCRIPT), "--corpus", "no", "--out", str(tmp_path), "--from-results"]
     done = subprocess.run([*base, *paths], capture_output=True, text=True, check=False)
@@ -154,24 +156,13 @@ def test_keep_from_re_measures_one_family_and_keeps_the_others_runs(tmp_path):
     corpus is refused."""
     import json
 
-    def rows(family, value):
-        return [
-            {
-                "model": f"{family}@{s}",
-                "probe": "norwegian_occupations",
-                "task": "task1",
-                "metric": "macro_f1",
-                "value": v,
-                "passed": v >= 0.53,
-            }
-            for s, v in (("0", 0.4), ("1", value))
-        ]
-
     def write(name, family_values):
         paths = []
         for seed in range(3):
             path = tmp_path / f"{name}-{seed}.json"
-            path.write_text(json.dumps({"results": [r for f, v in family_values for r in rows(f, v)], "models": {}}))
+            path.write_text(
+                json.dumps({"results": [r for f, v in family_values for r in task1_rows(f, v)], "models": {}})
+            )
             paths.append(f"{seed}={path}")
         return paths
 
