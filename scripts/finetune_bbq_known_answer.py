@@ -146,11 +146,11 @@ def main() -> int:
         options = [f"--bias-set={PROBE}.pairs={args.pairs}", "--bias-timings", f"--device={args.device}"]
         probe_models([f"probes/test_{PROBE}.py"], models, run, options)
     probe_seconds = int((run / "probe_seconds").read_text())
-    from biascheck.planted import answer_page, bbq_answer
+    from biascheck.planted import bbq_answer
 
     results = json.loads((run / "results.json").read_text())
-    rows: list[tuple[str, str, dict | None]] = [] if args.skip_base else [("base", "smollm2-135m", None)]
-    rows += [(answer_page.role(s), str(path), manifest) for (s, _seed), (path, manifest) in tuned.items()]
+    rows: list[tuple[str, dict | None]] = [] if args.skip_base else [("smollm2-135m", None)]
+    rows += [(str(path), manifest) for path, manifest in tuned.values()]
     doc = bbq_answer.summarize(results, rows, pairs=args.pairs, probe_seconds=probe_seconds)
     write_results(args.results, doc, bbq_answer.markdown(doc))
     return 0

