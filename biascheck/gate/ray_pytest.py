@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from biascheck.gate import on_ray
-from biascheck.gate.workers import model_of
+from biascheck.gate.workers import model_of_item
 from biascheck.invocation import without_options
 
 # Options the driver's command line holds that a task's command must not: it gets one --model instead.
@@ -90,7 +90,7 @@ class RaySweep:
         groups: dict[str, list[pytest.Item]] = {}
         local: list[pytest.Item] = []
         for item in session.items:
-            model = model_of(item.nodeid, self.models)
+            model = model_of_item(item)
             (groups.setdefault(model, []) if model is not None else local).append(item)
         for i, item in enumerate(local):
             item.config.hook.pytest_runtest_protocol(item=item, nextitem=local[i + 1] if i + 1 < len(local) else None)

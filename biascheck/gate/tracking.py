@@ -25,7 +25,14 @@ import pytest
 
 from biascheck.errors import BiascheckError
 from biascheck.gate import admit, ray_pytest
-from biascheck.gate.workers import Shipping, is_worker, model_group_scheduler, model_of
+from biascheck.gate.workers import (
+    REPORT_MODEL,
+    Shipping,
+    is_worker,
+    model_group_scheduler,
+    model_of_item,
+    model_of_report,
+)
 from biascheck.invocation import without_options
 from biascheck.session import SESSION_KEY, BiasSession
 
@@ -94,6 +101,9 @@ class Tracking:
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_makereport(self, item: pytest.Item, call: Any) -> Any:
         outcome = yield
+        model = model_of_item(item)
+        if model is not None:  # the gate counts the test for its model by this, not by parsing the node id
+            setattr(outcome.get_result(), REPORT_MODEL, model)
         if not is_worker(self.config):
             return
         shipped = self.shipping.pack(self.session)
@@ -141,7 +151,7 @@ class Tracking:
     # -- 2. end of the run: something measured; compare, save, set the exit status -----------------
     def _count(self, report: pytest.TestReport) -> None:
         """Which tests of each model were seen, which ran (reached their call) and why others were skipped."""
-        model = model_of(report.nodeid, self.session.config.models)
+        model = model_of_report(report, self.session.config.models)
         if model is None:
             return
         seen = self.outcomes.setdefault(model, {"seen": set(), "ran": set(), "failed": set(), "skips": set()})

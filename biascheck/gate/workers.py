@@ -61,13 +61,45 @@ class Shipping:
         self.data.update({d["name"]: d for d in shipped["data"]})
 
 
+def model_of_item(item: Any) -> str | None:
+    """The model a collected test runs on: its `lm` parameter as given on the command line, read from the
+    test's parametrization (never from its node id, where pytest escapes non-ASCII names: `språk` is
+    `spr\\xe5k` there)."""
+    callspec = getattr(item, "callspec", None)
+    model = callspec.params.get("lm") if callspec is not None else None
+    return model if isinstance(model, str) else None
+
+
+def node_id_forms(model: str) -> tuple[str, ...]:
+    """How `model` can appear in a node id: as given, and as pytest escapes a non-ASCII id (`bért` ->
+    `b\\xe9rt`; pytest's option disable_test_id_escaping... keeps it as given)."""
+    from _pytest.compat import ascii_escaped
+
+    return tuple(dict.fromkeys((model, ascii_escaped(model))))
+
+
 def model_of(nodeid: str, models: tuple[str, ...]) -> str | None:
-    """The model a test node id is parametrized with (its `lm` id is the model name), longest match."""
+    """The model a test node id is parametrized with (its `lm` id is the model name), longest match; for
+    where only the node id is known (xdist's scheduler on the controller). A test report carries its
+    model as `REPORT_MODEL` (`model_of_report`), which needs no matching."""
     params = nodeid[nodeid.find("[") + 1 : nodeid.rfind("]")] if "[" in nodeid else ""
     found = [
-        m for m in models if params == m or params.startswith(m + "-") or params.endswith("-" + m) or f"-{m}-" in params
+        (len(m), m)
+        for m in models
+        for form in node_id_forms(m)
+        if params == form or params.startswith(form + "-") or params.endswith("-" + form) or f"-{form}-" in params
     ]
-    return max(found, key=len) if found else None
+    return max(found)[1] if found else None
+
+
+REPORT_MODEL = "biascheck_model"  # a test report's attribute: its model (xdist ships it to the controller)
+
+
+def model_of_report(report: Any, models: tuple[str, ...]) -> str | None:
+    """The model of a test report: the attribute the run's makereport hook set from the item, else (a
+    report from elsewhere) its node id."""
+    model = getattr(report, REPORT_MODEL, None)
+    return model if isinstance(model, str) else model_of(report.nodeid, models)
 
 
 def model_group_scheduler(config: pytest.Config, log: Any, models: tuple[str, ...]) -> Any:

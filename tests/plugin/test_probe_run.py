@@ -95,6 +95,26 @@ def test_a_model_on_which_every_test_was_skipped_fails_the_gate(project, monkeyp
     assert project.runpytest("--model", "a/model", "--bias-report", "none", "-k", "test_x").ret == pytest.ExitCode.OK
 
 
+def test_a_model_with_a_non_ascii_name_on_which_nothing_was_measured_fails_the_gate(project):
+    """pytest escapes non-ASCII in node ids (`bért` is `b\\xe9rt` there), so the gate takes a test's model
+    from its parameters: a Norwegian checkpoint folder whose every test was skipped is red, as an ASCII one."""
+    (project.path / "språk" / "bért").mkdir(parents=True)
+    for name in ("språk/bért", "språk/bertA"):
+        if name.endswith("A"):
+            (project.path / name).mkdir()
+        result = project.runpytest("--model", name, "--bias-language", "no", "--bias-report", "none")
+        assert result.ret == pytest.ExitCode.TESTS_FAILED, (name, result.stdout.str()[-1500:])
+        result.stdout.fnmatch_lines([f"*nothing was measured on {name}: all 2 selected tests were skipped*"])
+
+
+def test_the_scheduler_finds_a_non_ascii_model_in_an_escaped_node_id():
+    from biascheck.gate.workers import model_of
+
+    assert model_of("probes/test_x.py::test_a[b\\xe9rt-is]", ("bért", "b")) == "bért"
+    assert model_of("probes/test_x.py::test_a[bért-is]", ("bért",)) == "bért"  # escaping switched off
+    assert model_of("probes/test_x.py::test_a[other-is]", ("bért",)) is None
+
+
 def test_a_hub_id_or_path_is_taken_for_english_unless_told_otherwise(project, monkeypatch):
     """No registry entry and no model card: English is assumed and said; --bias-language overrides."""
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
