@@ -67,6 +67,7 @@ def _data(args: argparse.Namespace) -> int:
     one paragraph: how many, and the first error in full (where it looked, how to fix it). The errors of
     a missing mirror are all alike: printed once, not 300 times."""
     from biascheck.data import SOURCES, ReferenceData
+    from biascheck.data.resolve import MissingDataError
 
     store = ReferenceData(mirror=args.data)
     print(f"mirror: {args.data} ({args.mirror_found})" if args.data else f"mirror: {args.mirror_found}")
@@ -76,7 +77,7 @@ def _data(args: argparse.Namespace) -> int:
             print(f"ok       {name}  {store.path(name)}")
         except BiascheckError as exc:
             failures.append(str(exc))
-            why = "not found" if "was not found" in str(exc) else str(exc).split(". ")[0][:160]
+            why = (exc.reason if isinstance(exc, MissingDataError) else str(exc).split(". ")[0])[:160]
             source = SOURCES[name]
             print(f"MISSING  {name}  {source.owner}/{source.repo}@{source.commit[:7]}:{source.path}: {why}")
     if failures:

@@ -11,9 +11,9 @@ temporary name, then renamed).
 from __future__ import annotations
 
 import hashlib
+import http.client
 import os
 import tempfile
-import urllib.error
 import urllib.request
 from collections.abc import Iterable
 from pathlib import Path
@@ -87,19 +87,52 @@ def mirror_dir(explicit: Path | None, roots: Iterable[Path] = ()) -> Path | None
     return mirror_search(explicit, roots)[0]
 
 
+# What a download can fail with: no network, a refused or reset connection, a timeout, an HTTP error
+# status (urllib.error.URLError and HTTPError are OSErrors), a URL http.client refuses or a broken
+# response (http.client.HTTPException: InvalidURL, IncompleteRead, ...).
+DOWNLOAD_ERRORS = (OSError, http.client.HTTPException)
+
+
+class MissingDataError(DataError):
+    """A declared source in none of the places looked: the mirror, the cache, a download of its URL.
+    The message names the file, its URL, every place looked (each said as which: mirror, cache,
+    download) and how to provide it; `reason` is the one-line form (`biascheck data` prints it per file)."""
+
+    def __init__(self, source: Source, looked: list[str], download_error: str | None) -> None:
+        self.source = source
+        self.looked = looked
+        self.download_error = download_error
+        super().__init__(
+            f"Reference file {source.name!r} ({source.path} from {source.owner}/{source.repo}@{source.commit[:7]}, "
+            f"{source.url}) was not found. Looked in: {'; '.join(looked)}. " + _how_to_provide(source)
+        )
+
+    @property
+    def reason(self) -> str:
+        if self.download_error is None:
+            return "not found (no download: offline)"
+        return f"not found; download failed: {self.download_error}"
+
+
 def resolve(
     source: Source, mirror: Path | None = None, cache: Path | None = None, allow_download: bool | None = None
 ) -> Path:
-    """Path to a verified local copy of `source`; DataError naming file, places and fix otherwise."""
+    """Path to a verified local copy of `source`; DataError naming file, places and fix otherwise
+    (`MissingDataError` when it is in none of them)."""
     cache = cache if cache is not None else default_cache_dir()
     if allow_download is None:
         allow_download = os.environ.get("BIASCHECK_OFFLINE", "") not in ("1", "true", "yes")
-    looked: list[str] = []
-    for root in ([mirror] if mirror is not None else []) + [cache]:
+    looked = [] if mirror is not None else ["mirror: none given (--bias-data or $BIASCHECK_DATA_DIR)"]
+    for place, root in ([("mirror", mirror)] if mirror is not None else []) + [("cache", cache)]:
         candidate = root / source.relpath
-        looked.append(str(candidate))
+        looked.append(f"{place} {candidate}")
         if candidate.is_file():
-            actual = sha256_of(candidate)
+            try:
+                actual = sha256_of(candidate)
+            except OSError as exc:
+                raise DataError(
+                    f"Reference file {source.name!r} at {candidate} cannot be read: {exc}. " + _how_to_provide(source)
+                ) from exc
             if actual != source.sha256:
                 raise DataError(
                     f"Reference file {source.name!r} at {candidate} is corrupt: sha256 {actual}, "
@@ -107,14 +140,14 @@ def resolve(
                     + _how_to_provide(source)
                 )
             return candidate
-    if allow_download:
-        target = cache / source.relpath
-        try:
-            _download(source, target)
-            return target
-        except (urllib.error.URLError, OSError, TimeoutError) as exc:
-            looked.append(f"{source.url} (download failed: {exc})")
-    raise DataError(
-        f"Reference file {source.name!r} ({source.path} from {source.owner}/{source.repo}@{source.commit[:7]}) "
-        f"was not found. Looked in: {'; '.join(looked)}. " + _how_to_provide(source)
-    )
+    if not allow_download:
+        looked.append("download: not tried (BIASCHECK_OFFLINE is set)")
+        raise MissingDataError(source, looked, None)
+    target = cache / source.relpath
+    try:
+        _download(source, target)
+    except DOWNLOAD_ERRORS as exc:
+        error = f"{type(exc).__name__}: {exc}"
+        looked.append(f"download {source.url} (download failed: {error})")
+        raise MissingDataError(source, looked, error) from exc
+    return target

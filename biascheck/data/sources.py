@@ -7,11 +7,27 @@ user cache, or a download of `Source.url`) and verifies them against `sha256` ev
 from __future__ import annotations
 
 from dataclasses import dataclass
+from urllib.parse import quote
 
 from biascheck.data.bbq_files import BBQ_FILES
 from biascheck.data.benchmark_files import BENCHMARK_FILES
 from biascheck.data.ndt_files import NDT_NOB_FILES
 from biascheck.data.supersense_files import SUPERSENSE_FILES
+
+RAW_HOST = "https://raw.githubusercontent.com"
+
+
+def raw_url(owner: str, repo: str, commit: str, path: str) -> str:
+    """The download URL of `path` in `owner/repo` at `commit`, the one place such a URL is built.
+
+    1. The parts are joined as GitHub serves raw files: ``<owner>/<repo>/<commit>/<path>``.
+    2. Each ``/``-separated segment is percent-encoded (RFC 3986: everything but letters, digits and
+       ``-._~``), so a space (``new_templates - Gender_identity.csv``) becomes ``%20`` and ``+`` ``%2B``.
+       `urllib.parse.unquote` of the URL's path gives the parts back exactly; unencoded, http.client
+       refuses the URL (InvalidURL) before it connects.
+    """
+    segments = [owner, repo, commit, *path.split("/")]
+    return f"{RAW_HOST}/" + "/".join(quote(segment, safe="") for segment in segments)
 
 
 @dataclass(frozen=True)
@@ -27,7 +43,8 @@ class Source:
 
     @property
     def url(self) -> str:
-        return f"https://raw.githubusercontent.com/{self.owner}/{self.repo}/{self.commit}/{self.path}"
+        """Where to download it (`raw_url`: percent-encoded)."""
+        return raw_url(self.owner, self.repo, self.commit, self.path)
 
     @property
     def relpath(self) -> str:

@@ -1,9 +1,12 @@
 import hashlib
+import http.client
+import urllib.error
+from urllib.parse import unquote, urlsplit
 
 import pytest
 
 from biascheck.data import ReferenceData
-from biascheck.data.resolve import resolve
+from biascheck.data.resolve import MissingDataError, resolve
 from biascheck.data.sources import SOURCES, Source
 from biascheck.errors import DataError
 
@@ -55,6 +58,42 @@ def test_failed_download_leaves_no_partial_file(tmp_path):
     unreachable = ClosedPortSource(**{f: getattr(SOURCE, f) for f in SOURCE.__dataclass_fields__})
     with pytest.raises(DataError, match="download failed"):
         resolve(unreachable, None, tmp_path / "cache", allow_download=True)
+    assert not any(p.is_file() for p in (tmp_path / "cache").rglob("*"))
+
+
+@pytest.mark.parametrize("name", sorted(SOURCES))
+def test_every_declared_url_parses_round_trips_and_is_one_http_client_sends(name):
+    """The URL of each source (BBQ's templates have spaces in their paths): a https URL of
+    raw.githubusercontent.com whose unquoted path is exactly owner/repo/commit/path, and a request line
+    http.client accepts (putrequest validates it, and raised InvalidURL for the spaces, without connecting)."""
+    source = SOURCES[name]
+    parts = urlsplit(source.url)
+    assert (parts.scheme, parts.netloc, parts.query, parts.fragment) == ("https", "raw.githubusercontent.com", "", "")
+    assert unquote(parts.path) == f"/{source.owner}/{source.repo}/{source.commit}/{source.path}"
+    http.client.HTTPSConnection(parts.netloc).putrequest("GET", parts.path)
+
+
+@pytest.mark.parametrize(
+    "error",
+    [
+        urllib.error.URLError("[Errno -3] Temporary failure in name resolution"),
+        http.client.InvalidURL("URL can't contain control characters"),
+        ConnectionRefusedError(111, "Connection refused"),
+    ],
+    ids=type,
+)
+def test_a_failed_download_names_the_file_its_url_every_place_looked_and_the_fix(tmp_path, monkeypatch, error):
+    def fail(url, timeout):
+        raise error
+
+    monkeypatch.setattr("urllib.request.urlopen", fail)
+    with pytest.raises(MissingDataError) as info:
+        resolve(SOURCE, tmp_path / "mirror", tmp_path / "cache", allow_download=True)
+    message = str(info.value)
+    for part in (repr(SOURCE.name), SOURCE.url, f"mirror {tmp_path / 'mirror' / SOURCE.relpath}", "--bias-data"):
+        assert part in message, (part, message)
+    assert f"cache {tmp_path / 'cache' / SOURCE.relpath}" in message and str(error) in message
+    assert info.value.reason == f"not found; download failed: {type(error).__name__}: {error}"
     assert not any(p.is_file() for p in (tmp_path / "cache").rglob("*"))
 
 

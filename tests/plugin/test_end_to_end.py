@@ -85,7 +85,7 @@ def test_missing_reference_data_is_reported_as_its_message_not_a_traceback(pytes
     assert short.ret == 1
     short.stdout.fnmatch_lines(
         [
-            "DataError: Reference file 'professions_923'*was not found. Looked in: *",
+            "MissingDataError: Reference file 'professions_923'*was not found. Looked in: *",
             "(pytest --tb=long shows where it was raised)",
         ]
     )

@@ -1,8 +1,12 @@
 """`biascheck runs / compare / history` on a real store, run as a user would (the console script)."""
 
+import http.client
 import os
 import subprocess
 import sys
+import urllib.error
+
+import pytest
 
 from biascheck.gate.store import ResultStore
 
@@ -147,6 +151,39 @@ def test_the_exit_codes_the_readme_lists_for_history_diff_and_data(tmp_path, mir
     # a line a file, short; the long explanation (where it looked, how to fix) once at the end
     assert max(len(line) for line in lines if line.startswith("MISSING")) < 200
     assert missing.stdout.count("Looked in:") == 1 and "reference files are missing or corrupt" in lines[-2]
+
+
+@pytest.mark.parametrize(
+    "error",
+    [http.client.InvalidURL("URL can't contain control characters"), urllib.error.URLError("no network"), OSError(5)],
+    ids=type,
+)
+def test_data_reports_each_failed_download_as_an_error_not_a_traceback(tmp_path, monkeypatch, capsys, error):
+    """No mirror, an empty cache, downloads on and every download failing (no network, or a URL http.client
+    refuses, as BBQ's unquoted paths were): exit 1, a line per file naming it and the failure, and the
+    first error in full (the file, its URL, the mirror and cache paths looked in, how to fix it)."""
+    from biascheck.cli import main
+    from biascheck.data import SOURCES
+
+    def fail(url, timeout):
+        raise error
+
+    monkeypatch.setattr("urllib.request.urlopen", fail)
+    monkeypatch.delenv("BIASCHECK_OFFLINE", raising=False)
+    monkeypatch.setenv("BIASCHECK_CACHE_DIR", str(tmp_path / "cache"))
+    empty = tmp_path / "empty-mirror"
+    empty.mkdir()
+    assert main(["data", "--data", str(empty)]) == 1
+    out = capsys.readouterr().out
+    why = f"not found; download failed: {type(error).__name__}: {error}"
+    for name in ("bbq_templates_gender_identity", "bbq_templates_physical_appearance"):
+        (line,) = [line for line in out.splitlines() if line.startswith(f"MISSING  {name}  ")]
+        assert line.endswith(why), line
+    first = SOURCES[next(iter(SOURCES))]
+    full = out.split("The first in full:\n", 1)[1]
+    for part in (repr(first.name), first.url, f"mirror {empty / first.relpath}", f"cache {tmp_path / 'cache'}"):
+        assert part in full, (part, full)
+    assert "--bias-data" in full and "Traceback" not in out
 
 
 def test_data_finds_a_shared_mirror_beside_the_checkout_as_the_plugin_does(tmp_path, mirror):
