@@ -3,20 +3,27 @@ sets, ...) paired and sorted by how much they changed. Pure; used by `biascheck 
 
 1. Results are paired like `biascheck.gate.baseline.compare` pairs them: the same model name, else a
    one-model baseline stands for every model of the new run; within a model by `probe.task.metric`.
-2. Within a result, items are paired by their identifying fields (every string-valued field, e.g.
-   ``profession`` or ``occupation`` and ``subset``).
-3. For every numeric field both items have, the change new − base; rows sorted by |change|.
+2. Within a result, items are paired by their identity, never by position: the key of `item_key`
+   (an id field such as CrowS-Pairs' ``row`` or BBQ's ``example_id`` where the records have one, else
+   a name such as ``profession``), read from both runs' records. A result whose records have no key
+   that names each item once is left out rather than paired by guess.
+3. For every numeric field both items have, the change new − base; rows sorted by |change|. The key's
+   fields and every id field (`is_id_field`) are labels, never scores: a row number is not a
+   measurement.
 """
 
 from __future__ import annotations
 
 import fnmatch
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from biascheck.gate.baseline import baseline_model, saved_results
 from biascheck.results import Result
+
+ID_NAMES = frozenset({"id", "row", "key", "index"})
 
 
 @dataclass(frozen=True)
@@ -33,16 +40,67 @@ class ItemChange:
         return self.new - self.base
 
 
-def _identity(item: dict[str, Any]) -> str:
-    return ", ".join(f"{k}={v}" for k, v in item.items() if isinstance(v, str))
+def is_id_field(name: str) -> bool:
+    """A field that names an item rather than measures it: ``id``, ``row``, ``key``, ``index`` and
+    ``*_id`` / ``*_index`` (``pair_id``, ``example_id``, ``question_index``)."""
+    return name in ID_NAMES or name.endswith(("_id", "_index"))
 
 
-def _numbers(item: dict[str, Any]) -> dict[str, float]:
+def _label_value(value: Any) -> bool:
+    """A value that can name an item: a string or a whole number (not a bool, not a float)."""
+    return isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool))
+
+
+def item_key(*runs: Sequence[dict[str, Any]]) -> tuple[str, ...] | None:
+    """The fields that pair the items of `runs` (the same result's records in each run), or None.
+
+    1. Candidates: the fields every record of every run has with a string or whole-number value; the
+       id fields first (`is_id_field`), then the rest, each group in the records' own field order.
+    2. Take candidates one at a time until their values name every record of each run once.
+    3. None when all candidates together still name some record twice: such items cannot be paired by
+       identity.
+    """
+    records = [record for run in runs for record in run]
+    if not records:
+        return None
+    common = [name for name in records[0] if all(name in r and _label_value(r[name]) for r in records)]
+    candidates = [n for n in common if is_id_field(n)] + [n for n in common if not is_id_field(n)]
+    key: list[str] = []
+    for name in candidates:
+        key.append(name)
+        if all(len({tuple(r[k] for k in key) for r in run}) == len(run) for run in runs):
+            return tuple(key)
+    return None
+
+
+def _scores(item: dict[str, Any], key: tuple[str, ...]) -> dict[str, float]:
+    """Step 3: the finite numbers of `item` outside its key and its id fields."""
     return {
         k: float(v)
         for k, v in item.items()
-        if isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(float(v))
+        if k not in key
+        and not is_id_field(k)
+        and isinstance(v, (int, float))
+        and not isinstance(v, bool)
+        and math.isfinite(float(v))
     }
+
+
+def paired_changes(model: str, metric: str, base: list[dict[str, Any]], new: list[dict[str, Any]]) -> list[ItemChange]:
+    """Steps 2-3 for one result: `base` and `new` are its records in the two runs (new's order kept)."""
+    key = item_key(base, new)
+    if key is None:
+        return []
+    old = {tuple(item[k] for k in key): item for item in base}
+    out = []
+    for item in new:
+        ident = tuple(item[k] for k in key)
+        if ident not in old:
+            continue
+        label = ", ".join(f"{k}={v}" for k, v in zip(key, ident, strict=True))
+        before, after = _scores(old[ident], key), _scores(item, key)
+        out += [ItemChange(model, metric, label, name, before[name], after[name]) for name in after if name in before]
+    return out
 
 
 def item_changes(base: dict[str, Any], new: dict[str, Any], pattern: str = "*") -> list[ItemChange]:
@@ -52,19 +110,11 @@ def item_changes(base: dict[str, Any], new: dict[str, Any], pattern: str = "*") 
     by_key: dict[tuple[str, str], Result] = {(r.model, r.key): r for r in base_results}
     out = []
     for r in saved_results(new):
-        key = r.key
-        if not r.items or not fnmatch.fnmatchcase(key, pattern):
+        if not r.items or not fnmatch.fnmatchcase(r.key, pattern):
             continue
         model = baseline_model(r.model, base_models)
-        ref = by_key.get((model, key)) if model is not None else None
+        ref = by_key.get((model, r.key)) if model is not None else None
         if ref is None or not ref.items:
             continue
-        old_items = {_identity(item): item for item in ref.items}
-        for item in r.items:
-            name = _identity(item)
-            if name not in old_items:
-                continue
-            old_numbers, new_numbers = _numbers(old_items[name]), _numbers(item)
-            for field_name in new_numbers.keys() & old_numbers.keys():
-                out.append(ItemChange(r.model, key, name, field_name, old_numbers[field_name], new_numbers[field_name]))
+        out += paired_changes(r.model, r.key, list(ref.items), list(r.items))
     return sorted(out, key=lambda c: -abs(c.change))
