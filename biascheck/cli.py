@@ -88,6 +88,22 @@ def _data(args: argparse.Namespace) -> int:
     return 1 if failures else 0
 
 
+def _thresholds(args: argparse.Namespace) -> int:
+    """The profile's files (what it extends, in order); with --resolved, the table it ends up with."""
+    from biascheck.catalog import PROBES
+    from biascheck.run_config import shipped_profiles_dir
+    from biascheck.thresholds import RESOLVED_HEADERS, load_profile, resolved_rows
+
+    directories = [Path.cwd() / "thresholds", shipped_profiles_dir()]  # where pytest run here looks
+    profile = load_profile(args.profile, directories, PROBES)
+    print(f"profile {args.profile}: {' -> '.join(profile.files)}")
+    if not args.resolved:
+        print("(--resolved prints every threshold it ends up with, and where each bound was set)")
+        return 0
+    print(tabulate(resolved_rows(profile, PROBES), headers=RESOLVED_HEADERS, disable_numparse=True))
+    return 0
+
+
 def _fluctuation(args: argparse.Namespace) -> int:
     from biascheck.gate.sweep import run_fluctuation
 
@@ -167,6 +183,18 @@ def main(argv: list[str] | None = None) -> int:
         help="mirror directory (default: $BIASCHECK_DATA_DIR, else shared/data beside here or biascheck's checkout)",
     )
     data.set_defaults(handler=_data)
+    thresholds = sub.add_parser("thresholds", help="a threshold profile: its files; --resolved: its table")
+    thresholds.add_argument(
+        "--resolved", action="store_true", help="print the thresholds the profile ends up with (extends applied)"
+    )
+    thresholds.add_argument(
+        "--profile",
+        "--bias-profile",
+        dest="profile",
+        default="default",
+        help="profile name (./thresholds, then the shipped ones) or path to a .toml (default: default)",
+    )
+    thresholds.set_defaults(handler=_thresholds)
     add_gate_commands(sub)  # runs, power, history, compare, diff, accept: the saved runs (biascheck.gate)
     fluct = sub.add_parser("fluctuation", help="paper 001 fluctuation over checkpoints and seeds (pronoun ratios)")
     fluct.add_argument(

@@ -12,7 +12,10 @@ Layout of a profile file (every key is documented in docs/thresholds.md and in t
     max = 0.8
     why = "..."
 
-A bound may be ``min`` or ``max`` (or both). ``off = true`` removes an inherited threshold.
+A bound may be ``min`` or ``max`` (or both). An entry that gives one bound of a threshold the profile
+inherits (from the profile it extends) keeps the other: ``max = 0.7`` over an inherited ``min = 0.2,
+max = 0.8`` is ``0.2 ≤ x ≤ 0.7``; ``min = "none"`` drops an inherited bound on purpose. ``off = true``
+removes an inherited threshold.
 A probe the profile reports without judging any of its metrics says so, with its reason, in place of
 thresholds (a later file that gives it thresholds judges it again)::
 
@@ -45,6 +48,13 @@ class Threshold:
     max: float | None
     why: str
     origin: str  # "thresholds/default.toml: pronoun_ratio.mean_abs_log_n"
+    # Where a bound was set when not at `origin`: inherited from the profile `origin`'s file extends.
+    min_from: str = ""
+    max_from: str = ""
+
+    def bound_origin(self, bound: str) -> str:
+        """Where `bound` ('min' or 'max') was set: `origin`, or the inherited entry it was kept from."""
+        return (self.min_from if bound == "min" else self.max_from) or self.origin
 
     def accepts(self, value: float) -> bool:
         if math.isnan(value):
@@ -88,6 +98,14 @@ class ThresholdSet:
                 return self.by_key[key]
         return None
 
+    def inherited(self, probe: str, task: str | None, metric: str) -> Threshold | None:
+        """The threshold an entry at (probe, task, metric) overrides: for a task's own key what `lookup`
+        gives that task, for a probe-wide key the probe-wide threshold (None where switched off)."""
+        if task is not None:
+            return self.lookup(probe, task, metric)
+        key = (probe, None, metric)
+        return None if key in self.switched_off else self.by_key.get(key)
+
     def gated(self, probes: list[ProbeSpec]) -> list[str]:
         """`probe.task.metric` of every metric of `probes` that this profile gives a threshold."""
         return [
@@ -120,13 +138,38 @@ def profile_path(name_or_path: str, directories: list[Path]) -> Path:
     )
 
 
+NO_BOUND = "none"  # min = "none" / max = "none": drop that bound of an inherited threshold
+
+
 def _number(value: Any, where: str, name: str) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-        raise ConfigError(f"{where}: '{name}' must be a finite number, got {value!r}.")
+        raise ConfigError(
+            f"{where}: '{name}' must be a finite number (or \"{NO_BOUND}\" to drop an inherited {name}), got {value!r}."
+        )
     return float(value)
 
 
-def _parse_bound(table: Any, where: str, better: str) -> Threshold | None:
+def merged_bound(
+    table: Mapping[str, Any], name: str, inherited: Threshold | None, where: str
+) -> tuple[float | None, str]:
+    """Bound `name` ('min' or 'max') of an entry over the `inherited` threshold, and where it was set ('' for
+    the entry itself):
+
+    1. Given as a number: that number.
+    2. Given as ``"none"``: no such bound, on purpose (an inherited one is dropped).
+    3. Not given: the inherited threshold's bound, if there is one, with where it was set there.
+    """
+    if name in table:
+        value = table[name]
+        return (None, "") if value == NO_BOUND else (_number(value, where, name), "")
+    if inherited is None or getattr(inherited, name) is None:
+        return None, ""
+    return getattr(inherited, name), inherited.bound_origin(name)
+
+
+def _parse_bound(table: Any, where: str, better: str, inherited: Threshold | None = None) -> Threshold | None:
+    """One entry as a `Threshold` (None for ``off = true``), its missing bound kept from `inherited`, the
+    threshold the profile it extends applies at the same key."""
     if not isinstance(table, dict):
         raise ConfigError(f"{where}: expected a table with min/max/why, got {table!r}.")
     unknown = set(table) - _FIELDS
@@ -140,12 +183,24 @@ def _parse_bound(table: Any, where: str, better: str) -> Threshold | None:
         raise ConfigError(f"{where}: 'off' must be true or false (a TOML boolean, no quotes), got {off!r}.")
     if off:
         return None
-    low = _number(table["min"], where, "min") if "min" in table else None
-    high = _number(table["max"], where, "max") if "max" in table else None
-    if low is None and high is None:
+    if "min" not in table and "max" not in table:
         raise ConfigError(f"{where}: give 'min', 'max' or both (or off = true).")
+    low, low_from = merged_bound(table, "min", inherited, where)
+    high, high_from = merged_bound(table, "max", inherited, where)
+    if low is None and high is None:
+        raise ConfigError(
+            f'{where}: no bound is left ("{NO_BOUND}" drops the only one); to stop judging the metric, write '
+            "off = true."
+        )
     if low is not None and high is not None and low > high:
-        raise ConfigError(f"{where}: min {low:g} is above max {high:g}.")
+        kept = low_from or high_from
+        fix = (
+            f" (the {'min' if low_from else 'max'} is kept from {kept}: give both bounds, or drop it with "
+            f'{"min" if low_from else "max"} = "{NO_BOUND}")'
+            if kept
+            else ""
+        )
+        raise ConfigError(f"{where}: min {low:g} is above max {high:g}{fix}.")
     why = table.get("why")
     if not isinstance(why, str) or not why.strip():
         raise ConfigError(f"{where}: every threshold needs a 'why' string that gives its rationale.")
@@ -155,10 +210,13 @@ def _parse_bound(table: Any, where: str, better: str) -> Threshold | None:
         raise ConfigError(f"{where}: this metric is better when lower, so its threshold is a 'max', not a 'min'.")
     # 'zero' / 'target' metrics (a signed lean) may be bounded on one side or both: a gate may care
     # about one direction only; 'none' metrics may take any bound.
-    return Threshold(low, high, why.strip(), where)
+    return Threshold(low, high, why.strip(), where, low_from, high_from)
 
 
 def _apply_file(path: Path, data: dict[str, Any], probes: Mapping[str, ProbeSpec], into: ThresholdSet) -> None:
+    """The entries of one file over `into`, the profile as the files before it left it: an entry's missing
+    bound is kept from what that profile applied at its key (`inherited`), never from this same file."""
+    parent = ThresholdSet(into.profile, by_key=dict(into.by_key), switched_off=set(into.switched_off))
     for probe_name, probe_table in data.items():
         if probe_name == "extends":
             continue
@@ -193,7 +251,9 @@ def _apply_file(path: Path, data: dict[str, Any], probes: Mapping[str, ProbeSpec
                 if metric not in metric_names:
                     hint = did_you_mean(metric, metric_names)
                     raise ConfigError(f"{label}: unknown metric.{hint} Known: {', '.join(metric_names)}.")
-                parsed = _parse_bound(bound, label, metric_names[metric].better)
+                parsed = _parse_bound(
+                    bound, label, metric_names[metric].better, parent.inherited(probe_name, task, metric)
+                )
                 key = (probe_name, task, metric)
                 if parsed is None:
                     into.by_key.pop(key, None)
@@ -253,3 +313,40 @@ def _read_toml(path: Path) -> dict[str, Any]:
             return tomllib.load(handle)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: not valid TOML: {exc}.") from exc
+
+
+RESOLVED_HEADERS = ("metric", "better", "min", "max", "set in")
+
+
+def _set_in(origin: str, key: str) -> str:
+    """Where a bound was set, short: the file's name, and the key when it is not the row's own
+    (``thresholds/default.toml: p.m`` -> ``default.toml``; the files in full head the table)."""
+    path, _, at = origin.partition(": ")
+    return Path(path).name if at == key else f"{Path(path).name}: {at}"
+
+
+def resolved_rows(profile: ThresholdSet, probes: Mapping[str, ProbeSpec]) -> list[list[str]]:
+    """The table `profile` ends up with, a row per key it sets (`RESOLVED_HEADERS`), in catalog order:
+    probe-wide keys (task ``*``) before each task's own. A bound kept from an extended profile says where
+    it was set; a key switched off says ``off``; a report-only probe is one row with its reason."""
+    rows = []
+    for probe in probes.values():
+        if probe.name in profile.report_only:
+            rows.append([f"{probe.name}.*.*", "", "", "", f"report only: {profile.report_only[probe.name]}"])
+            continue
+        for task in (None, *probe.tasks):
+            for metric in probe.metrics:
+                key = (probe.name, task, metric.name)
+                name = f"{probe.name}.{task or '*'}.{metric.name}"
+                if key in profile.switched_off:
+                    rows.append([name, metric.better, "", "", "off"])
+                elif key in profile.by_key:
+                    t = profile.by_key[key]
+                    bounds = [b for b in ("min", "max") if getattr(t, b) is not None]
+                    own = f"{probe.name}.{task}.{metric.name}" if task else f"{probe.name}.{metric.name}"
+                    places = {b: _set_in(t.bound_origin(b), own) for b in bounds}
+                    unique = set(places.values())
+                    where = unique.pop() if len(unique) == 1 else "; ".join(f"{b}: {at}" for b, at in places.items())
+                    low, high = ("" if v is None else f"{v:g}" for v in (t.min, t.max))
+                    rows.append([name, metric.better, low, high, where])
+    return rows

@@ -104,7 +104,7 @@ def test_the_readme_profile_loads_and_judges_what_it_says(tmp_path):
     (block,) = re.findall(r"```toml\n(.*?)```", README.read_text(encoding="utf-8"), re.S)
     (tmp_path / "ours.toml").write_text(block)
     profile = load_profile("ours", [tmp_path, REPO / "thresholds"], PROBES)
-    assert "`stereotype_agreement` ≤ 0.7;" in judged(PROBES["pronoun_ratio"], profile)
+    assert "0.2 ≤ `stereotype_agreement` ≤ 0.7;" in judged(PROBES["pronoun_ratio"], profile)  # the default's min kept
     assert judged(PROBES["winobias"], profile).endswith("type1: `pro_share` not judged")
 
 
@@ -163,6 +163,9 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     ),
     "biascheck probes": (CLI + "test_probes_lists_every_probe_in_the_catalog",),
     "biascheck data": (CLI + "test_the_exit_codes_the_readme_lists_for_history_diff_and_data",),
+    "biascheck thresholds --resolved --bias-profile ours": (
+        CLI + "test_thresholds_prints_the_table_a_profile_ends_up_with_and_refuses_an_unknown_one",
+    ),
     "biascheck power bias-report/results.json": (
         "tests/test_power.py::test_the_power_command_reads_a_results_file_and_refuses_a_broken_one",
     ),

@@ -2,9 +2,11 @@
 
 import http.client
 import os
+import re
 import subprocess
 import sys
 import urllib.error
+from pathlib import Path
 
 import pytest
 
@@ -184,6 +186,42 @@ def test_data_reports_each_failed_download_as_an_error_not_a_traceback(tmp_path,
     for part in (repr(first.name), first.url, f"mirror {empty / first.relpath}", f"cache {tmp_path / 'cache'}"):
         assert part in full, (part, full)
     assert "--bias-data" in full and "Traceback" not in out
+
+
+def test_thresholds_prints_the_table_a_profile_ends_up_with_and_refuses_an_unknown_one(tmp_path):
+    """The README's profile, saved as ./thresholds/ours.toml: its max = 0.70 keeps the default's min 0.2, and
+    the table says which file set each bound. An unknown profile or a malformed one: exit 2, named."""
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    (block,) = re.findall(r"```toml\n(.*?)```", readme, re.S)
+    (tmp_path / "thresholds").mkdir()
+    (tmp_path / "thresholds" / "ours.toml").write_text(block)
+
+    def run(*args):
+        return subprocess.run(
+            [sys.executable, "-m", "biascheck.cli", "thresholds", *args],
+            capture_output=True,
+            text=True,
+            check=False,
+            cwd=tmp_path,
+        )
+
+    resolved = run("--resolved", "--bias-profile", "ours")
+    assert resolved.returncode == 0, resolved.stderr
+    (row,) = [line.split() for line in resolved.stdout.splitlines() if "pronoun_ratio.*.stereotype_agreement" in line]
+    assert row[2:] == ["0.2", "0.7", "min:", "default.toml;", "max:", "ours.toml"], row
+    table = {line.split()[0]: line.split()[1:] for line in resolved.stdout.splitlines()[3:]}
+    assert table["winobias.type1.pro_share"] == ["target", "off"]  # the README's off = true
+    files = run("--profile", "ours")
+    assert files.returncode == 0 and files.stdout.startswith("profile ours: ") and "ours.toml" in files.stdout
+    unknown = run("--resolved", "--profile", "ourz")
+    assert unknown.returncode == 2 and "Did you mean 'ours'" in unknown.stderr
+    (tmp_path / "thresholds" / "bad.toml").write_text(
+        'extends = "ours"\n[pronoun_ratio.stereotype_agreement]\nmax = 0.1\nwhy = "x"\n'
+    )
+    bad = run("--resolved", "--profile", "bad")
+    assert (
+        bad.returncode == 2 and "bad.toml: pronoun_ratio.stereotype_agreement: min 0.2 is above max 0.1" in bad.stderr
+    )
 
 
 def test_data_finds_a_shared_mirror_beside_the_checkout_as_the_plugin_does(tmp_path, mirror):
