@@ -7,20 +7,21 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from biascheck.competence import math
-from biascheck.competence.items import items_for
+from biascheck.competence.items import Items, items_for
 from biascheck.spec import SLOT
 
 if TYPE_CHECKING:
     from biascheck.models.base import LanguageModel
 
 
-def read(lm: LanguageModel, language: str) -> math.Competence | None:
+def read(lm: LanguageModel, language: str, items: Items | None = None) -> math.Competence | None:
     """The model's `Competence` in `language`, or None when the guard has no items for it.
 
     Tokens: the language's gendered words in the slot that ends the first frame's text before its
     slot (`slot_vocab`: one token id each, or -1), against the tokenizer's unknown token. Definitional
-    reading: both pronouns in every template (`fill_slot`: masked slot or causal sentence), one call."""
-    items = items_for(language)
+    reading: both pronouns in every template (`fill_slot`: masked slot or causal sentence), one call.
+    `items`: other items than the language's (scripts/guard_false_pass.py reads the previous ones)."""
+    items = items_for(language) if items is None else items
     if items is None:
         return None
     probe_text = items.frames[0].split(SLOT)[0].format(n=items.pairs[0][1]) + SLOT
@@ -28,7 +29,9 @@ def read(lm: LanguageModel, language: str) -> math.Competence | None:
     problems = math.token_problems(items.token_words, _ids(tokens.token_ids), lm.unknown_token_id)
     scores = lm.fill_slot(items.templates(), list(items.pronouns))
     lean = scores.logprob[:, 0] - scores.logprob[:, 1]
-    return math.competence(items.language, items.pairs, lean, len(items.frames), scores.estimator, problems)
+    return math.competence(
+        items.language, items.pairs, lean, len(items.frames), scores.estimator, problems, items.clusters()
+    )
 
 
 def _ids(token_ids: np.ndarray | None) -> list[int] | None:

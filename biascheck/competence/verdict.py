@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from biascheck.competence.math import ALPHA, LINE, Competence
+from biascheck.competence.math import ALPHA, EFFECT_LINE, LINE, Competence
 
 if TYPE_CHECKING:
     from biascheck.results import ProbeRecorder
@@ -14,8 +14,10 @@ __all__ = ["LINE", "WHY", "judge", "reason"]
 
 WHY = (
     f"a model must resolve gender after definitional nouns (mother/father) in at least {LINE:.0%} of the "
-    f"pairs, sign test p <= {ALPHA}, with distinct known pronoun tokens, before its bias can be measured"
+    f"pairs, sign test over the pairs' clusters p <= {ALPHA}, with a mean gap of at least {EFFECT_LINE} of its "
+    "own within-gender lean spread and distinct known pronoun tokens, before its bias can be measured"
 )
+RULE = f"{LINE:.0%} of pairs, p <= {ALPHA} and an effect of at least {EFFECT_LINE}"
 # What real and random models get (measured 2026-11-25; docs/competence.md): the reader of a
 # red verdict sees how far the model is from one that can read the probe.
 REFERENCE = {
@@ -41,7 +43,7 @@ def reason(found: Competence | None, probe: str, model: str, language: str) -> s
         f"cannot measure: {model} does not show that it can read {probe}'s frames in '{language}', so its "
         f"bias metrics would measure nothing (a model that cannot tell a mother from a father scores as "
         f"unbiased).{tokens} After definitional nouns it prefers the matching pronoun in {found.summary()}; "
-        f"the line is {LINE:.0%} of pairs with p <= {ALPHA} ({REFERENCE.get(language, '')}). Check that the "
+        f"the line is {RULE} ({REFERENCE.get(language, '')}). Check that the "
         "model directory holds the model's own tokenizer and its trained weights, and that the model covers "
         "this language (--bias-language)."
     )

@@ -15,6 +15,18 @@ def test_items_are_well_formed(language):
     for frame in items.frames:
         assert frame.count(SLOT) == 1 and frame.count("{n}") == 1 and frame.index("{n}") < frame.index(SLOT)
     assert len(items.templates()) == len(items.frames) * 40
+    assert len(items.cues) == len(items.pairs)
+    clusters = items.clusters()
+    assert all(clusters.count(c) > 1 for c in set(clusters) if items.cues[clusters.index(c)])  # a cue is shared
+
+
+@pytest.mark.parametrize("language", list(BY_LANGUAGE))
+def test_the_nouns_of_a_pair_differ_in_the_noun_alone(language):
+    """No gendered article or determiner: its token would move every pair's gap the same way in a model
+    that reads nothing (issue 54: a random Llama read the la/le French pairs 20 of 20). A pair's nouns
+    share every word but the last."""
+    for female, male in BY_LANGUAGE[language].pairs:
+        assert female.split()[:-1] == male.split()[:-1] and female.split()[-1] != male.split()[-1], (female, male)
 
 
 def test_every_probe_language_has_items():

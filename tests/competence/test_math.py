@@ -63,3 +63,64 @@ def test_a_token_problem_fails_however_well_the_nouns_are_read():
     lean = np.tile([1.0, -1.0], 20)
     found = math.competence("en", [("f", "m")] * 20, lean, 1, "x", problems=["'she' and 'he' are one token (id 1)"])
     assert found.agreement == 1.0 and not found.passed
+
+
+def test_the_clustered_sign_test_is_the_sign_test_when_every_pair_is_its_own_cluster():
+    from scipy.stats import binomtest
+
+    rng = np.random.default_rng(0)
+    for k in (10, 14, 16, 20):
+        gaps = rng.permutation([1.0] * k + [-1.0] * (20 - k))
+        want = binomtest(k, 20, 0.5, alternative="greater").pvalue
+        assert math.clustered_sign_test(gaps, range(20)) == pytest.approx(want, rel=1e-12)
+
+
+def test_the_clustered_sign_test_by_hand():
+    """gaps +, + | + | -: clusters give 2 or 0, 1 or 0, 0 or 1; of the 8 equally likely sums
+    (3, 4, 2, 3, 1, 2, 0, 1) three reach the observed 3."""
+    assert math.clustered_sign_test([1.0, 2.0, 0.5, -1.0], [0, 0, 1, 2]) == pytest.approx(3 / 8)
+    # a tie counts for neither side: 0 positive, and nothing below 0
+    assert math.clustered_sign_test([0.0, 0.0], [0, 1]) == 1.0
+    with pytest.raises(ValueError):
+        math.clustered_sign_test([1.0, 2.0], [0])
+
+
+def test_pairs_that_move_together_count_once():
+    """The issue's random Llama in French: all 20 pairs positive because 19 share the article. As 20
+    independent pairs p = 2^-20; as the two trials they are, 1/4: far from a pass."""
+    gaps = np.full(20, 0.03)
+    assert math.clustered_sign_test(gaps, range(20)) == pytest.approx(2.0**-20)
+    assert math.clustered_sign_test(gaps, [0] * 19 + [1]) == pytest.approx(1 / 4)
+    found = math.competence(
+        "fr", [("f", "m")] * 20, np.array([[g, 0.0] for g in gaps]).ravel(), 1, "x", (), [0] * 19 + [1]
+    )
+    assert found.k_agree == 20 and found.p_value == pytest.approx(0.25) and not found.passed
+
+
+def test_the_effect_is_the_mean_gap_over_the_within_gender_spread_by_hand():
+    # female leans 2, 4 (sample variance 2), male 0, 0 (0): spread sqrt((2 + 0) / 2) = 1; gaps 2, 4: mean 3
+    leans = np.array([[2.0, 0.0], [4.0, 0.0]])
+    assert math.effect_size(leans) == pytest.approx(3.0)
+    assert math.effect_size(10 * leans) == pytest.approx(3.0)  # scale free: a wider model's logits
+    assert math.effect_size(leans + 7.0) == pytest.approx(3.0)  # a preference for one pronoun cancels
+    assert math.effect_size(np.array([[1.0, 0.0], [1.0, 0.0]])) == np.inf  # every noun read alike
+    assert math.effect_size(np.zeros((3, 2))) == 0.0
+
+
+def test_noun_leans_average_each_noun_over_frames():
+    lean = np.array([3.0, 1.0, 0.0, 2.0, 5.0, 1.0, 1.0, 1.0])  # 2 frames x 2 pairs x (female, male)
+    assert math.noun_leans(lean, 2, 2).tolist() == [[4.0, 1.0], [0.5, 1.5]]
+    leans = math.noun_leans(lean, 2, 2)
+    assert (leans[:, 0] - leans[:, 1]).tolist() == math.pair_gaps(lean, 2, 2).tolist()
+
+
+@pytest.mark.parametrize(("effect_scale", "passed"), [(0.2, False), (1.0, True)])
+def test_a_small_effect_fails_however_consistent(effect_scale, passed):
+    """Every gap positive but small beside how much the nouns' leans differ within a gender: no pass."""
+    rng = np.random.default_rng(1)
+    spread = rng.normal(0.0, 1.0, 20)  # the same noise for the female and the male noun of a pair...
+    female, male = spread + 0.5 * effect_scale, spread - 0.5 * effect_scale  # ...so every gap is effect_scale
+    found = math.competence("en", [("f", "m")] * 20, np.column_stack([female, male]).ravel(), 1, "x")
+    assert found.k_agree == 20 and found.p_value < 1e-5
+    assert found.effect == pytest.approx(effect_scale / np.sqrt((female.var(ddof=1) + male.var(ddof=1)) / 2))
+    assert found.passed is passed
