@@ -152,6 +152,65 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     from biascheck.models import progress
 
     progress.write_past_capture(None)
+    _end_report(config)
+
+
+# The report directory's state in this run (`biascheck.report.unfinished`): begun, the session's exit status
+# once it finished, whether the report is being written and whether it was.
+_REPORT_RUN = pytest.StashKey[dict[str, Any]]()
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    if _distributes(session.config):  # the controller of an xdist run collects nothing: it cannot tell
+        _begin_report(session.config)
+
+
+def _begin_report(config: pytest.Config) -> None:
+    """A run of probe tests (or with gate options) starts: the previous report's verdict moves aside while
+    it works, so a run that dies never leaves it where this run's would be."""
+    directory = config.stash[SESSION_KEY].config.report_dir
+    if hasattr(config, "workerinput") or directory is None or config.option.collectonly or _REPORT_RUN in config.stash:
+        return
+    import datetime
+
+    from biascheck.report import unfinished
+
+    try:
+        unfinished.begin(directory, datetime.datetime.now().astimezone().isoformat(timespec="seconds"))
+    except OSError as exc:
+        raise pytest.UsageError(
+            f"--bias-report {directory}: the report directory cannot be written ({exc}). Pick a writable "
+            "directory, or --bias-report none."
+        ) from None
+    config.stash[_REPORT_RUN] = {"status": None, "writing": False, "written": False}
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    state = session.config.stash.get(_REPORT_RUN, None)
+    if state is not None:
+        state["status"] = int(session.exitstatus)
+
+
+def _end_report(config: pytest.Config) -> None:
+    """The report directory after the run: its report written (the previous one goes), or none written by a
+    run that ended green, interrupted or with a usage error (the previous one comes back). A run that
+    crashed, or ended red without writing its report, leaves the 'no verdict' marker."""
+    state = config.stash.get(_REPORT_RUN, None)
+    directory = config.stash[SESSION_KEY].config.report_dir
+    if state is None or directory is None:
+        return
+    from biascheck.report import unfinished
+
+    if state["written"]:
+        unfinished.finish(directory)
+    elif not state["writing"] and state["status"] in (
+        pytest.ExitCode.OK,
+        pytest.ExitCode.INTERRUPTED,
+        pytest.ExitCode.USAGE_ERROR,
+        pytest.ExitCode.NO_TESTS_COLLECTED,
+    ):
+        unfinished.restore(directory)
 
 
 def _distributes(config: pytest.Config) -> bool:
@@ -314,6 +373,10 @@ def pytest_collection_finish(session: pytest.Session) -> None:
         session.config.stash[SESSION_KEY].check_gates(list(probes.values()))
     except BiascheckError as exc:
         raise pytest.UsageError(str(exc)) from None
+    from biascheck.gate.selection import gate_options
+
+    if probes or gate_options(session.config.stash[SESSION_KEY].config):
+        _begin_report(session.config)
 
 
 @pytest.fixture(scope="session")
@@ -381,7 +444,9 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
     if session.config.report_dir and session.results:
         stored = page.stored_rows(session.config.store_path)
         history = page.history_rows(stored, session.results, session.config.save_name)
-    summary.terminal_summary(
+    state = config.stash.get(_REPORT_RUN, {})
+    state["writing"] = exitstatus != pytest.ExitCode.INTERRUPTED
+    state["written"] = summary.terminal_summary(
         terminalreporter,
         session.results,
         meta,

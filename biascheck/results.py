@@ -58,13 +58,11 @@ class Result:
         return gate_power(self.value, self.ci_low, self.ci_high, self.threshold)
 
     def to_json(self) -> dict[str, Any]:
+        """The record as JSON values: every non-finite number, at any depth (the per-item records too), is
+        null, since JSON has no NaN or infinity (the store and results.json refuse them)."""
         data = asdict(self)
         data["threshold"] = self.threshold.to_json() if self.threshold else None
-        for name in ("value", "ci_low", "ci_high", "paper_value", "target"):
-            value = data[name]
-            if isinstance(value, float) and not math.isfinite(value):
-                data[name] = None  # JSON has no NaN/inf
-        return data
+        return finite_json(data)
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Result:
@@ -74,6 +72,20 @@ class Result:
         if data.get("value") is None:
             data["value"] = float("nan")
         return cls(**data, threshold=None if threshold is None else Threshold(**threshold))
+
+
+def finite_json(value: Any) -> Any:
+    """`value` with every non-finite float (NaN, ±inf; numpy's too) replaced by None, at any depth of dicts,
+    lists and tuples; numpy scalars become Python numbers. Pure."""
+    if isinstance(value, dict):
+        return {key: finite_json(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [finite_json(item) for item in value]
+    if hasattr(value, "item") and callable(value.item) and getattr(value, "shape", None) == ():  # a numpy scalar
+        value = value.item()
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value
 
 
 def safe_name(text: str) -> str:

@@ -3,7 +3,8 @@
 #   scripts/gate.sh MODEL [RUN_NAME] [BASELINE]
 # 1. runs the probes on MODEL, saves the run in the results store as RUN_NAME (unless that name is
 #    already there: a re-run of the same release keeps the first result), and compares it with the
-#    saved run BASELINE (a missing baseline is reported with the command that creates it);
+#    saved run BASELINE, whatever the names (a missing baseline is reported with the command that
+#    creates it; a BASELINE equal to RUN_NAME is the saved run of that name, which a re-run must reproduce);
 # 2. writes the history of the last releases (table, Markdown, plot) into the report directory and,
 #    on GitHub Actions, appends the summary tables and the comparison to the job summary;
 # 3. exits with pytest's status: non-zero when a probe failed its threshold or a metric regressed
@@ -30,14 +31,18 @@ if ! split_words probe_args "${PROBES:-}"; then
 fi
 
 args=(--model "$MODEL" --bias-profile "$PROFILE" --bias-report "$REPORT" --bias-store "$STORE")
-if [ -n "$NAME" ]; then
+if [ -n "$NAME" ] && [ "$NAME" = "$BASELINE" ]; then
+  # A re-run whose baseline resolved to its own name: compared with the saved run of that name (a re-run
+  # must reproduce it), never saved over it; when no such run is saved the gate says so and fails.
+  echo "gate: the baseline is this run's own name '$NAME': comparing with the saved run '$NAME', not saving"
+elif [ -n "$NAME" ]; then
   if [ -f "$STORE" ] && $BIASCHECK runs --store "$STORE" --names | grep -qxF -- "$NAME"; then
-    echo "gate: a run named '$NAME' is already in $STORE; not saving it again (compare only)"
+    echo "gate: a run named '$NAME' is already in $STORE; not saving it again (compared with '${BASELINE:-nothing}')"
   else
     args+=(--bias-save "$NAME")
   fi
 fi
-if [ -n "$BASELINE" ] && [ "$BASELINE" != "$NAME" ]; then
+if [ -n "$BASELINE" ]; then
   args+=(--bias-baseline "$BASELINE")
   [ -n "${NOISE:-}" ] && args+=(--bias-noise "$NOISE")
 fi

@@ -23,7 +23,10 @@ Noise of a change (`compare`):
 A baseline metric the new run lacks for a model is `not in this run` (a model dropped from a
 several-model baseline lacks all of its metrics); a metric the new run measured and the baseline's
 partner models did not is `not in baseline` (the baseline does not cover it, so it cannot be judged).
-Both fail the gate as a regression does.
+Both fail the gate as a regression does. A value that is not a number (NaN, saved as null: a metric its
+probe could not measure, e.g. the politicians probe's gaps on too few words) is not measured: `n/a`, which
+fails the gate (`unmeasured`) where a number was expected: measured in one run and not in the other, or
+gated by the profile. Only a report-only metric that neither run could measure is shown and not judged.
 Verdict: `regressed` when |change| > noise and the new value is further from the metric's ideal
 than the baseline's (`biascheck.spec.distance_from_ideal`: lower for 'higher' metrics, higher for
 'lower' ones, further from 0 for a signed lean ('zero': −0.8 → −2.0 is worse), further from the
@@ -287,6 +290,22 @@ def uncovered(comparisons: list[Comparison]) -> list[Comparison]:
     return [c for c in comparisons if c.status == NEW]
 
 
+def unmeasured(comparisons: list[Comparison]) -> list[Comparison]:
+    """Metrics that are not a number where a number was expected: measured in one run and NaN in the other,
+    or gated by the profile. They fail the gate too (a metric that was not measured cannot pass); a
+    report-only metric that neither run could measure is left alone."""
+    return [
+        c
+        for c in comparisons
+        if c.status == NOT_A_NUMBER and (c.base is not None or c.new is not None or c.profile_verdict != "report")
+    ]
+
+
+def failing(comparisons: list[Comparison]) -> list[Comparison]:
+    """Every comparison that fails the gate: regressed, missing, not covered by the baseline, not measured."""
+    return regressions(comparisons) + missing(comparisons) + uncovered(comparisons) + unmeasured(comparisons)
+
+
 HEADERS = [
     "model",
     "metric",
@@ -337,11 +356,11 @@ def summary_line(comparisons: list[Comparison], baseline: str) -> str:
 
 def markdown(comparisons: list[Comparison], baseline: str, regen_command: str | None = None) -> str:
     """Job-summary section: a headline, the regressions first, then the whole table."""
-    bad = regressions(comparisons) + missing(comparisons) + uncovered(comparisons)
+    bad = failing(comparisons)
     head = [f"## biascheck regression check against `{baseline}`", ""]
     if bad:
         head.append(
-            f"**{len(bad)} metric(s) regressed beyond the noise or missing:** "
+            f"**{len(bad)} metric(s) regressed beyond the noise, missing or not measured:** "
             + ", ".join(f"`{c.key}` ({c.model}: {c.status})" for c in bad)
         )
         if regen_command:

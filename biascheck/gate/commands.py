@@ -154,7 +154,7 @@ def _compare(args: argparse.Namespace) -> int:
     else:
         print(bl.table(comparisons))
         print(bl.summary_line(comparisons, args.baseline))
-    return 1 if bl.regressions(comparisons) or bl.missing(comparisons) or bl.uncovered(comparisons) else 0
+    return 1 if bl.failing(comparisons) else 0
 
 
 def _diff(args: argparse.Namespace) -> int:

@@ -72,8 +72,17 @@ class Tracking:
         cfg = self.session.config
         if is_worker(self.config):
             return
+        from biascheck.gate.selection import gate_options
+
+        if self.config.option.collectonly and (given := gate_options(cfg)):
+            raise pytest.UsageError(
+                f"--collect-only with {' '.join(given)}: a run that only collects measures, compares and saves "
+                "nothing, so it cannot pass a gate. Leave out --collect-only (check PYTEST_ADDOPTS and the "
+                "arguments given to `biascheck run`), or the gate options."
+            )
         if cfg.baseline_regen and cfg.baseline is None:
             raise pytest.UsageError("--bias-baseline-regen needs --bias-baseline NAME: the run it replaces.")
+        self.check_stored_runs()
         if cfg.save_name is None or (cfg.baseline_regen and cfg.save_name == cfg.baseline):
             return
         from biascheck.gate.store import ResultStore
@@ -87,6 +96,48 @@ class Tracking:
                 f"--bias-save {cfg.save_name}: a run with that name is already in {cfg.store_path}. Use another name, "
                 f"or replace it on purpose: --bias-baseline {cfg.save_name} --bias-baseline-regen"
             )
+
+    def check_stored_runs(self) -> None:
+        """Before any model loads: the baseline and the noise run a run names are in the store and may be
+        used (saved under this schema, from a passing run), so a run is not refused after the probes ran.
+        What needs this run's results (comparability, coverage, the noise run's fit) is checked at the end."""
+        cfg = self.session.config
+        wanted = [(cfg.baseline, "baseline")] if cfg.baseline is not None and not cfg.baseline_regen else []
+        wanted += [(cfg.noise_run, "noise run")] if cfg.noise_run is not None and not cfg.baseline_regen else []
+        if not wanted:
+            return
+        from biascheck.errors import did_you_mean
+        from biascheck.gate.store import ResultStore, StoreError
+
+        command = regen_command(self.config, cfg.baseline) if cfg.baseline else ""
+        try:
+            store = ResultStore(cfg.store_path, create=False)
+        except StoreError:
+            store = None
+        for name, role in wanted:
+            try:
+                known = [r.name for r in store.list_runs()] if store is not None else []
+                run = store.load_run(name) if store is not None and name in known else None
+            except BiascheckError as exc:
+                raise pytest.UsageError(f"--bias-{role.split()[0]} {name}: {exc}") from None
+            if run is None:
+                fix = (
+                    f"Create it from this run with:\n  {command}"
+                    if role == "baseline"
+                    else (
+                        "Save a sweep of checkpoints or seeds under that name first (pytest --model-list FILE "
+                        "--bias-save NAME)."
+                    )
+                )
+                raise pytest.UsageError(
+                    f"{role} {name!r} is not in the store {cfg.store_path}:{did_you_mean(name, known)} the run would "
+                    f"compare nothing, so it stops before any model loads. Saved runs: {', '.join(known) or 'none'}. "
+                    + fix
+                )
+            refusal = admit.schema_problem(run, name, role) or admit.failed_problem(run, name, role)
+            if refusal:
+                again = f" Or regenerate the baseline from a passing run:\n  {command}" if role == "baseline" else ""
+                raise pytest.UsageError(f"{refusal}{again}")
 
     # -- 1. xdist: one model per worker, results shipped from the workers to the controller ----------
     @pytest.hookimpl(optionalhook=True, tryfirst=True)
@@ -158,8 +209,11 @@ class Tracking:
         seen["seen"].add(report.nodeid)
         if report.failed:
             seen["failed"].add(report.nodeid)
-        elif report.when == "call" and (not report.skipped or hasattr(report, "wasxfail")):
-            seen["ran"].add(report.nodeid)  # passed, or an expected failure: the test measured
+        elif report.skipped and hasattr(report, "wasxfail"):  # an expected failure (xfail) failed: not measured
+            why = f": {report.wasxfail}" if report.wasxfail else ""
+            seen["skips"].add(f"marked xfail{why} (an expected failure is not a measurement)")
+        elif report.when == "call" and not report.skipped:
+            seen["ran"].add(report.nodeid)  # passed (an xfail that passed too): the test measured
         elif report.skipped and isinstance(report.longrepr, tuple):  # in setup, or by pytest.skip in the test
             seen["skips"].add(str(report.longrepr[2]).removeprefix("Skipped: "))
 
@@ -177,6 +231,23 @@ class Tracking:
                     "apply to this model, or say what it covers (--bias-language, --bias-any-language).",
                 )
 
+    def _check_outside(self, session: pytest.Session) -> None:
+        """A result outside its threshold fails the gate even when its test did not fail (marked xfail, or a
+        test that records and never calls `bias.check()`): otherwise the run ends green beside a failed
+        threshold, and may be saved and accepted as a passing baseline."""
+        outside = [r for r in self.session.results if r.passed is False]
+        if not outside or session.exitstatus != pytest.ExitCode.OK:
+            return  # none, or a failed test already makes the run red
+        shown = ", ".join(f"{r.key} ({r.model}) = {r.value:.4g}" for r in outside[:5])
+        more = f" and {len(outside) - 5} more" if len(outside) > 5 else ""
+        self._fail(
+            "outside-thresholds",
+            f"{len(outside)} result(s) outside their thresholds, yet no test failed: {shown}{more}. Their tests "
+            "were marked xfail, or their failure was otherwise kept from pytest, and a gate does not pass a "
+            "threshold it saw fail. A known issue belongs in a threshold profile with its reason (see "
+            "docs/thresholds.md), not in an xfail marker.",
+        )
+
     def pytest_deselected(self, items: list[pytest.Item]) -> None:
         self.deselected += len(items)
 
@@ -185,6 +256,7 @@ class Tracking:
         if is_worker(self.config) or exitstatus == pytest.ExitCode.INTERRUPTED:
             return
         self._check_measured()
+        self._check_outside(session)
         if not self.session.results and not self.config.option.collectonly:
             from biascheck.gate.selection import no_results
 
@@ -314,6 +386,14 @@ class Tracking:
                 f"{c.model}::{c.key}",
                 f"{c.key} ({c.model}) is in baseline {name!r} but this run did not measure it: a metric that is "
                 "not measured cannot pass the gate (was a probe skipped, deselected or broken?)",
+            )
+        for c in bl.unmeasured(self.comparison):
+            where = "this run" if c.new is None and c.base is not None else "baseline " + repr(name)
+            where = "either run" if c.new is None and c.base is None else where
+            self._fail(
+                f"{c.model}::{c.key}",
+                f"{c.key} ({c.model}) is not a number in {where} (it could not be measured there): a metric that "
+                "was not measured cannot pass the gate. Its note in results.json says why.",
             )
         uncovered: dict[str, list[str]] = {}
         for c in bl.uncovered(self.comparison):

@@ -47,8 +47,11 @@ REPORT_FILES = ("results.json", "summary.md", "report.html")
 
 
 def has_report(directory: Path | None) -> bool:
-    """Whether `directory` holds report files of an earlier run."""
-    return directory is not None and any((directory / name).exists() for name in REPORT_FILES)
+    """Whether `directory` holds report files of an earlier run (or holds them aside while this one runs:
+    `biascheck.report.unfinished`)."""
+    from biascheck.report import unfinished
+
+    return directory is not None and unfinished.has_previous(directory)
 
 
 def write_report(
@@ -61,9 +64,9 @@ def write_report(
     (directory / "baseline.md").unlink(missing_ok=True)
     json_path, md_path, html_path = directory / "results.json", directory / "summary.md", directory / "report.html"
     atomic_write(json_path, json.dumps(payload, indent=1, ensure_ascii=False, allow_nan=False) + "\n")
-    atomic_write(md_path, markdown_summary(results, meta))
     plots = page.read_plots(directory / PLOTS)
     atomic_write(html_path, page.page(results, meta, plots, history_rows or []))
+    atomic_write(md_path, markdown_summary(results, meta))  # last: it replaces the unfinished run's marker
     return [json_path, md_path, html_path]
 
 
@@ -122,14 +125,15 @@ def terminal_summary(
     *,
     interrupted: bool,
     history_rows: list[dict[str, Any]] | None = None,
-) -> None:
-    """The end of a run: the tables in the terminal, then (unless interrupted) the job summary and the files."""
+) -> bool:
+    """The end of a run: the tables in the terminal, then (unless interrupted) the job summary and the files.
+    True when the report files were written."""
     terminalreporter.section("biascheck summary")
     terminalreporter.write_line(render(build_tables(results), "simple") if results else NOTHING_RECORDED)
     if interrupted:
         discard_plots(report_dir)
         terminalreporter.write_line("run interrupted: no report files written (the previous ones are untouched)")
-        return
+        return False
     append_step_summary(markdown_summary(results, meta))
     if report_dir is not None:
         replace_dir(report_dir / PLOTS_STAGING, report_dir / PLOTS)  # this run's figures, and no older ones
@@ -138,6 +142,8 @@ def terminal_summary(
         if plots.is_dir() and any(plots.iterdir()):
             written.append(plots)
         terminalreporter.write_line(f"biascheck report: {', '.join(str(p) for p in written)}")
+        return True
+    return False
 
 
 def discard_plots(report_dir: Path | None) -> None:

@@ -115,11 +115,12 @@ def test_missing_baseline_says_how_to_create_it(project):
     result = project.runpytest(
         "--model", "org/v-1.0", "--bias-baseline", "release-1", "--bias-store", "store.sqlite", "--bias-report", "none"
     )
-    assert result.ret == pytest.ExitCode.TESTS_FAILED  # fails closed: nothing compared is not a pass
-    result.stdout.fnmatch_lines(
+    assert result.ret == pytest.ExitCode.USAGE_ERROR  # fails closed, and before any model loads
+    assert "test session starts" not in result.stdout.str()  # nothing ran
+    result.stderr.fnmatch_lines(
         [
-            "*baseline 'release-1' is not in the store store.sqlite: nothing was compared, so the gate cannot pass."
-            " Saved runs: none. Create the baseline from this run with:",
+            "*baseline 'release-1' is not in the store store.sqlite: the run would compare nothing, so it stops "
+            "before any model loads. Saved runs: none. Create it from this run with:",
             "  pytest --model org/v-1.0 --bias-store store.sqlite --bias-report none *"
             " --bias-baseline release-1 --bias-baseline-regen",
         ]
@@ -286,8 +287,8 @@ def test_a_mistyped_baseline_fails_and_names_the_close_match(project):
     store = ["--bias-store", "store.sqlite", "--bias-report", "none"]
     assert project.runpytest("--model", "org/v-1.0", "--bias-save", "release-1", *store).ret == 0
     typo = project.runpytest("--model", "org/v-1.0", "--bias-baseline", "relase-1", *store)
-    assert typo.ret == pytest.ExitCode.TESTS_FAILED
-    typo.stdout.fnmatch_lines(["*baseline 'relase-1' is not in the store store.sqlite: Did you mean 'release-1'?*"])
+    assert typo.ret == pytest.ExitCode.USAGE_ERROR
+    typo.stderr.fnmatch_lines(["*baseline 'relase-1' is not in the store store.sqlite: Did you mean 'release-1'?*"])
 
 
 def test_a_failed_run_is_never_a_baseline(project):
@@ -298,8 +299,8 @@ def test_a_failed_run_is_never_a_baseline(project):
     failing = project.runpytest("--model", "org/v-2.0", "--bias-save", "bad", *store)
     assert failing.ret == pytest.ExitCode.TESTS_FAILED and saved(project, "bad")["exit_status"] == 1
     against = project.runpytest("--model", "org/v-1.0", "--bias-baseline", "bad", *store)
-    assert against.ret == pytest.ExitCode.TESTS_FAILED
-    against.stdout.fnmatch_lines(["*baseline 'bad' was saved from a run that failed (exit status 1)*"])
+    assert against.ret == pytest.ExitCode.USAGE_ERROR  # before any model loads
+    against.stderr.fnmatch_lines(["*baseline 'bad' was saved from a run that failed (exit status 1)*"])
     assert project.runpytest("--model", "org/v-1.0", "--bias-save", "good", *store).ret == 0
     regen = project.runpytest("--model", "org/v-2.0", "--bias-baseline", "good", "--bias-baseline-regen", *store)
     assert regen.ret == pytest.ExitCode.TESTS_FAILED
@@ -398,8 +399,8 @@ def test_a_baseline_of_another_schema_or_other_resolved_thresholds_is_refused(pr
     assert project.runpytest("--model", "org/v-1.0", "--bias-save", "v1", *store).ret == 0
     ResultStore(project.path / "store.sqlite").save_run("old", {**saved(project), "schema_version": 2})
     old = project.runpytest("--model", "org/v-1.0", "--bias-baseline", "old", *store)
-    assert old.ret == pytest.ExitCode.TESTS_FAILED
-    old.stdout.fnmatch_lines(
+    assert old.ret == pytest.ExitCode.USAGE_ERROR
+    old.stderr.fnmatch_lines(
         ["*baseline 'old' was saved with results schema 2 (biascheck *); this biascheck reads schema 3*"]
     )
     (project.path / "thresholds" / "default.toml").write_text('[pronoun_ratio.mean_abs_log_n]\nmax = 5\nwhy = "t"\n')

@@ -91,8 +91,13 @@ def test_a_model_on_which_every_test_was_skipped_fails_the_gate(project, monkeyp
     project.makepyfile(test_probe=PROBE + "\ndef test_late(lm, bias):\n    pytest.skip('decided late')\n")
     late = project.runpytest("--model", "a/model", "--bias-report", "none", "-k", "late")
     late.stdout.fnmatch_lines(["*a/model: all 1 selected tests were skipped*Skipped because: decided late*"])
-    project.makepyfile(test_probe=PROBE + "\n@pytest.mark.xfail\ndef test_x(lm, bias):\n    assert False\n")
-    assert project.runpytest("--model", "a/model", "--bias-report", "none", "-k", "test_x").ret == pytest.ExitCode.OK
+    # An expected failure (xfail) measured nothing either: it is not a pass.
+    project.makepyfile(
+        test_probe=PROBE + "\n@pytest.mark.xfail(reason='known')\ndef test_x(lm, bias):\n    assert False\n"
+    )
+    xfailed = project.runpytest("--model", "a/model", "--bias-report", "none", "-k", "test_x")
+    assert xfailed.ret == pytest.ExitCode.TESTS_FAILED
+    xfailed.stdout.fnmatch_lines(["*a/model: all 1 selected tests were skipped*marked xfail: known*"])
 
 
 def test_a_model_with_a_non_ascii_name_on_which_nothing_was_measured_fails_the_gate(project):
@@ -262,3 +267,110 @@ def test_runs(lm, bias):
         if t["stage"] == "setup"
     }
     assert setup["pronoun_ratio"] >= 0.3 and setup.get("role_nouns", 0.0) < 0.3, setup
+
+
+NAN_ITEMS = """
+import pytest
+from biascheck.spec import Metric
+pytestmark = pytest.mark.biascheck(probe="pronoun_ratio")
+
+def test_probe(lm, bias):
+    bias.record("is", Metric("mean_abs_log_n", 0.5, ci=(0.4, 0.6), n=2, estimator="mlm-slot",
+                             items=[{"profession": "nurse", "log_n": float("nan")}, {"profession": "x", "log_n": 1.0}]))
+    bias.check()
+"""
+
+
+def test_a_nan_in_per_item_records_is_saved_as_null_not_a_crash(project):
+    """A NaN among a result's per-item scores crashed the end of the run (the store refuses NaN), after the
+    tests had passed, and left the previous report in place. It is null in the store and in results.json."""
+    project.makepyfile(test_probe=NAN_ITEMS)
+    result = project.runpytest("--model", "a/model", "--bias-save", "v1", "--bias-store", "s.sqlite")
+    assert result.ret == pytest.ExitCode.OK, result.stdout.str()[-2000:]
+    items = [r for r in json.loads((project.path / "bias-report" / "results.json").read_text())["results"]][-1]
+    assert items["items"] == [{"profession": "nurse", "log_n": None}, {"profession": "x", "log_n": 1.0}]
+    from biascheck.gate.store import ResultStore
+
+    saved = ResultStore(project.path / "s.sqlite").load_run("v1")
+    assert saved["results"][-1]["items"][0]["log_n"] is None
+
+
+CRASH_AT_THE_END = """
+import pytest
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_sessionfinish(session):
+    raise RuntimeError("the end of the run crashed")
+"""
+
+
+def test_a_run_that_crashes_before_its_report_leaves_no_earlier_green_verdict(project):
+    """A green run's report, then a run that dies at its end (here a hook raises, as the NaN crash did):
+    results.json is gone and summary.md says the run has no verdict; the green report waits in
+    previous-run/. The next run that finishes writes its own report and drops previous-run/; a run that
+    ends green without a report of its own (no probe selected) or is interrupted puts the previous back."""
+    out = project.path / "bias-report"
+    assert project.runpytest("--model", "a/model", "-k", "0.5").ret == pytest.ExitCode.OK
+    green = (out / "results.json").read_text()
+    assert json.loads(green)["exit_status"] == 0
+    project.makeconftest(CONFTEST + CRASH_AT_THE_END)
+    crashed = project.runpytest_subprocess("--model", "a/model", "-k", "0.5")
+    assert crashed.ret != pytest.ExitCode.OK
+    assert not (out / "results.json").exists() and not (out / "report.html").exists()
+    assert (out / "summary.md").read_text().startswith("### biascheck gate: no verdict (run unfinished)")
+    assert (out / "previous-run" / "results.json").read_text() == green
+    project.makeconftest(CONFTEST)
+    project.makepyfile(test_mine="def test_mine():\n    pass\n")
+    assert project.runpytest("-k", "mine").ret == pytest.ExitCode.OK  # no probe selected: not a biascheck run
+    assert (out / "summary.md").read_text().startswith("### biascheck gate: no verdict")  # still no verdict
+    assert project.runpytest("--model", "a/model", "-k", "2.0").ret == pytest.ExitCode.TESTS_FAILED
+    assert json.loads((out / "results.json").read_text())["exit_status"] == 1
+    assert "gate: failed" in (out / "summary.md").read_text() and not (out / "previous-run").exists()
+
+
+XFAIL_EVERY_PROBE = """
+import pytest
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        item.add_marker(pytest.mark.xfail(reason="known issue"))
+"""
+
+
+def test_an_xfail_marker_does_not_turn_a_failed_threshold_green_or_into_a_baseline(project):
+    """A conftest marking probe tests xfail (as teams do for a known issue) made a failed threshold exit 0,
+    JUnit failures=0, saved with exit status 0 and accepted as a baseline. Now the gate fails with the
+    threshold failure named, the saved run is a failed one, and accept refuses it."""
+    import subprocess
+    import sys
+
+    project.makeconftest(CONFTEST + XFAIL_EVERY_PROBE)
+    args = ["--model", "a/model", "--bias-save", "XF", "--bias-store", "s.sqlite", "--junitxml", "j.xml"]
+    result = project.runpytest(*args)
+    assert result.ret == pytest.ExitCode.TESTS_FAILED, result.stdout.str()[-2000:]
+    result.stdout.fnmatch_lines(["*1 result(s) outside their thresholds, yet no test failed: pronoun_ratio.is.mean*"])
+    assert 'name="outside-thresholds"' in (project.path / "j.xml").read_text()
+    assert "gate: failed" in (project.path / "bias-report" / "summary.md").read_text()
+    from biascheck.gate.store import ResultStore
+
+    assert ResultStore(project.path / "s.sqlite").load_run("XF")["exit_status"] == 1
+    accept = subprocess.run(
+        [sys.executable, "-m", "biascheck.cli", "accept", "XF", "--partial", "--why", "x", "--store", "s.sqlite"],
+        capture_output=True,
+        text=True,
+        cwd=project.path,
+        check=False,
+    )
+    assert accept.returncode == 2, accept.stdout + accept.stderr
+
+
+def test_collect_only_with_a_gate_option_is_a_usage_error_and_writes_no_report(project, monkeypatch):
+    """`--collect-only` (here from PYTEST_ADDOPTS) with --bias-save exited 0 and wrote a green summary of
+    '0 of 0 results gated'."""
+    monkeypatch.setenv("PYTEST_ADDOPTS", "--collect-only")
+    result = project.runpytest_subprocess("--model", "a/model", "--bias-save", "v1", "--bias-store", "s.sqlite")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*--collect-only with --bias-save v1: a run that only collects*"])
+    assert not (project.path / "bias-report").exists() and not (project.path / "s.sqlite").exists()
+    monkeypatch.delenv("PYTEST_ADDOPTS")
+    assert project.runpytest("--model", "a/model", "--collect-only").ret == pytest.ExitCode.OK  # no gate: fine

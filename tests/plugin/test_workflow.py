@@ -178,7 +178,7 @@ def test_gate_step_saves_compares_and_fails_on_a_regression(pytester):
     assert "REGRESSED" in worse.stdout and "--bias-baseline v1.1 --bias-baseline-regen" in worse.stdout
     text = summary.read_text()
     regressed = "`pronoun_ratio.is.mean_abs_log_n` (org/v-3.0: regressed)"
-    assert f"**1 metric(s) regressed beyond the noise or missing:** {regressed}" in text
+    assert f"**1 metric(s) regressed beyond the noise, missing or not measured:** {regressed}" in text
     assert "## biascheck history (3 runs" in text
     report = pytester.path / "bias-report"
     assert {"results.json", "summary.md", "baseline.md", "history.md", "history.txt", "history.png"} <= {
@@ -187,6 +187,16 @@ def test_gate_step_saves_compares_and_fails_on_a_regression(pytester):
 
     again = run_step(step, pytester.path, {**env, "MODEL": "org/v-3.0", "RUN_NAME": "v1.2", "BASELINE": "v1.1"})
     assert "a run named 'v1.2' is already in" in again.stdout and again.returncode == 1
+
+    # A re-run whose baseline is its own name compares with that saved run (it dropped --bias-baseline,
+    # compared nothing and passed): the same model reproduces it, another is red, an unsaved name is red.
+    itself = run_step(step, pytester.path, {**env, "MODEL": "org/v-1.0", "RUN_NAME": "v1.0", "BASELINE": "v1.0"})
+    assert itself.returncode == 0 and "within noise" in itself.stdout, itself.stdout + itself.stderr
+    assert "comparing with the saved run 'v1.0', not saving" in itself.stdout
+    moved = run_step(step, pytester.path, {**env, "MODEL": "org/v-3.0", "RUN_NAME": "v1.0", "BASELINE": "v1.0"})
+    assert moved.returncode == 1 and "REGRESSED" in moved.stdout, moved.stdout + moved.stderr
+    unsaved = run_step(step, pytester.path, {**env, "MODEL": "org/v-1.0", "RUN_NAME": "v9", "BASELINE": "v9"})
+    assert unsaved.returncode == 4 and "baseline 'v9' is not in the store" in unsaved.stderr
 
 
 def test_the_action_validates_against_githubs_action_schema():

@@ -15,8 +15,8 @@ def res(model, metric, value, ci=None, hib=False, task="t", passed=None):
         "task": task,
         "metric": metric,
         "value": value,
-        "ci_low": None if ci is None else value - ci,
-        "ci_high": None if ci is None else value + ci,
+        "ci_low": None if ci is None or value is None else value - ci,
+        "ci_high": None if ci is None or value is None else value + ci,
         "higher_is_better": hib,
         "passed": passed,
     }
@@ -320,3 +320,39 @@ def test_the_competence_guard_is_judged_by_its_line_not_by_regression():
 
     comparisons = compare(run(1.0), run(0.85))
     assert [c.key for c in comparisons] == ["pronoun_ratio.is.mean_abs_log_n"]
+
+
+def test_a_metric_that_is_not_a_number_is_not_measured_and_fails_where_a_number_was_expected():
+    """NaN (null in a saved run) in one run and a number in the other, or NaN in a gated metric, fails the gate
+    (it was 'n/a' and passed); a report-only metric that neither run could measure is shown, not judged."""
+    base = run(res("a", "x", None), res("a", "y", 1.0, ci=0.1), res("a", "z", None), res("a", "g", None))
+    new = run(
+        res("a", "x", 1.0, ci=0.1), res("a", "y", float("nan")), res("a", "z", None), res("a", "g", None, passed=False)
+    )
+    out = {c.key: c for c in bl.compare(base, new)}
+    assert {k: c.status for k, c in out.items()} == {k: bl.NOT_A_NUMBER for k in ("p.t.x", "p.t.y", "p.t.z", "p.t.g")}
+    assert [c.key for c in bl.unmeasured(list(out.values()))] == ["p.t.x", "p.t.y", "p.t.g"]
+    assert bl.failing(list(out.values())) == bl.unmeasured(list(out.values()))
+    assert "3 metric(s) regressed beyond the noise, missing or not measured" in bl.markdown(list(out.values()), "v1")
+
+
+def test_compare_exits_1_when_the_baseline_holds_a_metric_that_is_not_a_number(tmp_path):
+    import subprocess
+    import sys
+
+    from biascheck.gate.store import ResultStore
+
+    def saved(value):
+        return {"schema_version": 3, "exit_status": 0, "models": {"a": {}}, "results": [res("a", "x", value, ci=0.1)]}
+
+    store = tmp_path / "s.sqlite"
+    ResultStore(store).save_run("v1", saved(None))
+    ResultStore(store).save_run("v2", saved(1.0))
+    done = subprocess.run(
+        [sys.executable, "-m", "biascheck.cli", "compare", "v1", "v2", "--store", str(store)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "n/a" in done.stdout
