@@ -28,12 +28,12 @@ class Items:
         return [frame.format(n=noun) for frame in self.frames for pair in self.pairs for noun in pair]
 
     def clusters(self) -> list[int]:
-        """Per pair, its cluster: pairs that share a cue (mother/grandmother, actress/princess) are one
-        cluster, since a model that reads the cue and not the meaning moves them together; every pair
-        without a cue is a cluster of its own."""
-        cues = self.cues or ("",) * len(self.pairs)
-        ids: dict[str, int] = {}
-        return [ids.setdefault(cue or f"pair {i}", len(ids)) for i, cue in enumerate(cues)]
+        """Per pair, its cluster by cue alone: pairs that share a cue (mother/grandmother, actress/princess)
+        are one cluster, since a model that reads the cue and not the meaning moves them together; every
+        pair without a cue is a cluster of its own (`read` also joins pairs by their lengths in tokens)."""
+        from biascheck.competence.math import clusters
+
+        return clusters(self.cues or ("",) * len(self.pairs))
 
 
 EN = Items(

@@ -20,6 +20,7 @@ def read(lm: LanguageModel, language: str, items: Items | None = None) -> math.C
     Tokens: the language's gendered words in the slot that ends the first frame's text before its
     slot (`slot_vocab`: one token id each, or -1), against the tokenizer's unknown token. Definitional
     reading: both pronouns in every template (`fill_slot`: masked slot or causal sentence), one call.
+    Clusters of the sign test: the items' cues, joined by the nouns' lengths in the model's tokens.
     `items`: other items than the language's (scripts/guard_false_pass.py reads the previous ones)."""
     items = items_for(language) if items is None else items
     if items is None:
@@ -29,9 +30,20 @@ def read(lm: LanguageModel, language: str, items: Items | None = None) -> math.C
     problems = math.token_problems(items.token_words, _ids(tokens.token_ids), lm.unknown_token_id)
     scores = lm.fill_slot(items.templates(), list(items.pronouns))
     lean = scores.logprob[:, 0] - scores.logprob[:, 1]
-    return math.competence(
-        items.language, items.pairs, lean, len(items.frames), scores.estimator, problems, items.clusters()
-    )
+    clusters = math.clusters(items.cues or ("",) * len(items.pairs), noun_lengths(lm, items))
+    return math.competence(items.language, items.pairs, lean, len(items.frames), scores.estimator, problems, clusters)
+
+
+def noun_lengths(lm: LanguageModel, items: Items) -> list[tuple[int, int]] | None:
+    """Per pair, (female, male) noun length in the model's tokens: the first frame's text with the noun and
+    the female pronoun, counted by the model's tokenizer (None for a model without one, as a fake)."""
+    tokenizer = getattr(lm, "tokenizer", None)
+    if tokenizer is None:
+        return None
+    frame = items.frames[0].replace(SLOT, items.pronouns[0])
+    texts = [frame.format(n=noun) for pair in items.pairs for noun in pair]
+    counts = [len(ids) for ids in tokenizer(texts, add_special_tokens=False)["input_ids"]]
+    return list(zip(counts[0::2], counts[1::2], strict=True))
 
 
 def _ids(token_ids: np.ndarray | None) -> list[int] | None:

@@ -124,3 +124,13 @@ def test_a_small_effect_fails_however_consistent(effect_scale, passed):
     assert found.k_agree == 20 and found.p_value < 1e-5
     assert found.effect == pytest.approx(effect_scale / np.sqrt((female.var(ddof=1) + male.var(ddof=1)) / 2))
     assert found.passed is passed
+
+
+def test_clusters_join_shared_cues_and_the_same_length_difference_through_chains():
+    cues = ["-ess", "", "", "-ess", "", ""]
+    assert math.clusters(cues) == [0, 1, 2, 0, 3, 4]
+    # pair 1 (2, 1) and pair 4 (1, 2): one position shift, reversed; pair 2 (2, 1) too; pair 5 equal lengths
+    lengths = [(1, 1), (2, 1), (2, 1), (3, 2), (1, 2), (2, 2)]
+    assert math.clusters(cues, lengths) == [0, 1, 1, 0, 1, 2]
+    # pair 3 (3, 2) is linked to pair 0 by its cue; a (2, 3) pair joins it by length, and so pair 0
+    assert math.clusters([*cues, ""], [*lengths, (2, 3)]) == [0, 1, 1, 0, 1, 2, 0]
