@@ -130,7 +130,7 @@ def clusters(cues: Sequence[str], lengths: Sequence[tuple[int, int]] | None = No
 
     keys: dict[object, int] = {}
     for i in range(n):
-        found = [("cue", cues[i])] if cues[i] else []
+        found: list[tuple[str, object]] = [("cue", cues[i])] if cues[i] else []
         if lengths is not None and lengths[i][0] != lengths[i][1]:
             found.append(("lengths", frozenset(lengths[i])))
         for key in found:
