@@ -84,7 +84,9 @@ def card_languages(name_or_path: str) -> tuple[str, ...]:
             path = hf_hub_download(name_or_path, "README.md", local_files_only=True)
             return card_front_matter_languages(Path(path).read_text(encoding="utf-8", errors="replace"))
         except Exception:  # noqa: BLE001 - not cached
-            if os.environ.get("HF_HUB_OFFLINE", "") not in ("", "0"):
+            if os.environ.get("HF_HUB_OFFLINE", "") not in ("", "0") or os.environ.get(
+                "BIASCHECK_OFFLINE", ""
+            ).lower() in ("1", "true", "yes"):
                 return ()
             card = HfApi().model_info(name_or_path, timeout=5).card_data
     except Exception:  # noqa: BLE001 - no hub, no card, no package: the card is just not a source

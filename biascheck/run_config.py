@@ -21,6 +21,23 @@ from biascheck.registry import ALIASES, DEFAULT_MODEL, resolve_model_name
 from biascheck.settings import parse_assignment
 
 
+def check_data_env(data_dir: Path | None) -> None:
+    """The run's mirror directory, when it came from $BIASCHECK_DATA_DIR (--bias-data is checked as it is
+    parsed), is a directory: a mistyped mirror path stops the run at its start, not when the first probe
+    reads its data (after a model loaded)."""
+    import os
+
+    value = os.environ.get("BIASCHECK_DATA_DIR")
+    if data_dir is None or not value or Path(value).expanduser() != data_dir or data_dir.is_dir():
+        return
+    what = "is a file, not a directory" if data_dir.exists() else "does not exist"
+    raise ConfigError(
+        f"$BIASCHECK_DATA_DIR={value} {what}: it must name the reference-data mirror (a folder with the "
+        "sources' files, see docs/reference_data.md). Fix the path, or unset it to use the cache and "
+        "downloads (`biascheck data` lists what is found where)."
+    )
+
+
 def check_report_dir(path: Path | None) -> None:
     """--bias-report must name a directory this run can write: found out before any model loads, not when
     the run ends and writes. Nothing is left behind (the directory is made when the report is written)."""

@@ -22,7 +22,7 @@ from biascheck.errors import BiascheckError, ConfigError
 from biascheck.languages import covers, model_languages
 from biascheck.registry import resolve_model_name
 from biascheck.results import PLOTS_STAGING, ProbeRecorder, Result
-from biascheck.run_config import RunConfig, check_report_dir, check_store_path
+from biascheck.run_config import RunConfig, check_data_env, check_report_dir, check_store_path
 from biascheck.settings import ProbeSettings
 from biascheck.settings import resolve as resolve_settings
 from biascheck.spec import ProbeSpec
@@ -62,6 +62,7 @@ class BiasSession:
         self.settings_by_tier = {t: resolve_settings(PROBES, self.config.settings, tier=t) for t in candidates}
         self.model_args = model_args_module.model_args(self.config.model_args)  # a key twice: ConfigError
         check_report_dir(self.config.report_dir)
+        check_data_env(self.config.data_dir)
         if self.config.save_name is not None or self.config.baseline is not None:
             check_store_path(self.config.store_path)
         if self.config.noise_run is not None and self.config.baseline is None:

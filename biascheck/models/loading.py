@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.metadata
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -199,6 +200,8 @@ def _unknown(name: str, spec: ModelSpec, exc: BaseException) -> UnknownModelErro
             "Check the name, the network (or set HF_HUB_OFFLINE=1 with a filled cache), or pass a local "
             f"directory.{did_you_mean(name, ALIASES)}"
         )
+    if offline() and not spec.is_local_dir:
+        hint += " BIASCHECK_OFFLINE is set, so the hub was not asked: only a model already in the cache loads."
     return UnknownModelError(
         f"--model {name!r}: could not load {where} {spec.hub_id!r} ({type(exc).__name__}: {reason}). {hint}"
     )
@@ -217,6 +220,12 @@ class Provenance:
     directory: Path
     source: str
     record: Mapping[str, str] = field(default_factory=dict)
+
+
+def offline() -> bool:
+    """BIASCHECK_OFFLINE is set (1, true, yes): nothing is fetched, neither reference data nor a model from
+    the hub (HF_HUB_OFFLINE=1 does the same for the hub alone)."""
+    return os.environ.get("BIASCHECK_OFFLINE", "").lower() in ("1", "true", "yes")
 
 
 def load_model(
@@ -252,6 +261,8 @@ def load_model(
     args = dict(model_args or {})
     adapter = args.pop("adapter", None)
     load_kwargs = {"trust_remote_code": bool(args.pop("trust_remote_code", False)), **args}
+    if offline():  # BIASCHECK_OFFLINE=1: a name that is not on this machine is an error at once, not a hub lookup
+        load_kwargs["local_files_only"] = True
     dev = resolve_device(device)
     dt = resolve_dtype(dtype, dev)
     if batch_size is not None and (not isinstance(batch_size, int) or batch_size < 1):

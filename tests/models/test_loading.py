@@ -75,6 +75,48 @@ def test_unloadable_hub_id_is_unknown_model(monkeypatch):
     assert "Did you mean" not in message and "Check the name" not in message
 
 
+def test_biascheck_offline_asks_the_hub_nothing(monkeypatch):
+    """BIASCHECK_OFFLINE=1 stopped the data downloads but not a hub lookup (an unknown id was retried for
+    53 s): from_pretrained now gets local_files_only, and the error says why nothing was fetched."""
+    import transformers
+
+    asked = []
+
+    def cache_only(*args, **kwargs):  # transformers' answer with local_files_only and an empty cache
+        asked.append(kwargs.get("local_files_only"))
+        raise OSError("couldn't find them in the cached files")
+
+    monkeypatch.setattr(transformers.AutoConfig, "from_pretrained", cache_only)
+    monkeypatch.setenv("BIASCHECK_OFFLINE", "1")
+    with pytest.raises(UnknownModelError, match="BIASCHECK_OFFLINE is set, so the hub was not asked"):
+        load_model("nobody-here/no-such-model", device="cpu")
+    monkeypatch.delenv("BIASCHECK_OFFLINE")
+    with pytest.raises(UnknownModelError) as online:
+        load_model("nobody-here/no-such-model", device="cpu")
+    assert asked == [True, None] and "BIASCHECK_OFFLINE" not in str(online.value)
+
+
+def test_a_biascheck_offline_run_reads_no_model_card_from_the_hub(monkeypatch):
+    import huggingface_hub
+
+    from biascheck.languages import card_languages
+
+    asked = []
+
+    def hub(self, name, **kwargs):  # what the hub would be asked (caught by card_languages: record it)
+        asked.append(name)
+        raise OSError("no network")
+
+    monkeypatch.setattr(huggingface_hub.HfApi, "model_info", hub)
+    monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
+    monkeypatch.setenv("BIASCHECK_OFFLINE", "1")
+    card_languages.cache_clear()
+    assert card_languages("nobody-here/no-such-model") == () and asked == []
+    monkeypatch.delenv("BIASCHECK_OFFLINE")
+    card_languages.cache_clear()
+    assert card_languages("nobody-here/no-such-model") == () and asked == ["nobody-here/no-such-model"]
+
+
 def test_did_you_mean_never_offers_the_value_itself():
     assert did_you_mean("gpt2", ["gpt2", "gpt2-large"]) == " Did you mean 'gpt2-large'?"
     assert did_you_mean("gpt2", ["gpt2"]) == ""

@@ -374,3 +374,15 @@ def test_collect_only_with_a_gate_option_is_a_usage_error_and_writes_no_report(p
     assert not (project.path / "bias-report").exists() and not (project.path / "s.sqlite").exists()
     monkeypatch.delenv("PYTEST_ADDOPTS")
     assert project.runpytest("--model", "a/model", "--collect-only").ret == pytest.ExitCode.OK  # no gate: fine
+
+
+def test_a_biascheck_data_dir_that_is_not_a_folder_stops_the_run_before_any_model_loads(project, monkeypatch):
+    """$BIASCHECK_DATA_DIR naming a missing folder was found only when the first probe read its data."""
+    (project.path / "afile").write_text("x")
+    for value, what in (("no/such/mirror", "does not exist"), ("afile", "is a file, not a directory")):
+        monkeypatch.setenv("BIASCHECK_DATA_DIR", value)
+        result = project.runpytest("--model", "a/model")
+        assert result.ret == pytest.ExitCode.USAGE_ERROR
+        result.stderr.fnmatch_lines([f"*$BIASCHECK_DATA_DIR={value} {what}: it must name the reference-data mirror*"])
+    monkeypatch.setenv("BIASCHECK_DATA_DIR", str(project.path))
+    assert project.runpytest("--model", "a/model", "-k", "0.5").ret == pytest.ExitCode.OK
