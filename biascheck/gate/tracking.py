@@ -41,10 +41,13 @@ _FLAGS = ("--bias-baseline-regen", "--bias-accept-partial")
 
 
 def regen_command(config: pytest.Config, baseline: str) -> str:
-    """This run's command line with the baseline options replaced by the ones that regenerate `baseline`."""
+    """This run's command line with the baseline options replaced by the ones that regenerate `baseline`. A
+    partial run (-k, -m, node ids: `admit.coverage`) is refused as a baseline without --bias-accept-partial, so
+    the command carries it: a suggested command is one the gate accepts (once the run passes)."""
     with_value = [name for name in _BASELINE_OPTIONS if name not in _FLAGS]
     kept = without_options(list(config.invocation_params.args), with_value, _FLAGS)
-    return shlex.join(["pytest", *kept, "--bias-baseline", baseline, "--bias-baseline-regen"])
+    partial = ["--bias-accept-partial"] if admit.coverage(config, [], None)["partial"] else []
+    return shlex.join(["pytest", *kept, "--bias-baseline", baseline, "--bias-baseline-regen", *partial])
 
 
 @dataclass(eq=False)  # a plugin object must be hashable
@@ -55,6 +58,8 @@ class Tracking:
     shipping: Shipping = field(default_factory=Shipping)  # xdist: results from the workers, their provenance
     comparison: list[Any] | None = None
     messages: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)  # the run stays as it is; terminal and summary.md say them
+    own_failed: bool = False  # the run failed before any comparison: regenerating a baseline from it is refused
     markdown: str = ""
     regressed: bool = False  # the gate failed: a regression, a missing metric, no usable baseline, a store error
     failures: list[tuple[str, str]] = field(default_factory=list)  # (name, message): one JUnit testcase each
@@ -134,9 +139,11 @@ class Tracking:
                     f"compare nothing, so it stops before any model loads. Saved runs: {', '.join(known) or 'none'}. "
                     + fix
                 )
-            refusal = admit.schema_problem(run, name, role) or admit.failed_problem(run, name, role)
-            if refusal:
+            if refusal := admit.schema_problem(run, name, role):
                 again = f" Or regenerate the baseline from a passing run:\n  {command}" if role == "baseline" else ""
+                raise pytest.UsageError(f"{refusal}{again}")
+            if refusal := admit.failed_problem(run, name, role):
+                again = " " + admit.fix_first(run, command, "It") if role == "baseline" else ""
                 raise pytest.UsageError(f"{refusal}{again}")
 
     # -- 1. xdist: one model per worker, results shipped from the workers to the controller ----------
@@ -152,9 +159,9 @@ class Tracking:
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_makereport(self, item: pytest.Item, call: Any) -> Any:
         outcome = yield
-        model = model_of_item(item)
-        if model is not None:  # the gate counts the test for its model by this, not by parsing the node id
-            setattr(outcome.get_result(), REPORT_MODEL, model)
+        # The gate counts the test for its model by this ('' for a test on no model), never by parsing the
+        # node id (which escapes non-ASCII, and where "[model2-smollm2-135m-instruct...]" reads as a model).
+        setattr(outcome.get_result(), REPORT_MODEL, model_of_item(item) or "")
         if not is_worker(self.config):
             return
         shipped = self.shipping.pack(self.session)
@@ -195,15 +202,22 @@ class Tracking:
                 "failures": [message for _, message in self.failures],
                 "mismatches_allowed": self.mismatches,
                 "comparisons": [asdict(c) for c in self.comparison or []],
-                "regen_command": session.config.baseline and regen_command(self.config, session.config.baseline),
+                "regen_command": (
+                    session.config.baseline
+                    and not self.own_failed
+                    and regen_command(self.config, session.config.baseline)
+                )
+                or None,
             }
+        if self.warnings:
+            meta["gate_warnings"] = list(self.warnings)
         return meta
 
     # -- 2. end of the run: something measured; compare, save, set the exit status -----------------
     def _count(self, report: pytest.TestReport) -> None:
         """Which tests of each model were seen, which ran (reached their call) and why others were skipped."""
         model = model_of_report(report, self.session.config.models)
-        if model is None:
+        if model is None or model not in self.session.config.models:  # a test's own `lm` parameter: not ours
             return
         seen = self.outcomes.setdefault(model, {"seen": set(), "ran": set(), "failed": set(), "skips": set()})
         seen["seen"].add(report.nodeid)
@@ -277,6 +291,7 @@ class Tracking:
         try:
             store = ResultStore(cfg.store_path)
             payload = results_payload(self.session.results, self.metadata(int(exitstatus)))
+            self.own_failed = int(payload["exit_status"]) != 0  # before the comparison adds its own failures
             if cfg.baseline is not None:
                 self._compare(store, payload, cfg)
             if self.regressed and not cfg.baseline_regen:
@@ -302,8 +317,27 @@ class Tracking:
                 store.save_run(target, payload, replace=replace)
                 done = f"baseline {target!r} replaced by this run" if replace else f"saved this run as {target!r}"
                 self.messages.append(f"{done} in {cfg.store_path}; it covers {admit.describe(payload)}")
+                self._warn_saved(target, payload, cfg.accept_partial)
         except BiascheckError as exc:
             self._fail("store", f"biascheck store error: {exc}")
+
+    def _warn_saved(self, target: str, payload: dict[str, Any], accept_partial: bool) -> None:
+        """A run saved under a name that cannot serve as a baseline says so now, not when the next run is
+        refused: a failed run (and what to fix before a baseline can be made), or a partial one."""
+        status = int(payload["exit_status"])
+        command = regen_command(self.config, target)
+        if status != 0:
+            self.warnings.append(
+                f"run {target!r} was saved, but it failed (exit status {status}), so it cannot be a baseline or a "
+                f"noise run: --bias-baseline {target} will be refused before any model loads. "
+                + admit.fix_first(payload, command, "It")
+            )
+        elif (partial := (payload.get("coverage") or {}).get("partial")) and not accept_partial:
+            self.warnings.append(
+                f"run {target!r} was saved, but it is partial ({'; '.join(partial)}): as a baseline it judges only "
+                "what it covers, and a run that measures more is red for every metric it lacks. For a whole "
+                f"baseline, run without the selection; to keep this one as it is:\n  {command}"
+            )
 
     def _fail(self, name: str, message: str) -> None:
         """A gate failure: the run ends red, the message is printed, and JUnit gets a failing testcase."""
@@ -340,7 +374,12 @@ class Tracking:
                     "baseline",
                     f"baseline {name!r} is not in the store {cfg.store_path}:{did_you_mean(name, known)} nothing was "
                     "compared, so the gate cannot pass. Saved runs: "
-                    f"{', '.join(known) or 'none'}. Create the baseline from this run with:\n  {command}",
+                    f"{', '.join(known) or 'none'}. "
+                    + (
+                        "This run cannot create it: " + admit.fix_first(payload, command, "it")
+                        if self.own_failed
+                        else f"Create the baseline from this run with:\n  {command}"
+                    ),
                 )
             return
         base = store.load_run(name)
@@ -372,7 +411,7 @@ class Tracking:
                 return
             bands = bl.bands_from_run(noise)
         self.comparison = bl.compare(base, payload, bands)
-        self.markdown = bl.markdown(self.comparison, name, None if cfg.baseline_regen else command)
+        self.markdown = bl.markdown(self.comparison, name, None if cfg.baseline_regen or self.own_failed else command)
         if cfg.baseline_regen:  # the comparison is shown, not judged; `_track` replaces the baseline if it may
             return
         for c in bl.regressions(self.comparison):
@@ -400,13 +439,18 @@ class Tracking:
             uncovered.setdefault(c.model, []).append(c.key)
         for model, keys in uncovered.items():
             self._fail(f"{model}::not-in-baseline", admit.uncovered_message(model, keys, name, base, command))
-        if self.failures:
+        if self.failures and self.own_failed:
+            self.warnings.append(
+                f"If the change is intended, baseline {name!r} cannot be regenerated from this run: "
+                + admit.fix_first(payload, command, "it")
+            )
+        elif self.failures:
             self.messages.append(f"If the change is intended, regenerate the baseline:\n  {command}")
 
     # -- 3. terminal summary, baseline.md, job summary ---------------------------------------------
     @pytest.hookimpl(trylast=True)
     def pytest_terminal_summary(self, terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
-        if is_worker(config) or (self.comparison is None and not self.messages):
+        if is_worker(config) or (self.comparison is None and not self.messages and not self.warnings):
             return
         from biascheck.gate import baseline as bl
 
@@ -417,6 +461,8 @@ class Tracking:
             terminalreporter.write_line(bl.summary_line(self.comparison, cfg.baseline or ""))
         for message in self.messages:
             terminalreporter.write_line(message, red=self.regressed, bold=self.regressed)
+        for warning in self.warnings:
+            terminalreporter.write_line(f"WARNING: {warning}", yellow=True, bold=True)
         from biascheck.files import atomic_write
 
         report_dir = self.session.config.report_dir  # summary.md and the job summary carry the verdict (report.py)

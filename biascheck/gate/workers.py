@@ -96,10 +96,10 @@ REPORT_MODEL = "biascheck_model"  # a test report's attribute: its model (xdist 
 
 
 def model_of_report(report: Any, models: tuple[str, ...]) -> str | None:
-    """The model of a test report: the attribute the run's makereport hook set from the item, else (a
-    report from elsewhere) its node id."""
+    """The model of a test report: the attribute the run's makereport hook set from the item ('': a test on
+    no model), else (a report from elsewhere) its node id."""
     model = getattr(report, REPORT_MODEL, None)
-    return model if isinstance(model, str) else model_of(report.nodeid, models)
+    return (model or None) if isinstance(model, str) else model_of(report.nodeid, models)
 
 
 def model_group_scheduler(config: pytest.Config, log: Any, models: tuple[str, ...]) -> Any:

@@ -29,13 +29,16 @@ def quantisation(model: Any, gguf_file: str | None = None) -> str:
 
 
 def tokenizer_digest(tokenizer: Any) -> str:
-    """sha256 of the loaded tokenizer itself: a fast tokenizer's full serialisation (vocabulary, merges,
-    normaliser, added tokens), else its vocabulary and special tokens. Used where no tokenizer files were
-    hashed (a hub id, a GGUF file, a directory without tokenizer files)."""
+    """sha256 of the loaded tokenizer itself, on every load path: a fast tokenizer's full serialisation
+    (vocabulary, merges, normaliser, added tokens), else its vocabulary, and which token is which special
+    token (mask, pad, bos ...). What a tokenizer does, not how its files are written: the same tokenizer
+    saved again with `save_pretrained` (other file names and bytes) has the same digest, so a re-saved
+    model stays comparable with its own baseline."""
     backend = getattr(tokenizer, "backend_tokenizer", None)
     if backend is not None:
         text = backend.to_str()
     else:
-        special = getattr(tokenizer, "all_special_tokens", [])
-        text = json.dumps([sorted(tokenizer.get_vocab().items()), list(special)], ensure_ascii=False)
+        text = json.dumps(sorted(tokenizer.get_vocab().items()), ensure_ascii=False)
+    roles = getattr(tokenizer, "special_tokens_map", {}) or {}
+    text += json.dumps(sorted((k, str(v)) for k, v in roles.items()), ensure_ascii=False)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()

@@ -343,14 +343,11 @@ def load_model(
         else:
             weights = _files(local / str(load_kwargs.get("subfolder", "")), WEIGHT_FILES)
         extra["weights_sha256"] = files_digest(weights)
-        if gdir is None:
-            extra["tokenizer_sha256"] = files_digest(_files(local, TOKENIZER_FILES))
     from biascheck.models.identity import quantisation, tokenizer_digest
 
     gguf = spec.gguf_file if gdir is not None else load_kwargs.get("gguf_file")
     extra["quantisation"] = quantisation(model, None if gguf is None else str(gguf))
-    if not extra.get("tokenizer_sha256"):  # no tokenizer files hashed (hub id, GGUF, none in the directory)
-        extra["tokenizer_sha256"] = tokenizer_digest(tokenizer)
+    extra["tokenizer_sha256"] = tokenizer_digest(tokenizer)  # the tokenizer loaded, not its files' bytes
     context_prefix = None
     if family == "causal":
         from biascheck.models.causal import default_context_prefix

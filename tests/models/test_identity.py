@@ -52,3 +52,27 @@ def test_the_tokenizer_digest_is_stable_and_changes_with_the_vocabulary(gpt2_tok
     assert tokenizer_digest(same) == tokenizer_digest(gpt2_tokenizer) and len(tokenizer_digest(same)) == 64
     same.add_tokens(["zyxwvut"])
     assert tokenizer_digest(same) != tokenizer_digest(gpt2_tokenizer)
+
+
+def test_a_model_saved_again_keeps_its_tokenizer_hash_and_another_vocabulary_does_not(tmp_path, gpt2_tiny):
+    """The hash was over the tokenizer files' bytes, which save_pretrained rewrites (other files, other
+    bytes): a re-saved model was 'not comparable' with its own baseline, a false red."""
+    from transformers import AutoTokenizer
+
+    from biascheck.models import load_model
+
+    model, tok = gpt2_tiny
+    model.save_pretrained(tmp_path / "a")
+    tok.save_pretrained(tmp_path / "a")
+    again = AutoTokenizer.from_pretrained(tmp_path / "a")
+    model.save_pretrained(tmp_path / "b")
+    again.save_pretrained(tmp_path / "b", legacy_format=False)
+    (tmp_path / "b" / "tokenizer_config.json").write_text(
+        (tmp_path / "b" / "tokenizer_config.json").read_text().replace("{", '{\n  "comment": "re-saved",', 1)
+    )
+    first, second = (load_model(str(tmp_path / d), device="cpu").info.extra["tokenizer_sha256"] for d in "ab")
+    assert first == second
+    again.add_tokens(["zyxwvut"])
+    model.save_pretrained(tmp_path / "c")
+    again.save_pretrained(tmp_path / "c")
+    assert load_model(str(tmp_path / "c"), device="cpu").info.extra["tokenizer_sha256"] != first
