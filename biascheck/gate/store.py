@@ -18,6 +18,7 @@ Safety:
 
 from __future__ import annotations
 
+import contextlib
 import datetime as _dt
 import json
 import math
@@ -218,7 +219,11 @@ class ResultStore:
                 )
                 con.execute("COMMIT")
             except BaseException:
-                con.execute("ROLLBACK")
+                # SQLite rolls a transaction back itself on some errors (a full disk, an I/O error): a second
+                # ROLLBACK would then raise "no transaction is active" and hide the real error.
+                if con.in_transaction:
+                    with contextlib.suppress(sqlite3.Error):
+                        con.execute("ROLLBACK")
                 raise
         return run_id
 

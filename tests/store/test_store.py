@@ -104,3 +104,31 @@ def test_a_store_that_cannot_be_created_is_a_store_error(tmp_path):
     (tmp_path / "afile").write_text("x")
     with pytest.raises(StoreError, match=r"cannot create the results store .*afile/x.sqlite \(.*afile: not a dir"):
         ResultStore(tmp_path / "afile" / "x.sqlite")
+
+
+SAVE_PAST_A_FILE_SIZE_LIMIT = """
+import os, resource, signal, sys
+from biascheck.gate.store import ResultStore
+store = ResultStore(sys.argv[1])
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails with EFBIG instead
+limit = os.path.getsize(sys.argv[1]) + 4096
+resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+store.save_run("big", {"results": [], "models": {"m": {}}, "exit_status": 0, "blob": "x" * 2_000_000})
+"""
+
+
+def test_a_save_that_fails_on_a_full_disk_says_so_and_leaves_the_store_whole(tmp_path):
+    """A full disk (here a file-size limit) during the save reported "cannot rollback - no transaction is
+    active": SQLite had rolled back itself, and the second rollback's error hid the real one."""
+    import subprocess
+    import sys
+
+    path = tmp_path / "s.sqlite"
+    ResultStore(path).save_run("v1", {"results": [], "models": {"m": {}}, "exit_status": 0})
+    done = subprocess.run(
+        [sys.executable, "-c", SAVE_PAST_A_FILE_SIZE_LIMIT, str(path)], capture_output=True, text=True, check=False
+    )
+    assert done.returncode != 0 and "StoreError" in done.stderr, done.stderr[-1500:]
+    assert "disk I/O error" in done.stderr or "disk is full" in done.stderr, done.stderr[-1500:]
+    assert "no transaction is active" not in done.stderr
+    assert [r.name for r in ResultStore(path).list_runs()] == ["v1"]
