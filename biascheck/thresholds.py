@@ -313,6 +313,13 @@ def _read_toml(path: Path) -> dict[str, Any]:
             return tomllib.load(handle)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: not valid TOML: {exc}.") from exc
+    except UnicodeDecodeError as exc:  # TOML is UTF-8: a file saved as Latin-1 or UTF-16 stopped the run
+        raise ConfigError(
+            f"{path}: not UTF-8 text (byte {exc.object[exc.start : exc.start + 1]!r} at position {exc.start}); "
+            "a TOML profile must be saved as UTF-8."
+        ) from None
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot be read ({exc.strerror or exc}).") from None
 
 
 RESOLVED_HEADERS = ("metric", "better", "min", "max", "set in")

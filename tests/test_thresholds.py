@@ -217,6 +217,13 @@ def test_malformed_profiles_name_file_and_key(tmp_path, text, message):
     assert str(tmp_path / "p.toml") in str(info.value)
 
 
+def test_a_profile_that_is_not_utf8_is_a_config_error_naming_the_file(tmp_path):
+    """A profile saved as Latin-1 ended the run in an INTERNALERROR (exit 3, a traceback)."""
+    (tmp_path / "p.toml").write_bytes('[pronoun_ratio.mean_abs_log_n]\nmax = 1\nwhy = "Ærlig talt"\n'.encode("latin-1"))
+    with pytest.raises(ConfigError, match=r"p\.toml: not UTF-8 text \(byte b'\\xc6' at position \d+\)"):
+        load_profile("p", [tmp_path], PROBES)
+
+
 def test_unknown_profile_lists_the_known_ones(tmp_path):
     write(tmp_path, "", "release.toml")
     with pytest.raises(ConfigError, match=r"Did you mean 'release'.*Known profiles: release"):

@@ -127,8 +127,12 @@ def _history(args: argparse.Namespace) -> int:
     print(history.markdown(rows, str(args.store)) if args.markdown else history.table(rows))
     if args.plot:  # the gated metrics unless --metric chose: a panel for each of ~100 metrics is unreadable
         fig = history.figure(rows if args.metric else history.gated(rows))
-        args.plot.parent.mkdir(parents=True, exist_ok=True)
-        fig.savefig(args.plot, dpi=110, bbox_inches="tight")  # type: ignore[attr-defined]
+        try:
+            args.plot.parent.mkdir(parents=True, exist_ok=True)
+            fig.savefig(args.plot, dpi=110, bbox_inches="tight")  # type: ignore[attr-defined]
+        except OSError as exc:  # a parent that is a file, no permission, a full disk: the table is printed
+            print(f"biascheck: --plot {args.plot}: cannot write it ({exc.strerror or exc}).", file=sys.stderr)
+            return 2
         print(f"plot: {args.plot}", file=sys.stderr)
     return 0
 

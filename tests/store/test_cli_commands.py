@@ -450,3 +450,13 @@ def test_mirror_search_says_how_it_found_the_mirror_or_where_it_looked(tmp_path,
     )
     monkeypatch.setenv("BIASCHECK_DATA_DIR", str(tmp_path / "env"))
     assert mirror_search(None, [tmp_path / "repo"]) == (tmp_path / "env", "from $BIASCHECK_DATA_DIR")
+
+
+def test_history_plot_into_a_folder_that_cannot_be_made_is_a_message_not_a_traceback(tmp_path):
+    store = tmp_path / "s.sqlite"
+    ResultStore(store).save_run("v1", payload(result("mean_abs_log_n", 1.0)))
+    (tmp_path / "afile").write_text("x")
+    done = biascheck("history", "--store", str(store), "--plot", str(tmp_path / "afile" / "h.png"))
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr[-1500:]
+    assert f"--plot {tmp_path / 'afile' / 'h.png'}: cannot write it" in done.stderr
+    assert "mean_abs_log_n" in done.stdout  # the table is still printed
