@@ -446,13 +446,21 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
         history = page.history_rows(stored, session.results, session.config.save_name)
     state = config.stash.get(_REPORT_RUN, {})
     state["writing"] = exitstatus != pytest.ExitCode.INTERRUPTED
-    state["written"] = summary.terminal_summary(
-        terminalreporter,
-        session.results,
-        meta,
-        session.config.report_dir,
-        interrupted=exitstatus == pytest.ExitCode.INTERRUPTED,
-        history_rows=history,
-    )
+    try:
+        state["written"] = summary.terminal_summary(
+            terminalreporter,
+            session.results,
+            meta,
+            session.config.report_dir,
+            interrupted=exitstatus == pytest.ExitCode.INTERRUPTED,
+            history_rows=history,
+        )
+    except KeyboardInterrupt:  # Ctrl-C while the files are written: no traceback, and no verdict left behind
+        terminalreporter.write_line(
+            "interrupted while the report was written: its summary.md says the run has no verdict "
+            "(the previous report is in previous-run/)",
+            red=True,
+        )
+        return
     if config.getoption("bias_timings") and session.timings:
         summary.timings_table(terminalreporter, session.timings)

@@ -386,3 +386,26 @@ def test_a_biascheck_data_dir_that_is_not_a_folder_stops_the_run_before_any_mode
         result.stderr.fnmatch_lines([f"*$BIASCHECK_DATA_DIR={value} {what}: it must name the reference-data mirror*"])
     monkeypatch.setenv("BIASCHECK_DATA_DIR", str(project.path))
     assert project.runpytest("--model", "a/model", "-k", "0.5").ret == pytest.ExitCode.OK
+
+
+INTERRUPT_WHILE_WRITING = """
+import biascheck.report.summary as summary
+
+def _interrupted(*args, **kwargs):
+    raise KeyboardInterrupt
+
+summary.write_report = _interrupted
+"""
+
+
+def test_ctrl_c_while_the_report_is_written_is_a_line_and_leaves_no_verdict(project):
+    """Ctrl-C while the report was written ended in a traceback; it leaves the 'no verdict' marker, the
+    previous report aside, and says so."""
+    out = project.path / "bias-report"
+    assert project.runpytest("--model", "a/model", "-k", "0.5").ret == pytest.ExitCode.OK
+    project.makeconftest(CONFTEST + INTERRUPT_WHILE_WRITING)
+    stopped = project.runpytest_subprocess("--model", "a/model", "-k", "0.5")
+    assert "Traceback" not in stopped.stdout.str() + stopped.stderr.str()
+    stopped.stdout.fnmatch_lines(["*interrupted while the report was written: its summary.md says the run has no*"])
+    assert (out / "summary.md").read_text().startswith("### biascheck gate: no verdict")
+    assert (out / "previous-run" / "results.json").is_file() and not (out / "results.json").exists()
