@@ -236,6 +236,17 @@ def test_every_command_the_docs_show_has_what_runs_it():
                 assert re.search(rf"^def {function}\(", source, re.M), f"{command!r}: no {function} in {path}"
 
 
+def test_every_test_the_fail_closed_table_names_exists():
+    """docs/gate.md's table of what fails closed names, per case, the test that shows it."""
+    page = (REPO / "docs" / "gate.md").read_text(encoding="utf-8")
+    table = page.split("**What fails closed, and the test that shows it.**", 1)[1].split("\nLeft as they are", 1)[0]
+    named = re.findall(r"`(tests/[\w/]+\.py)::(\w+)`", table)
+    assert len(named) >= 20, table[:500]
+    for path, function in named:
+        source = (REPO / path).read_text(encoding="utf-8")
+        assert re.search(rf"^def {function}\(", source, re.M), f"docs/gate.md names {path}::{function}, not there"
+
+
 def test_the_readme_quotes_the_measured_numbers_of_its_first_command():
     """The README's numbers are `render` of docs/numbers/command1.json, which scripts/readme_numbers.py
     writes from a run of the command: neither is edited by hand, and a threshold moved or added since
