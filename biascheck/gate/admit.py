@@ -68,6 +68,32 @@ def failed_problem(payload: dict[str, Any], name: str, role: str, override: str 
     return f"{role} {name!r} was saved from a run that failed (exit status {status}): {why}. Use a passing run{also}."
 
 
+def why_failed(payload: dict[str, Any]) -> str:
+    """What made a saved run fail, in one line: its results outside their thresholds (the first three) and
+    how many gate failures it had; "" when neither is recorded (a test that errored)."""
+    outside = [r for r in payload.get("results") or [] if r.get("passed") is False]
+    shown = ", ".join(
+        f"{r.get('probe')}.{r.get('task')}.{r.get('metric')} ({r.get('model')}) = "
+        + (f"{r['value']:.4g}" if isinstance(r.get("value"), float) else str(r.get("value")))
+        for r in outside[:3]
+    )
+    more = f" and {len(outside) - 3} more" if len(outside) > 3 else ""
+    parts = [f"{len(outside)} result(s) outside their thresholds: {shown}{more}"] if outside else []
+    gate = len((payload.get("baseline") or {}).get("failures") or [])
+    return "; ".join(parts + ([f"{gate} gate failure(s)"] if gate else []))
+
+
+def fix_first(payload: dict[str, Any], command: str, subject: str = "It") -> str:
+    """How to make a baseline when the run `payload` (called `subject`) failed: regenerating from a run that
+    fails the same way is refused, so the failures come first, then `command` (accepted once a run passes)."""
+    why = why_failed(payload)
+    return (
+        f"{subject} failed{f' ({why})' if why else ''}, and a run that fails the same way is refused as a baseline "
+        "too: fix those failures first (a known one belongs in a threshold profile with its reason, see "
+        f"docs/thresholds.md). Once a run passes, this makes it the baseline:\n  {command}"
+    )
+
+
 def coverage(config: Any, results: Iterable[Any], tier: str | None) -> dict[str, Any]:
     """What a run covered, for results.json: the selection options and paths (`config` is pytest's: its
     option and args, paths relative to its rootpath), the partial reasons (empty when the selection

@@ -87,6 +87,7 @@ def verdict_markdown(results: list[Result], meta: dict[str, Any]) -> str:
             )
         )
     lines += [f"- {message}" for message in gate.get("failures") or []]
+    lines += [f"- **warning:** {warning}" for warning in meta.get("gate_warnings") or []]
     if status and not outside and not gate.get("failures"):
         lines.append("- a test failed or errored (its report is in the job log)")
     if status == 0:

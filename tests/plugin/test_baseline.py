@@ -412,3 +412,61 @@ def test_a_baseline_of_another_schema_or_other_resolved_thresholds_is_refused(pr
             "*) vs default (*): the resolved thresholds differ*"
         ]
     )
+
+
+def _suggested(result, after):
+    """The command printed on the line after the one that matches `after`, as pytest arguments."""
+    import shlex
+
+    lines = result.stdout.lines
+    at = next(i for i, line in enumerate(lines) if re.search(after, line))
+    command = shlex.split(lines[at + 1])
+    assert command[0] == "pytest"
+    return command[1:]
+
+
+def test_saving_a_failed_run_says_at_once_it_cannot_be_a_baseline_and_what_makes_one(project):
+    """A failed run was saved under the baseline name without a word; the next run was refused and suggested a
+    regeneration that the same failure refused again."""
+    store = ["--bias-store", "store.sqlite", "--bias-report", "out"]
+    (project.path / "thresholds" / "default.toml").write_text('[pronoun_ratio.mean_abs_log_n]\nmax = 1.5\nwhy = "t"\n')
+    failing = project.runpytest("--model", "org/v-2.0", "--bias-save", "baseline", *store)
+    assert failing.ret == pytest.ExitCode.TESTS_FAILED
+    failing.stdout.fnmatch_lines(
+        [
+            "*WARNING: run 'baseline' was saved, but it failed (exit status 1), so it cannot be a baseline or a noise "
+            "run*It failed (2 result(s) outside their thresholds: pronoun_ratio.is.mean_abs_log_n (org/v-2.0) = 2, "
+            "pronoun_ratio.works_as.mean_abs_log_n (org/v-2.0) = 2)*"
+            "fix those failures first*",
+        ]
+    )
+    summary = (project.path / "out" / "summary.md").read_text()
+    assert "- **warning:** run 'baseline' was saved, but it failed (exit status 1)" in summary
+    command = _suggested(failing, "this makes it the baseline:$")
+    assert command[-3:] == ["--bias-baseline", "baseline", "--bias-baseline-regen"] and "--bias-save" not in command
+
+    again = project.runpytest("--model", "org/v-2.0", "--bias-baseline", "baseline", *store)
+    assert again.ret == pytest.ExitCode.USAGE_ERROR
+    again.stderr.fnmatch_lines(["*baseline 'baseline' was saved from a run that failed*fix those failures first*"])
+    assert project.runpytest(*command).ret == pytest.ExitCode.TESTS_FAILED  # unfixed: still refused, as it said
+    (project.path / "thresholds" / "default.toml").write_text('[pronoun_ratio.mean_abs_log_n]\nmax = 10\nwhy = "t"\n')
+    fixed = project.runpytest(*command)  # the failure fixed (here: the threshold), the command it gave is accepted
+    assert fixed.ret == 0
+    assert saved(project, "baseline")["exit_status"] == 0
+
+
+def test_a_partial_run_is_told_so_when_saved_and_its_suggested_regeneration_is_accepted(project):
+    store = ["--bias-store", "store.sqlite", "--bias-report", "none"]
+    part = project.runpytest("--model", "org/v-1.0", "-k", "is", "--bias-save", "part", *store)
+    assert part.ret == 0
+    part.stdout.fnmatch_lines(["*WARNING: run 'part' was saved, but it is partial (-k 'is')*"])
+    command = _suggested(part, "to keep this one as it is:$")
+    assert command[-1] == "--bias-accept-partial"
+    assert project.runpytest(*command).ret == 0  # accepted: the partial run replaces 'part' on purpose
+    # a partial run that regresses suggests a regeneration the gate accepts (with --bias-accept-partial)
+    worse = project.runpytest("--model", "org/v-2.0", "-k", "is", "--bias-baseline", "part", *store)
+    assert worse.ret == pytest.ExitCode.TESTS_FAILED
+    command = _suggested(worse, "If the change is intended, regenerate the baseline:$")
+    assert "--bias-accept-partial" in command
+    assert project.runpytest(*command).ret == 0
+    assert [r["value"] for r in saved(project, "part")["results"] if r["metric"] == "mean_abs_log_n"] == [2.0]
