@@ -175,6 +175,8 @@ def resolve_model_name(name: str) -> ModelSpec:
     path = Path(name).expanduser()
     if path.is_dir():
         return ModelSpec(None, str(path), None, ())
+    if path.is_file() and path.suffix.lower() == ".gguf":  # a GGUF of one's own: its folder and its file
+        return ModelSpec(None, str(path.parent), None, (), gguf_file=path.name)
     looks_like_path = name.startswith((".", "/", "~")) or name.endswith(("/", "\\"))
     if "/" in name and not looks_like_path:
         return ModelSpec(None, name, None, ())

@@ -30,6 +30,15 @@ def test_missing_directory_is_reported_as_such():
         resolve_model_name("./no-such-checkpoint/")
 
 
+def test_a_gguf_file_resolves_to_its_folder_and_file(tmp_path):
+    """--model file.gguf was refused as 'not a directory'."""
+    (tmp_path / "mine.Q8_0.gguf").write_bytes(b"GGUF")
+    spec = resolve_model_name(str(tmp_path / "mine.Q8_0.gguf"))
+    assert (spec.hub_id, spec.gguf_file, spec.embedded_package) == (str(tmp_path), "mine.Q8_0.gguf", None)
+    with pytest.raises(UnknownModelError, match="is not a directory"):
+        resolve_model_name(str(tmp_path / "missing.gguf") + "/")
+
+
 def test_every_alias_declares_family_and_languages():
     for spec in ALIASES.values():
         assert spec.family in ("masked", "causal") and spec.languages

@@ -188,7 +188,8 @@ def _unknown(name: str, spec: ModelSpec, exc: BaseException) -> UnknownModelErro
     if spec.is_local_dir:  # no hub, no network: the directory's content is the question
         hint = (
             "Check that it holds a saved model: config.json (with model_type), the weights and the tokenizer "
-            "files, as save_pretrained writes them."
+            "files, as save_pretrained writes them; or, for a GGUF file, pass the file itself (--model "
+            "DIR/FILE.gguf) or --model-arg gguf_file=FILE."
         )
     elif name in ALIASES:  # the name is right: the weights are what could not be had
         hint = (
@@ -220,6 +221,30 @@ class Provenance:
     directory: Path
     source: str
     record: Mapping[str, str] = field(default_factory=dict)
+
+
+def local_gguf(name: str, spec: ModelSpec, args: Mapping[str, Any]) -> tuple[Path, str] | None:
+    """(folder, file) when `name` is a GGUF file on this machine: `--model file.gguf`, `--model DIR
+    --model-arg gguf_file=FILE` with no other loading argument, or `--model DIR` whose folder has no
+    config.json and exactly one .gguf file. None otherwise; a folder with no config.json and several GGUF
+    files is an error that names them and `--model-arg gguf_file`."""
+    if spec.embedded_package or not spec.is_local_dir or set(args) - {"gguf_file", "trust_remote_code"}:
+        return None
+    directory = Path(spec.hub_id)
+    wanted = args.get("gguf_file") or spec.gguf_file
+    if wanted:
+        return (directory, str(wanted)) if (directory / str(wanted)).is_file() else None
+    if (directory / "config.json").is_file():
+        return None
+    found = sorted(p.name for p in directory.glob("*.gguf"))
+    if len(found) == 1:
+        return directory, found[0]
+    if found:
+        raise ConfigError(
+            f"--model {name!r}: the folder has no config.json and {len(found)} GGUF files ({', '.join(found)}): "
+            f"name one, --model {Path(name) / found[0]} or --model-arg gguf_file={found[0]}."
+        )
+    return None
 
 
 def offline() -> bool:
@@ -275,6 +300,11 @@ def load_model(
     torch_dtype = getattr(torch, dt)
     extra: dict[str, str] = {}
     gdir = embedded_dir(spec) if not model_args else None  # model args load the named checkpoint as given
+    own = local_gguf(name, spec, args)
+    if gdir is None and own is not None:  # a GGUF of one's own: converted once per machine, as the built-in is
+        gdir, spec = own[0], replace(spec, gguf_file=own[1])
+        for key in ("gguf_file", "trust_remote_code"):
+            load_kwargs.pop(key, None)
     if gdir is not None:
         family = spec.family or "causal"
         try:
@@ -282,18 +312,26 @@ def load_model(
 
             tokenizer, model = load_embedded(gdir, str(spec.gguf_file), dt)  # converted once per machine
         except Exception as exc:  # noqa: BLE001
+            fix = (
+                f"Reinstall the package {spec.embedded_package!r} or pass a hub id."
+                if spec.embedded_package
+                else "Check that it is a whole GGUF file of a causal LM that transformers reads (pip install gguf)."
+            )
+            kind = "embedded GGUF" if spec.embedded_package else "GGUF file"
             raise UnknownModelError(
-                f"--model {name!r}: the embedded GGUF {gdir / str(spec.gguf_file)} did not load "
-                f"({type(exc).__name__}: {exc}). Reinstall the package {spec.embedded_package!r} or pass a hub id."
+                f"--model {name!r}: the {kind} {gdir / str(spec.gguf_file)} did not load ({type(exc).__name__}: "
+                f"{exc}). {fix}"
             ) from exc
-        source = f"gguf:{spec.embedded_package}/{spec.gguf_file}"
+        source = f"gguf:{spec.embedded_package}/{spec.gguf_file}" if spec.embedded_package else f"gguf:{gdir}"
         try:
             revision = importlib.metadata.version(str(spec.embedded_package).replace("_", "-"))
-        except importlib.metadata.PackageNotFoundError:
+        except (importlib.metadata.PackageNotFoundError, ValueError):
             revision = "unknown"
-        quant = str(spec.gguf_file).rsplit(".", 2)[-2] if str(spec.gguf_file).count(".") >= 2 else "?"
-        extra["weights"] = f"GGUF {quant} dequantised to {dt}"
-        extra["hub_id"] = spec.hub_id
+        from biascheck.models.identity import quantisation as gguf_type
+
+        extra["weights"] = f"{gguf_type(None, str(spec.gguf_file))} dequantised to {dt}"  # by alias or by path
+        if spec.embedded_package:
+            extra["hub_id"] = spec.hub_id
     else:
         source = spec.hub_id
         try:

@@ -94,3 +94,27 @@ def test_the_default_model_passes_the_competence_guard_in_english_and_fails_it_i
     english, norwegian = read(smol, "en"), read(smol, "no")
     assert english.passed and english.k_agree == 20 and english.mean_gap > 3, english.summary()
     assert not norwegian.passed and norwegian.k_agree <= 12, norwegian.summary()
+
+
+def test_a_gguf_of_ones_own_loads_by_path_and_is_the_same_model_as_the_alias(smol, tmp_path):
+    """`--model file.gguf` was refused ('is not a directory') and `--model DIR` failed on a missing config.json;
+    the same GGUF by path was 'not comparable' with the alias (a free-text weights label differed). Now a
+    file, or a folder holding one GGUF and no config.json, loads through the same cached conversion, with the
+    same identity fields and the same numbers; a folder with two names them and --model-arg gguf_file."""
+    from biascheck.errors import ConfigError
+    from biascheck.gate.comparability import model_identity
+    from biascheck.session import model_record
+
+    gguf = embedded_dir(ALIASES["smollm2-135m"]) / str(ALIASES["smollm2-135m"].gguf_file)
+    (tmp_path / "one").mkdir()
+    (tmp_path / "one" / gguf.name).symlink_to(gguf)
+    by_file, by_folder = load_model(str(gguf), device="cpu"), load_model(str(tmp_path / "one"), device="cpu")
+    for other in (by_file, by_folder):
+        assert model_identity(model_record(other.info)) == model_identity(model_record(smol.info))
+        assert other.info.extra["weights_sha256"] == smol.info.extra["weights_sha256"]
+        assert other.info.source.startswith("gguf:") and other.info.family == "causal"
+    sentences = ["The nurse said that she was tired.", "He is a pilot."]
+    assert np.array_equal(by_file.sentence_logprob(sentences)[0], smol.sentence_logprob(sentences)[0])
+    (tmp_path / "one" / "copy.Q4_1.gguf").symlink_to(gguf)
+    with pytest.raises(ConfigError, match="2 GGUF files .*--model-arg gguf_file="):
+        load_model(str(tmp_path / "one"), device="cpu")
