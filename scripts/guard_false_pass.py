@@ -236,7 +236,7 @@ def summary(family: str, got: list[dict[str, Any]]) -> dict[str, Any]:
                 "passes": sum(x["passed"] for x in new),
                 "passing_seeds": [r["seed"] for r, x in zip(got, new, strict=True) if x["passed"]],
                 "max_k": max(x["k"] for x in new),
-                "k_at_least_16": sum(x["k"] >= 16 for x in new),
+                "k_at_least_line": sum(x["k"] / 20 >= math.LINE for x in new),
                 "p_at_most_alpha": sum(x["p"] <= math.ALPHA for x in new),
                 "effect_at_least_line": sum(x["effect"] >= math.EFFECT_LINE for x in new),
                 "min_p": min(x["p"] for x in new),
