@@ -323,3 +323,51 @@ def test_the_documented_install_the_ship_check_and_the_action_install_every_extr
         missing = needed - set(found[0].split(","))
         assert not missing, f"{where} installs [{found[0]}], without {sorted(missing)}: a shipped probe needs them"
     assert installs["README.md"] == installs["scripts/ship_check.sh"]  # the ship check installs what users do
+
+
+def test_the_readme_says_which_gates_the_default_model_fails_and_its_action_example_selects_passing_ones(tmp_path):
+    """The README's next steps went red on the default model without a word (the numbers were only in
+    docs/probes.md), and its action example selected WinoBias, whose type 2 the default model fails. The
+    README's numbers are docs/probes.md's measured ones against thresholds/default.toml's bounds, and the
+    example's -k, run through `biascheck run --collect-only`, selects only probes the README says pass."""
+    import shlex
+    import subprocess
+    import sys
+    import tomllib
+
+    readme = " ".join(README.read_text(encoding="utf-8").split())
+    measured = " ".join((DOCS / "probes.md").read_text(encoding="utf-8").split())
+    bounds = tomllib.loads((REPO / "thresholds" / "default.toml").read_text(encoding="utf-8"))
+    failing = {  # probe: (README's words, what docs/probes.md measured, the bound it passes)
+        "singular_they": ("(β = 0.73 > 0.5)", "β = 0.73 > 0.5", bounds["singular_they"]["beta_gendered"]["max"]),
+        "natural_prompts": (
+            "(ln P(he)/P(she) = −1.44, beyond ±0.693)",
+            "ln P(he)/P(she) = −1.44",
+            bounds["natural_prompts"]["default"]["default_log_he_she_openers"]["min"],
+        ),
+        "winobias": (
+            "type 2 (pro-stereotypical share 0.64 > 0.60)",
+            "in 64 % of pairs",
+            bounds["winobias"]["pro_share"]["max"],
+        ),
+    }
+    assert "3 failed" in measured and "fails three gates" in readme
+    for probe, (said, source, bound) in failing.items():
+        assert said in readme and source in measured, probe
+        assert f"{abs(bound):.2g}".rstrip("0") in said.replace("0.60", "0.6"), (probe, bound)
+    passing = {"pronoun_ratio": "pronoun-ratio", "role_nouns": "role-noun", "politicians": "politicians"}
+    passing |= {"crows_pairs_gender": "CrowS-Pairs", "winogender": "Winogender"}
+    said_passing = "passes the pronoun-ratio, role-noun, politicians, CrowS-Pairs and Winogender gates"
+    assert said_passing in readme and said_passing in measured
+    (selection,) = re.findall(r"pytest-args: (-k \"[^\"]+\")", README.read_text(encoding="utf-8"))
+    done = subprocess.run(
+        [sys.executable, "-m", "biascheck.cli", "run", "--collect-only", "-q", "-p", "no:cacheprovider"]
+        + shlex.split(selection),
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    selected = set(re.findall(r"test_(\w+?)\.py::", done.stdout))
+    assert selected and selected <= set(passing), (selection, selected)
