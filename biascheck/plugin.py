@@ -435,7 +435,8 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
     # ended red beside an older report: a reader must never find an earlier green report beside it.
     red = exitstatus != pytest.ExitCode.OK or tracking.failures
     meant = tracking.outcomes or gate_options(session.config) or (red and summary.has_report(session.config.report_dir))
-    if not session.results and (not meant or exitstatus == pytest.ExitCode.INTERRUPTED):
+    stopped = exitstatus in (pytest.ExitCode.INTERRUPTED, pytest.ExitCode.USAGE_ERROR)  # the previous report stays
+    if not session.results and (not meant or stopped):
         summary.discard_plots(session.config.report_dir)
         return
 

@@ -80,10 +80,34 @@ def mismatches(base: Mapping[str, Any], new: Mapping[str, Any]) -> list[str]:
             old = base_settings[probe].get(name)
             if old is not None and old.get("value") != entry.get("value"):
                 out.append(f"setting {probe}.{name}: {old.get('value')} vs {entry.get('value')}")
-    for base_model, new_model in _paired_models(base, new):
-        a, b = model_identity(base["models"][base_model]), model_identity(new["models"][new_model])
+    return out + model_mismatches(base, new.get("models") or {})
+
+
+def model_mismatches(base: Mapping[str, Any], models: Mapping[str, Mapping[str, Any]]) -> list[str]:
+    """The per-model part of `mismatches`: how each of `models` (name -> model record, as results.json
+    holds them) was loaded differently from the baseline models it is compared with. Known as soon as the
+    models load, before any probe runs."""
+    out = []
+    for base_model, new_model in _paired_models(base, {"models": models}):
+        a, b = model_identity(base["models"][base_model]), model_identity(models[new_model])
         against = "" if base_model == new_model else f" (vs baseline model {base_model})"
         for field_name in MODEL_FIELDS:
             if a[field_name] != b[field_name]:
                 out.append(f"{new_model} {field_name}: {_shown(a[field_name])} vs {_shown(b[field_name])}{against}")
+    return out
+
+
+def other_model(base: Mapping[str, Any], models: Mapping[str, Mapping[str, Any]]) -> list[str]:
+    """Pairs that are different models altogether (another architecture or another tokenizer), not the same
+    model loaded another way: 'NEW is ARCH, baseline model BASE is ARCH'. Pure."""
+    out = []
+    for base_model, new_model in _paired_models(base, {"models": models}):
+        a, b = base["models"][base_model], models[new_model]
+        arch_a, arch_b = a.get("architecture"), b.get("architecture")
+        tok_a, tok_b = ((r.get("extra") or {}).get("tokenizer_sha256") for r in (a, b))
+        if arch_a != arch_b or (tok_a and tok_b and tok_a != tok_b):
+            out.append(
+                f"{new_model} is {arch_b or 'an unrecorded architecture'}, baseline model {base_model} is "
+                f"{arch_a or 'an unrecorded architecture'}" + (", with another tokenizer" if tok_a != tok_b else "")
+            )
     return out

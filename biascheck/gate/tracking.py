@@ -146,6 +146,54 @@ class Tracking:
                 again = " " + admit.fix_first(run, command, "It") if role == "baseline" else ""
                 raise pytest.UsageError(f"{refusal}{again}")
 
+    @pytest.hookimpl(trylast=True)
+    def pytest_collection_finish(self, session: pytest.Session) -> None:
+        """Before the first probe test: the models this run compares with a baseline, loaded now (each once
+        per run; the tests reuse them), are compared with the baseline's models, so a run of another model
+        or of one loaded another way is refused before any probe runs, not after all of them."""
+        cfg = self.session.config
+        if (
+            is_worker(self.config)
+            or self.config.option.collectonly
+            or cfg.baseline is None
+            or cfg.baseline_regen
+            or cfg.allow_mismatch
+            or getattr(self.config.option, "dist", "no") != "no"
+            or not any(model_of_item(item) in cfg.models for item in session.items)
+            or not all(_loads_its_own_model(item) for item in session.items if model_of_item(item) is not None)
+        ):
+            return
+        from biascheck.gate import comparability
+        from biascheck.gate.store import ResultStore
+        from biascheck.session import model_record
+
+        records = {}
+        for name in cfg.models:
+            try:
+                records[name] = model_record(self.session.model(name).info)
+            except BiascheckError:
+                continue  # a model that does not load: its tests say why
+        try:
+            base = ResultStore(cfg.store_path, create=False).load_run(cfg.baseline)
+        except BiascheckError:
+            return  # checked at the start; the end of the run reports what changed since
+        differences = comparability.model_mismatches(base, records)
+        if not differences:
+            return
+        others = comparability.other_model(base, records)
+        what = (
+            f"these are different models ({'; '.join(others)}), so a change between them is not a regression"
+            if others
+            else "the same model loaded another way moves the numbers by itself"
+        )
+        raise pytest.UsageError(
+            f"this run is not comparable with baseline {cfg.baseline!r}, found before any probe ran: "
+            f"{'; '.join(differences)}. {what[0].upper()}{what[1:]}. To compare two models anyway (e.g. two "
+            "candidate base models), add --bias-allow-mismatch: the table then shows every metric side by side "
+            "and the differences are recorded. Otherwise load the model as the baseline was loaded, or "
+            "regenerate the baseline."
+        )
+
     # -- 1. xdist: one model per worker, results shipped from the workers to the controller ----------
     @pytest.hookimpl(optionalhook=True, tryfirst=True)
     def pytest_xdist_make_scheduler(self, config: pytest.Config, log: Any) -> Any:
@@ -267,8 +315,8 @@ class Tracking:
 
     @pytest.hookimpl(tryfirst=True)  # before junitxml writes its file: gate failures become testcases
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
-        if is_worker(self.config) or exitstatus == pytest.ExitCode.INTERRUPTED:
-            return
+        if is_worker(self.config) or exitstatus in (pytest.ExitCode.INTERRUPTED, pytest.ExitCode.USAGE_ERROR):
+            return  # interrupted, or stopped before any test ran: its own message is the whole story
         self._check_measured()
         self._check_outside(session)
         if not self.session.results and not self.config.option.collectonly:
@@ -468,6 +516,12 @@ class Tracking:
         report_dir = self.session.config.report_dir  # summary.md and the job summary carry the verdict (report.py)
         if self.markdown and report_dir is not None:
             atomic_write(report_dir / "baseline.md", self.markdown)
+
+
+def _loads_its_own_model(item: pytest.Item) -> bool:
+    """The test's `lm` is the plugin's fixture (the model loaded from --model), not a conftest's own."""
+    definitions = getattr(getattr(item, "_fixtureinfo", None), "name2fixturedefs", {}).get("lm")
+    return bool(definitions) and getattr(definitions[-1].func, "__module__", "") == "biascheck.plugin"
 
 
 def register(config: pytest.Config) -> None:

@@ -470,3 +470,42 @@ def test_a_partial_run_is_told_so_when_saved_and_its_suggested_regeneration_is_a
     assert "--bias-accept-partial" in command
     assert project.runpytest(*command).ret == 0
     assert [r["value"] for r in saved(project, "part")["results"] if r["metric"] == "mean_abs_log_n"] == [2.0]
+
+
+REAL_LM_PROBE = """
+import pytest
+pytestmark = pytest.mark.biascheck(probe="pronoun_ratio")
+
+def test_probe(lm, bias):
+    raise AssertionError("not reached: the random model cannot be measured")
+"""
+
+
+def test_a_baseline_of_another_model_is_refused_before_any_probe_runs(pytester, tiny_bert, mirror):
+    """A run of one model against a baseline of another was refused only after every probe had run (7.7 min
+    for SmolLM2 against a BERT baseline), without saying that the two are different models."""
+    from biascheck.models import load_model
+    from biascheck.session import SCHEMA_VERSION, model_record
+
+    pytester.makepyfile(test_probe=REAL_LM_PROBE)
+    record = model_record(load_model(str(tiny_bert), device="cpu").info)
+    other = {**record, "architecture": "LlamaForCausalLM", "family": "causal"}
+    other["extra"] = {**record["extra"], "tokenizer_sha256": "0" * 64}
+    for name, model in (("same", record), ("other", other)):
+        run = {"schema_version": SCHEMA_VERSION, "exit_status": 0, "models": {"base": model}, "results": []}
+        ResultStore(pytester.path / "store.sqlite").save_run(name, run)
+    args = ["--model", str(tiny_bert), "--bias-store", "store.sqlite", "--bias-data", str(mirror), "--device", "cpu"]
+    refused = pytester.runpytest(*args, "--bias-baseline", "other", "-p", "no:cacheprovider")
+    assert refused.ret == pytest.ExitCode.USAGE_ERROR, refused.stdout.str()[-2000:]
+    refused.stderr.fnmatch_lines(
+        [
+            "*not comparable with baseline 'other', found before any probe ran: * family: 'causal' vs 'masked'*"
+            "These are different models (* is BertForMaskedLM, baseline model base is LlamaForCausalLM, with "
+            "another tokenizer)*--bias-allow-mismatch*"
+        ]
+    )
+    assert "no-results" not in refused.stdout.str() and not (pytester.path / "bias-report").exists()
+    same = pytester.runpytest(*args, "--bias-baseline", "same", "-p", "no:cacheprovider")
+    assert same.ret == pytest.ExitCode.TESTS_FAILED  # the same model: its tests ran (the random one is red)
+    assert "found before any probe ran" not in same.stderr.str() + same.stdout.str()
+    same.stdout.fnmatch_lines(["*ERROR at setup of test_probe*", "cannot measure: *"])
