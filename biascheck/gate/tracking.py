@@ -520,7 +520,7 @@ class Tracking:
 
 def _loads_its_own_model(item: pytest.Item) -> bool:
     """The test's `lm` is the plugin's fixture (the model loaded from --model), not a conftest's own."""
-    definitions = getattr(getattr(item, "_fixtureinfo", None), "name2fixturedefs", {}).get("lm")
+    definitions: Any = getattr(getattr(item, "_fixtureinfo", None), "name2fixturedefs", {}).get("lm")
     return bool(definitions) and getattr(definitions[-1].func, "__module__", "") == "biascheck.plugin"
 
 
