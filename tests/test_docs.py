@@ -89,7 +89,12 @@ def test_the_documented_action_snippets_pass_only_inputs_the_action_has():
     seen = 0
     for page in (README, DOCS / "gate.md"):
         for block in re.findall(r"```yaml\n(.*?)```", page.read_text(encoding="utf-8"), re.S):
-            for step in yaml.safe_load(block) or []:
+            doc = yaml.safe_load(block) or []
+            if isinstance(doc, dict) and "steps" in doc:  # a job: it checks out first, may push and comment
+                uses = [str(step.get("uses", "")) for step in doc["steps"]]
+                assert uses[0].startswith("actions/checkout@") and doc["concurrency"], _name(page)
+                assert doc["permissions"] == {"contents": "write", "pull-requests": "write"}, _name(page)
+            for step in doc.get("steps", []) if isinstance(doc, dict) else doc:
                 if isinstance(step, dict) and str(step.get("uses", "")).startswith("OWNER/biascheck@"):
                     assert set(step["with"]) <= inputs, (_name(page), set(step["with"]) - inputs)
                     seen += 1

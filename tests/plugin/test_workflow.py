@@ -69,7 +69,7 @@ def test_workflow_schema(path):
 def test_release_gate_triggers_and_steps():
     by_name, workflow = steps()
     triggers = workflow[True] if True in workflow else workflow["on"]  # YAML 1.1 reads the key `on` as True
-    assert {"release", "push", "workflow_dispatch"} <= set(triggers)
+    assert {"release", "workflow_dispatch"} == set(triggers)  # a tag push too would gate one release twice
     assert "model" in triggers["workflow_dispatch"]["inputs"]
     assert "scripts/gate.sh" in by_name["Run the probes and compare with the baseline"]["run"]
     uses = [s.get("uses", "") for s in by_name.values()]
@@ -400,6 +400,37 @@ def test_the_action_keeps_its_store_on_a_branch_so_a_release_compares_with_the_l
     assert len(log.splitlines()) == 2  # one save per release
     compared = (tmp_path / "job-v2" / "bias-report" / "summary.md").read_text()
     assert "regression check against `v1`" in compared and "against baseline 'v1': 1 within noise" in compared
+    _comment_step_comments_the_summary_or_warns(action, tmp_path / "job-v2", compared)
+
+
+def _comment_step_comments_the_summary_or_warns(action, job, summary):
+    """The action's comment step (on by default) with a `gh` that records the body it is given, then one
+    that refuses (no pull-requests: write): the comment is the summary (cut to GitHub's limit, with the
+    report's link when cut), and a refusal is a warning, not a red step."""
+    yaml = pytest.importorskip("yaml")
+    assert yaml.safe_load(ACTION.read_text())["inputs"]["comment-on-pr"]["default"] == "true"
+    step = action["Comment the tables on the pull request"]
+    assert "inputs.comment-on-pr == 'true'" in step["if"] and "steps.upload.outputs.artifact-url" in str(step["env"])
+    script = step["run"].replace("${{ github.action_path }}", str(REPO))
+    bin_dir = job / "fake-bin"
+    bin_dir.mkdir()
+    gh = bin_dir / "gh"
+    env = {
+        "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}",
+        "SUMMARY": "bias-report/summary.md",
+        "PR": "7",
+        "REPORT_URL": "https://github.com/o/r/actions/runs/1/artifacts/2",
+        "PYTHON": sys.executable,
+        "GH_TOKEN": "t",
+    }
+    gh.write_text(f'#!/bin/bash\n[ "$1 $2 $3 $4" = "pr comment 7 --body-file" ] && cp "$5" {job / "body.md"}\n')
+    gh.chmod(0o755)
+    done = run_step({"run": script}, job, env)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert (job / "body.md").read_text() == summary  # short enough: the whole summary
+    gh.write_text("#!/bin/bash\necho 'HTTP 403: Resource not accessible by integration' >&2\nexit 1\n")
+    refused = run_step({"run": script}, job, env)
+    assert refused.returncode == 0 and "::warning::biascheck could not comment on pull request 7" in refused.stdout
 
 
 def test_the_reusable_workflow_and_its_example_caller_may_push_the_store():
@@ -410,3 +441,63 @@ def test_the_reusable_workflow_and_its_example_caller_may_push_the_store():
     called = yaml.safe_load((REPO / ".github" / "workflows" / "biascheck-call.yml").read_text())
     step = next(s for s in called["jobs"]["gate"]["steps"] if s.get("uses") == "./.biascheck-src")
     assert step["with"]["store-branch"] == "${{ inputs.store-branch }}" and "concurrency" in called["jobs"]["gate"]
+
+
+def test_the_release_workflow_makes_the_tag_the_readme_s_action_snippet_names(tmp_path):
+    """No tag existed, so `uses: OWNER/biascheck@v0.1.0` could not run: release.yml's step tags v + pyproject's
+    version (the snippet's tag) once, in a repository with an origin, and leaves an existing tag alone."""
+    import re
+    import tomllib
+
+    yaml = pytest.importorskip("yaml")
+    workflow = yaml.safe_load((REPO / ".github" / "workflows" / "release.yml").read_text())
+    assert workflow["permissions"]["contents"] == "write" and workflow["concurrency"]["group"] == "release"
+    step = next(
+        s for s in workflow["jobs"]["release"]["steps"] if s.get("name") == "Tag and release pyproject's version"
+    )
+    version = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["version"]
+    readme = (REPO / "README.md").read_text()
+    assert re.findall(r"uses: [\w-]+/biascheck@(\S+)", readme) == [f"v{version}"]
+    origin, work = tmp_path / "origin.git", tmp_path / "work"
+    _git(tmp_path, "init", "-q", "--bare", str(origin))
+    _git(tmp_path, "clone", "-q", str(origin), str(work))
+    shutil.copy(REPO / "pyproject.toml", work / "pyproject.toml")
+    (work / "scripts").mkdir()
+    shutil.copy(REPO / "scripts" / "release_tag.sh", work / "scripts" / "release_tag.sh")
+    _git(work, "add", ".")
+    _git(work, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "release")
+    _git(work, "push", "-q", "origin", "HEAD")
+    fake = tmp_path / "gh-release"  # stands for `gh release create`: makes the tag on the origin, as GitHub does
+    fake.write_text('#!/bin/bash\ngit tag "$1" "$3" && git push -q origin "$1"\n')
+    fake.chmod(0o755)
+    env = {"RELEASE_CMD": str(fake)}
+    first = run_step({"run": step["run"]}, work, env)
+    assert first.returncode == 0 and f"release: created v{version}" in first.stdout, first.stdout + first.stderr
+    assert _git(origin, "tag").split() == [f"v{version}"]
+    again = run_step({"run": step["run"]}, tmp_path / "work", env)
+    assert again.returncode == 0 and "exists already" in again.stdout, again.stdout + again.stderr
+
+
+def test_bias_gate_keeps_a_k_expression_whole_and_no_workflow_gates_a_release_twice():
+    """bias-gate.yml split -k "a or b" into words ("file or directory not found: or"); a release started
+    four full-suite jobs (bias-gate and release-gate on the tag, release-gate and checkpoint-gate on the
+    release)."""
+    yaml = pytest.importorskip("yaml")
+    gate = yaml.safe_load((REPO / ".github" / "workflows" / "bias-gate.yml").read_text())
+    run = next(s["run"] for s in gate["jobs"]["probes"]["steps"] if s.get("name") == "Run the probes")
+    script = run.replace(".venv/bin/pytest", "printf '[%s]'")
+    done = subprocess.run(
+        ["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", script],
+        cwd=REPO,
+        env={**os.environ, "MODEL": "m", "PROFILE": "p", "PROBES": '-k "winobias or pronoun_ratio"'},
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.endswith("[-k][winobias or pronoun_ratio]")
+    on_release = []
+    for path in WORKFLOWS:
+        triggers = yaml.safe_load(path.read_text())[True]
+        if "release" in triggers or "tags" in (triggers.get("push") or {}):
+            on_release.append(path.name)
+    assert on_release == ["release-gate.yml"]
