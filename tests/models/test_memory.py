@@ -85,3 +85,16 @@ def test_an_unreadable_config_keeps_the_fixed_budget_and_says_why(gpt2_tiny, mon
     lm._size_budget_from_card("cuda:0", mem_get_info=lambda device: (3 * GiB, 16 * GiB))
     assert lm.engine.token_budget == fixed
     assert "fixed default" in lm.info.extra["token_budget"]
+
+
+def test_the_lm_head_chunk_is_sized_by_the_devices_budget_not_a_fixed_element_count():
+    """32 rows of a 262k vocabulary on a CPU left the head bound by reading its weight once per chunk."""
+    from biascheck.models.batching import HEAD_BUDGET_BYTES, HEAD_MAX_ROWS, head_chunk_rows
+    from biascheck.models.memory import head_reserve_bytes
+
+    assert head_chunk_rows(262_144, "cpu") == 256  # Gemma 3: 2**29 / (8 * 2**18)
+    assert head_chunk_rows(49_152, "cpu") == 1365  # SmolLM2: floor(2**29 / 393,216)
+    assert head_chunk_rows(262_144, "mps") == 128 and head_chunk_rows(10, "cuda") == HEAD_MAX_ROWS
+    assert head_chunk_rows(2**40, "cpu") == 1  # a row larger than the budget: one at a time
+    for vocab in (30_522, 49_152, 250_002, 262_144):
+        assert head_reserve_bytes(head_chunk_rows(vocab, "cpu"), vocab) <= HEAD_BUDGET_BYTES["cpu"]
