@@ -191,7 +191,8 @@ def test_another_vader_release_is_refused(tmp_path, monkeypatch):
 def test_missing_spacy_lookups_says_how_to_install(tmp_path, monkeypatch, language):
     lexicons._spacy_table.cache_clear()  # a table read earlier would not look for the package again
     monkeypatch.setattr(lexicons, "SPACY_LOOKUPS_PACKAGE", "biascheck_no_such_package")
-    with pytest.raises(DataError, match=r"Install it: pip install spacy-lookups-data==1\.0\.5 \(biascheck's extra multilingual"):
+    hint = r"Install it: pip install spacy-lookups-data==1\.0\.5 \(biascheck's extra multilingual"
+    with pytest.raises(DataError, match=hint):
         lexicons.pos_lemmas(ReferenceData(mirror=tmp_path, cache=tmp_path), language, "adj")
 
 
