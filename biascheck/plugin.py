@@ -19,7 +19,7 @@ import pytest
 
 from biascheck.errors import BiascheckError, NotApplicable
 from biascheck.registry import DEFAULT_MODEL
-from biascheck.results import ProbeRecorder
+from biascheck.results import ProbeRecorder, ThresholdFailure
 from biascheck.run_config import (
     RunConfig,
     parse_batch_size,
@@ -334,12 +334,15 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> Any:
     outcome = yield
     if (
         call.excinfo is None
-        or not call.excinfo.errisinstance(BiascheckError)
+        or not call.excinfo.errisinstance((BiascheckError, ThresholdFailure))
         or _probe_of(item) is None
         or item.config.getoption("tbstyle", "auto") != "auto"
     ):
         return
     report = outcome.get_result()
+    if call.excinfo.errisinstance(ThresholdFailure):  # the metrics and their limits, not the test's source
+        report.longrepr = f"{call.excinfo.value}\n(pytest --tb=long shows the test's code)"
+        return
     report.longrepr = f"{call.excinfo.typename}: {call.excinfo.value}\n(pytest --tb=long shows where it was raised)"
 
 

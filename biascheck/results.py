@@ -74,6 +74,11 @@ class Result:
         return cls(**data, threshold=None if threshold is None else Threshold(**threshold))
 
 
+class ThresholdFailure(AssertionError):
+    """A probe test's metrics outside their thresholds (`ProbeRecorder.check`): the report shows its message
+    alone, the failing metrics and where their limits are set, not the test's source and locals."""
+
+
 def finite_json(value: Any) -> Any:
     """`value` with every non-finite float (NaN, ±inf; numpy's too) replaced by None, at any depth of dicts,
     lists and tuples; numpy scalars become Python numbers. Pure."""
@@ -201,7 +206,7 @@ class ProbeRecorder:
             lines.append(
                 "Change the limits in the file named in brackets, or pick another profile with --bias-profile NAME."
             )
-            raise AssertionError("\n".join(lines))
+            raise ThresholdFailure("\n".join(lines))
 
     def _report_path(self, name: str, suffix: str) -> Path | None:
         if self.figure_dir is None:

@@ -409,3 +409,14 @@ def test_ctrl_c_while_the_report_is_written_is_a_line_and_leaves_no_verdict(proj
     stopped.stdout.fnmatch_lines(["*interrupted while the report was written: its summary.md says the run has no*"])
     assert (out / "summary.md").read_text().startswith("### biascheck gate: no verdict")
     assert (out / "previous-run" / "results.json").is_file() and not (out / "results.json").exists()
+
+
+def test_a_threshold_failure_reports_its_metrics_not_the_tests_code(project):
+    """A threshold failure printed about 25 lines of the test's code and data before its one-line reason."""
+    result = project.runpytest("--model", "a/model", "--bias-report", "none")
+    lines = result.stdout.str().split("= FAILURES =", 1)[1].splitlines()[2:]
+    failure = lines[: next(i for i, line in enumerate(lines) if line.startswith("====="))]
+    assert failure[0].startswith("1 bias metric(s) outside the thresholds of profile 'default':"), failure
+    assert len(failure) == 4 and not any("bias.record" in line for line in failure), failure
+    long = project.runpytest("--model", "a/model", "--bias-report", "none", "--tb=long")
+    assert "def test_probe" in long.stdout.str().split("FAILURES", 1)[1]
