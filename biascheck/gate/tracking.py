@@ -67,6 +67,7 @@ class Tracking:
     outcomes: dict[str, dict[str, set[str]]] = field(default_factory=dict)  # model -> seen/ran/skip reasons
     selected: set[str] = field(default_factory=set)  # every test that reported, probe or not
     deselected: int = 0  # by -k / -m (seen here without xdist)
+    skipped_tests: dict[str, dict[str, str]] = field(default_factory=dict)  # node id -> model, test, reason
 
     @property
     def session(self) -> BiasSession:
@@ -239,6 +240,7 @@ class Tracking:
         if session.config.checkpoints:
             meta["checkpoints"] = [c.to_json() for c in session.config.checkpoints]
         meta["coverage"] = admit.coverage(self.config, session.results, meta["tier"]["name"])
+        meta["not_measured"] = list(self.skipped_tests.values())  # probe tests skipped or xfailed, with why
         if self.failures:  # any gate failure, --bias-baseline-regen included (a regression there is not one)
             meta["exit_status"] = max(int(meta["exit_status"]), int(pytest.ExitCode.TESTS_FAILED))
         if self.comparison is not None or self.failures:
@@ -268,6 +270,7 @@ class Tracking:
         if model is None or model not in self.session.config.models:  # a test's own `lm` parameter: not ours
             return
         seen = self.outcomes.setdefault(model, {"seen": set(), "ran": set(), "failed": set(), "skips": set()})
+        self._note_skip(model, report)
         seen["seen"].add(report.nodeid)
         if report.failed:
             seen["failed"].add(report.nodeid)
@@ -278,6 +281,19 @@ class Tracking:
             seen["ran"].add(report.nodeid)  # passed (an xfail that passed too): the test measured
         elif report.skipped and isinstance(report.longrepr, tuple):  # in setup, or by pytest.skip in the test
             seen["skips"].add(str(report.longrepr[2]).removeprefix("Skipped: "))
+
+    def _note_skip(self, model: str, report: pytest.TestReport) -> None:
+        """A probe test that measured nothing (skipped, or an expected failure) with why, for the report's
+        'not measured' list (`not_measured`)."""
+        if not report.skipped:
+            return
+        if hasattr(report, "wasxfail"):
+            why = f"marked xfail{': ' + report.wasxfail if report.wasxfail else ''}"
+        elif isinstance(report.longrepr, tuple):
+            why = str(report.longrepr[2]).removeprefix("Skipped: ")
+        else:
+            why = "skipped"
+        self.skipped_tests[report.nodeid] = {"model": model, "test": report.nodeid, "reason": why}
 
     def _check_measured(self) -> None:
         """A model whose every selected test was skipped was not measured: the gate cannot pass on it. (A

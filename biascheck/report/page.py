@@ -312,7 +312,22 @@ def page(
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f"<title>biascheck report</title><style>{STYLE}</style></head><body>"
         f"{_header(meta, results)}<nav><h2>Probes</h2><ul>{''.join(contents)}</ul></nav>"
-        f"{''.join(sections)}<script>{CHECK_SCRIPT}</script></body></html>\n"
+        f"{''.join(sections)}{_not_measured(meta)}<script>{CHECK_SCRIPT}</script></body></html>\n"
+    )
+
+
+def _not_measured(meta: Mapping[str, Any]) -> str:
+    """The probe tests that measured nothing (skipped or xfailed), each with why; '' if none."""
+    skipped = meta.get("not_measured") or []
+    if not skipped:
+        return ""
+    rows = "".join(
+        f"<tr><td>{_e(e['model'])}</td><td>{_e(e['test'])}</td><td>{_e(e['reason'])}</td></tr>" for e in skipped
+    )
+    return (
+        f'<section class="not-measured" id="not-measured"><h2>Not measured ({len(skipped)})</h2>'
+        f"<table><thead><tr><th>model</th><th>test</th><th>why</th></tr></thead><tbody>{rows}</tbody></table>"
+        "</section>"
     )
 
 

@@ -112,7 +112,23 @@ def markdown_summary(results: list[Result], meta: dict[str, Any]) -> str:
         "",
     ]
     tables = render(build_tables(results), "github") if results else NOTHING_RECORDED + "\n"
-    return "\n".join(head) + "\n" + verdict_markdown(results, meta) + tables + "\n"
+    return "\n".join(head) + "\n" + verdict_markdown(results, meta) + tables + "\n" + not_measured_markdown(meta)
+
+
+def not_measured_markdown(meta: dict[str, Any]) -> str:
+    """The probe tests that measured nothing (skipped or xfailed) and why, grouped by reason; '' if none."""
+    skipped = meta.get("not_measured") or []
+    if not skipped:
+        return ""
+    by_reason: dict[str, list[str]] = {}
+    for entry in skipped:
+        by_reason.setdefault(f"{entry['model']}: {entry['reason']}", []).append(entry["test"].split("::")[-1])
+    lines = [f"### Not measured ({len(skipped)} probe test(s) skipped or expected to fail)", ""]
+    lines += [
+        f"- {reason} ({len(tests)}: {', '.join(tests[:4])}{' ...' if len(tests) > 4 else ''})"
+        for reason, tests in by_reason.items()
+    ]
+    return "\n".join(lines) + "\n\n"
 
 
 NOTHING_RECORDED = "This run recorded no result: no probe test recorded one (the reasons are in the gate's verdict)."

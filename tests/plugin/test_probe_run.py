@@ -420,3 +420,17 @@ def test_a_threshold_failure_reports_its_metrics_not_the_tests_code(project):
     assert len(failure) == 4 and not any("bias.record" in line for line in failure), failure
     long = project.runpytest("--model", "a/model", "--bias-report", "none", "--tb=long")
     assert "def test_probe" in long.stdout.str().split("FAILURES", 1)[1]
+
+
+def test_skipped_probe_tests_are_listed_with_why_in_summary_md_and_report_html(project):
+    """Skipped probes were missing from report.html and summary.md: a reader saw only what ran."""
+    result = project.runpytest("--model", "norbert", "--model", "a/model")
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    summary = (project.path / "bias-report" / "summary.md").read_text()
+    assert "### Not measured (2 probe test(s) skipped or expected to fail)" in summary
+    listed = summary.split("### Not measured", 1)[1]
+    assert "\n- norbert: " in listed and "norbert covers no, nb, nn" in listed and "test_probe[norbert-0.5]" in listed
+    page = (project.path / "bias-report" / "report.html").read_text()
+    assert 'id="not-measured"' in page and "test_probe[norbert-0.5]" in page
+    results = json.loads((project.path / "bias-report" / "results.json").read_text())
+    assert {e["model"] for e in results["not_measured"]} == {"norbert"}
