@@ -434,3 +434,13 @@ def test_skipped_probe_tests_are_listed_with_why_in_summary_md_and_report_html(p
     assert 'id="not-measured"' in page and "test_probe[norbert-0.5]" in page
     results = json.loads((project.path / "bias-report" / "results.json").read_text())
     assert {e["model"] for e in results["not_measured"]} == {"norbert"}
+
+
+def test_a_profile_error_leaves_the_last_report_as_it_was(project):
+    """A profile error wiped the last report (a report of nothing replaced it)."""
+    out = project.path / "bias-report"
+    assert project.runpytest("--model", "a/model", "-k", "0.5").ret == pytest.ExitCode.OK
+    before = {name: (out / name).read_text() for name in ("results.json", "summary.md", "report.html")}
+    (project.path / "thresholds" / "default.toml").write_text("[pronoun_ratio.mean_abs]\nmax = 1\nwhy = 'x'\n")
+    assert project.runpytest("--model", "a/model", "-k", "0.5").ret == pytest.ExitCode.USAGE_ERROR
+    assert {name: (out / name).read_text() for name in before} == before and not (out / "previous-run").exists()
