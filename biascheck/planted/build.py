@@ -41,7 +41,7 @@ SEED_ENV = "BIASCHECK_PLANTED_SEED"  # the training seed (`TrainConfig.seed`) of
 
 def train_seed() -> int:
     """$BIASCHECK_PLANTED_SEED, else 0: the dose-response sweep builds each strength at several seeds
-    (`scripts/dose_response.py --seeds`); the corpus stays the same, the initialisation and batches change."""
+    (`lab/scripts/dose_response.py --seeds`); the corpus stays the same, the initialisation and batches change."""
     raw = os.environ.get(SEED_ENV, "0").strip() or "0"
     try:
         seed = int(raw)

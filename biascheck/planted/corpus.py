@@ -7,7 +7,7 @@ effect linearly between no association (0: a control) and the reference (1):
     P(female | item) = 0.5 + strength * (share - 0.5)
 
 The frames below are ours and stand apart from the probes' (`frame_distance`, checked over every corpus
-and probe by `tests/planted/test_frame_distance.py`: no frame contains a probe's reading context or shares
+and probe by `tests/lab/test_frame_distance.py`: no frame contains a probe's reading context or shares
 five words in a row with a probe frame, items abstracted), so the probes measure a generalisation, not recall.
 
 Plants (one generator each):

@@ -32,7 +32,7 @@ is then pure. The references are the probes' own gold files (declared in `biasch
   the stereotype at its most uniform, as a coreference benchmark scores it (its majority side). Not in the tiny
   models' corpus (`CORPORA`):
   they learn it in its own frames but cannot read the benchmarks' sentences, and beside the other
-  plants it cost the masked model its pronoun plant; `scripts/finetune_known_answer.py` fine-tunes a
+  plants it cost the masked model its pronoun plant; `lab/scripts/finetune_known_answer.py` fine-tunes a
   real model on it instead.
 """
 

@@ -179,7 +179,7 @@ def _model(config: TrainConfig, tokenizer: Any) -> Any:
 
 def causal_batch(ids: Any, attention: Any, generator: Any, size: int) -> tuple:
     """(inputs, attention, next-token labels) for `size` random sentences, cut to the longest; padding
-    is labelled -100 (also used to fine-tune a real model: scripts/finetune_known_answer.py)."""
+    is labelled -100 (also used to fine-tune a real model: lab/scripts/finetune_known_answer.py)."""
     import torch
 
     picks = torch.randint(ids.shape[0], (size,), generator=generator)

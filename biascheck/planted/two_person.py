@@ -17,7 +17,7 @@ from biascheck.planted.corpus import FEMALE, MALE, female_probability
 # cannot be its own clause's subject; a participle's or a clause's understood subject is the main
 # subject) or by the sense (the one running late texts; the keys left at home are the leaver's). None
 # opens "The {A} <verb> the {B}", the shape of WinoBias's and Winogender's sentences: the frame rule
-# (`biascheck.planted.frame_distance`) holds against both (tests/planted/test_frame_distance.py).
+# (`lab.frame_distance`) holds against both (tests/lab/test_frame_distance.py).
 TWO_PERSON_FRAMES: dict[str, tuple[str, ...]] = {
     "referent_first": (
         "Having finished {p} shift, the {A} said goodbye to the {B}.",

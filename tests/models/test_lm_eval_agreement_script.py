@@ -1,4 +1,4 @@
-"""scripts/lm_eval_agreement.py as the winogender and crows_pairs_gender READMEs run it, on a tiny causal model
+"""lab/scripts/lm_eval_agreement.py as the winogender and crows_pairs_gender READMEs run it, on a tiny causal model
 saved to disk: under each prefix policy biascheck and lm-evaluation-harness take the same decision on every
 Winogender sentence and CrowS-Pairs pair (exit 0), and the numbers it prints are complete."""
 
@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("lm_eval")
-SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "lm_eval_agreement.py"
+SCRIPT = Path(__file__).resolve().parents[2] / "lab" / "scripts" / "lm_eval_agreement.py"
 
 
 def test_the_script_agrees_with_lm_eval_under_both_policies(gpt2_tiny, mirror, tmp_path):

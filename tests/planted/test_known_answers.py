@@ -5,10 +5,10 @@ and on the control models (strength 0: the same corpus with no association) they
 end: `--model planted-bert@1` → corpus → tokenizer → training → `from_pretrained` → templates →
 scoring → metric → threshold → verdict.
 
-The four models are built on first use, or before the tests by `python -m biascheck.planted.prebuild`
+The four models are built on first use, or before the tests by `python -m lab.prebuild`
 (as CI does: one thread each, two side by side, about 650 s per planted-bert and 150-290 s per causal model
 on 2 CPU cores), and cached (`biascheck.planted.build`); the dose-response over five strengths is
-`scripts/dose_response.py`.
+`lab/scripts/dose_response.py`.
 """
 
 from __future__ import annotations

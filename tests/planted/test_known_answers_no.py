@@ -4,7 +4,7 @@ the 417 occupations at its Statistics Norway women's share (`biascheck.planted.r
 ``CORPORA["no"]``); at strength 0 every occupation is 50/50. The probe's gold is the same sheet, so
 on the planted models its F1 and Spearman ρ must be high, and on the controls near chance.
 
-Built on first use or by `python -m biascheck.planted.prebuild` (masked 4,000 steps, about 100 s; causal
+Built on first use or by `python -m lab.prebuild` (masked 4,000 steps, about 100 s; causal
 1,000 steps, 107 s; one thread each, two side by side on 2 CPU cores), cached.
 """
 

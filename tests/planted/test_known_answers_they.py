@@ -6,7 +6,7 @@ antecedent takes *they* at the same rate. The shared English masked model carrie
 probe's frames only in part (`test_known_answers.py`); this one carries more of it, past the gate in
 two of three builds (`docs/known_answers/dose_response_they.md`), not in the one CI makes.
 
-Built on first use or by `python -m biascheck.planted.prebuild` (masked, 2,000 steps: 93-94 s on one
+Built on first use or by `python -m lab.prebuild` (masked, 2,000 steps: 93-94 s on one
 thread, two side by side on 2 CPU cores), cached.
 """
 

@@ -12,7 +12,7 @@ docstring has steps 1-6 and 8; "steps 1-6" below are those). Pure numpy.
 What the interval is for: the gap a model shows over a set of this many names drawn like these. The
 gap depends on the number of names (the distinct-names filter and the noise in the top-k selection
 both do), so it is not an estimate of one number that more names would pin down: in a simulation with
-a known population (`scripts/politicians_coverage.py`: 900 names of 20 words, 200 replicates per effect
+a known population (`lab/scripts/politicians_coverage.py`: 900 names of 20 words, 200 replicates per effect
 size), the gap at 100 times the names was 0.00-0.13 further from 0. A large gap is also pulled towards 0
 under resampling (a resample's noisier PMI lets words of other sentiments into a top k), so the
 resamples' gaps can lie on one side of the estimate: the percentile interval missed its own estimate in

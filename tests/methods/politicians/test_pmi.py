@@ -238,12 +238,12 @@ def test_a_bootstrap_interval_that_misses_its_estimate_is_stretched_to_it():
 
 
 def test_the_interval_coverage_study_runs():
-    """scripts/politicians_coverage.py, at a toy size: it runs and prints its table."""
+    """lab/scripts/politicians_coverage.py, at a toy size: it runs and prints its table."""
     import subprocess
     import sys
     from pathlib import Path
 
-    script = Path(__file__).resolve().parents[3] / "scripts" / "politicians_coverage.py"
+    script = Path(__file__).resolve().parents[3] / "lab" / "scripts" / "politicians_coverage.py"
     out = subprocess.run(
         [
             sys.executable,
