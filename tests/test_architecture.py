@@ -1,18 +1,22 @@
 """The layout docs/design.md promises, checked on the source (ast, no imports run):
 dependencies point down, `spec.py` is the bottom, probe specs import only it, data, models and probes never
 import the layers they must not know, the plugin and the tracking plugin do not import each other, every
-folder of `methods/` is a probe package with the same files, modules stay small."""
+folder of `methods/` is a probe package with the same files, modules stay small, and the product (`biascheck`, the
+probes, the wheel) holds nothing of the lab (`lab/`: experiments, answer pages, research scripts)."""
 
 import ast
+import shutil
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 
 import pytest
 
 from biascheck.catalog import PROBES
 
-PACKAGE = Path(__file__).resolve().parents[1] / "biascheck"
+REPO = Path(__file__).resolve().parents[1]
+PACKAGE = REPO / "biascheck"
 PROBE_FILES = {"__init__.py", "spec.py", "math.py", "score.py", "metrics.py", "figures.py", "README.md"}
 # Data tables may be long: the text of our own stimuli is not code to read.
 DATA_TABLES = {"methods/singular_they/stimuli.py"}
@@ -141,3 +145,36 @@ def test_every_folder_of_methods_is_a_probe_in_the_catalog():
     """The catalog finds a probe by its spec.py: a folder without one would be silently left out."""
     folders = {p.name for p in (PACKAGE / "methods").iterdir() if p.is_dir() and p.name != "__pycache__"}
     assert folders == set(SHIPPED), f"folders without a spec.py: {sorted(folders - set(SHIPPED))}"
+
+
+def _imports_lab(path: Path) -> bool:
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
+        if isinstance(node, ast.ImportFrom) and not node.level:
+            names = [node.module or ""]
+        if any(n == "lab" or n.startswith("lab.") for n in names):
+            return True
+    return False
+
+
+def test_the_product_never_imports_the_lab():
+    """lab/ is not in the wheel: an import of it from the package or a shipped probe fails on a user's machine."""
+    product = [*PACKAGE.rglob("*.py"), *(REPO / "probes").rglob("*.py")]
+    assert not [str(p.relative_to(REPO)) for p in product if _imports_lab(p)]
+
+
+def test_the_wheel_holds_the_product_and_not_the_lab(tmp_path):
+    """The wheel built from the sources (a copy: a stale build/ of the checkout would ship what it holds) has every
+    module of the package and no module of lab/. About 3 s."""
+    source = tmp_path / "source"
+    skip = shutil.ignore_patterns("__pycache__", "*.pyc")
+    for name in ("biascheck", "probes", "thresholds", "lab"):
+        shutil.copytree(REPO / name, source / name, ignore=skip)
+    for name in ("setup.py", "pyproject.toml", "README.md"):
+        shutil.copy(REPO / name, source / name)
+    command = [sys.executable, "-m", "pip", "wheel", ".", "--no-deps", "--no-build-isolation", "-q", "-w", "dist"]
+    subprocess.run(command, cwd=source, capture_output=True, text=True, check=True)
+    (wheel,) = (source / "dist").glob("biascheck-*.whl")
+    shipped = {n for n in zipfile.ZipFile(wheel).namelist() if n.endswith(".py")}
+    assert not [n for n in shipped if n.startswith("lab/")]
+    assert {str(p.relative_to(REPO)) for p in PACKAGE.rglob("*.py")} <= shipped
