@@ -48,6 +48,7 @@ class Result:
     target: float | None = None  # the ideal of a 'target' metric
     tier: str = ""  # the run's tier (biascheck.tiers): quick or full; "" in runs from before tiers
     power: dict[str, float] | None = None  # a gated result's power at its n (`biascheck.gate.power.Power.to_json`)
+    paired: dict[str, Any] | None = None  # the metric's recipe from items (`biascheck.spec.Paired.to_json`)
 
     @property
     def key(self) -> str:
@@ -140,6 +141,7 @@ class ProbeRecorder:
             better=spec.better,
             target=spec.target if metric.target is None else float(metric.target),
             tier=self.tier,
+            paired=None if spec.paired is None else spec.paired.to_json(),
         )
         return self._keep(result)
 

@@ -134,6 +134,50 @@ class Artifact:
             raise ValueError(f"artifact {self.name!r}: give a figure or a text, one of them")
 
 
+# How a metric is recomputed from per-item records (`Paired.statistic`), for the paired comparison of two runs
+# that scored the same items (`biascheck.gate.paired`): the statistic of the item fields `Paired.fields`, in order.
+PAIRED_STATISTICS: dict[str, str] = {
+    "mean": "mean of the field",
+    "mean_abs": "mean of |field|",
+    "median": "median of the field",
+    "share_positive": "share of items whose field is > 0",
+    "share_greater": "share of items whose first field is > the second",
+    "share_equal": "share of items whose two fields are equal",
+    "mean_difference": "mean of first field - second field",
+    "mean_abs_difference": "mean of |first field - second field|",
+    "pearson": "Pearson correlation of the first field with the second",
+    "spearman": "Spearman correlation of the first field with the second",
+}
+_PAIRED_ARITY = {"mean": 1, "mean_abs": 1, "median": 1, "share_positive": 1}
+
+
+@dataclass(frozen=True, kw_only=True)
+class Paired:
+    """A metric's recipe from its items: `statistic` (see PAIRED_STATISTICS) of the item `fields`; `cluster`, the
+    item field whose values the metric's own interval resamples (a pair, a profession, a template: every item of
+    a cluster is drawn with it); `items_of`, the metric of the same task whose result carries the items (None:
+    the metric's own). Saved with every result (`Result.paired`), so a saved run says how to recompute it."""
+
+    statistic: str
+    fields: tuple[str, ...]
+    cluster: str
+    items_of: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.statistic not in PAIRED_STATISTICS:
+            raise ValueError(f"paired statistic {self.statistic!r}; use one of {', '.join(PAIRED_STATISTICS)}")
+        if len(self.fields) != _PAIRED_ARITY.get(self.statistic, 2):
+            raise ValueError(f"paired statistic {self.statistic!r} takes {_PAIRED_ARITY.get(self.statistic, 2)} fields")
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "statistic": self.statistic,
+            "fields": list(self.fields),
+            "cluster": self.cluster,
+            "items_of": self.items_of,
+        }
+
+
 @dataclass(frozen=True, kw_only=True)
 class MetricSpec:
     """What a probe declares about one metric, every field by keyword (a positional `"lower", "model"` read
@@ -145,6 +189,7 @@ class MetricSpec:
     reference: Reference  # gold = real-world statistics, human = experiment, model = intrinsic
     target: float | None = None  # the fixed ideal of a 'target' metric (else each result gives its own)
     gold_match: Literal["goal", "bias"] | None = None  # see GOLD_MATCH; set on every comparison with a real share
+    paired: Paired | None = None  # how the metric is recomputed from items (None: it is not; see Paired)
 
     def __post_init__(self) -> None:
         if self.better not in BETTER:

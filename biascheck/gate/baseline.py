@@ -18,6 +18,10 @@ Noise of a change (`compare`):
    several-model baseline, or a saved fluctuation run given as `bands`), the band is
    z · SD(values) with z = 1.96 and the sample SD (ddof = 1): how far a metric moves between
    checkpoints that should be equivalent (paper 001, section 3.2).
+   Paired (`biascheck.gate.paired`): where the two runs scored the same items and the metric declares how it is
+   recomputed from them (a one-model baseline or the same model), the interval noise is instead the half-width
+   of a paired bootstrap of the change (the same resampled items for both runs), plus what the saved items'
+   rounding leaves out of the recorded change; `noise_source` says which rule ("paired" or "intervals").
 3. noise = max(interval noise, band). With neither (no intervals, one checkpoint), the noise is
    unknown: the change is reported, never judged.
 A baseline metric the new run lacks for a model is `not in this run` (a model dropped from a
@@ -45,6 +49,7 @@ from typing import Any
 import numpy as np
 from tabulate import tabulate
 
+from biascheck.gate.paired import PairedChange, paired_noise
 from biascheck.results import Result
 from biascheck.spec import BETTER_SHORT, COMPETENCE, distance_from_ideal
 from biascheck.thresholds import Threshold
@@ -71,7 +76,7 @@ class Comparison:
     new: float | None
     change: float | None
     noise: float | None
-    noise_source: str  # "intervals", "fluctuation", "—"
+    noise_source: str  # "paired", "intervals", "fluctuation", "—"
     better: str  # spec.BETTER
     status: str
     profile_verdict: str  # the new value against the profile: pass / FAIL / report
@@ -132,6 +137,7 @@ def saved_result(record: Mapping[str, Any]) -> Result:
         target=record.get("target"),
         tier=record.get("tier") or "",
         power=record.get("power"),
+        paired=record.get("paired"),
     )
 
 
@@ -230,11 +236,12 @@ def compare(base: Mapping[str, Any], new: Mapping[str, Any], bands: dict[str, fl
     competence guard's results are not compared: their own line judges them in every run. `base` and
     `new` are saved runs (results.json payloads); their results are read here, once (`saved_results`)."""
     bands = bands or {}
-    base_results = [r for r in saved_results(base) if r.metric != COMPETENCE]
+    base_all, new_all = saved_results(base), saved_results(new)
+    base_results = [r for r in base_all if r.metric != COMPETENCE]
     base_models = models_of(base)
     out: list[Comparison] = []
     seen: set[tuple[str, str]] = set()  # (baseline model, key) that a new result stands for
-    for r in saved_results(new):
+    for r in new_all:
         if r.metric == COMPETENCE:
             continue
         key = r.key
@@ -246,14 +253,16 @@ def compare(base: Mapping[str, Any], new: Mapping[str, Any], bands: dict[str, fl
             continue
         base_value = _num(ref.value)
         change = None if new_value is None or base_value is None else new_value - base_value
-        from_intervals = interval_noise(ref, r)
+        pair = paired_noise(base_all, ref, new_all, r) if ref.model in base_models else None
+        from_items, rule = (pair.noise(change), "paired") if isinstance(pair, PairedChange) else (None, "intervals")
+        from_intervals = interval_noise(ref, r) if from_items is None else from_items
         band_candidates = [b for b in (own_band, bands.get(key)) if b is not None]
         band = max(band_candidates) if band_candidates else None
         noise: float | None
         if band is not None and (from_intervals is None or band > from_intervals):
             noise, source = band, "fluctuation"
         else:
-            noise, source = from_intervals, "intervals" if from_intervals is not None else "—"
+            noise, source = from_intervals, rule if from_intervals is not None else "—"
         out.append(
             Comparison(
                 r.model,

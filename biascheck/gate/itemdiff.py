@@ -16,14 +16,12 @@ from __future__ import annotations
 
 import fnmatch
 import math
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from biascheck.gate.baseline import baseline_model, saved_results
+from biascheck.gate.identity import is_id_field, item_key
 from biascheck.results import Result
-
-ID_NAMES = frozenset({"id", "row", "key", "index"})
 
 
 @dataclass(frozen=True)
@@ -38,39 +36,6 @@ class ItemChange:
     @property
     def change(self) -> float:
         return self.new - self.base
-
-
-def is_id_field(name: str) -> bool:
-    """A field that names an item rather than measures it: ``id``, ``row``, ``key``, ``index`` and
-    ``*_id`` / ``*_index`` (``pair_id``, ``example_id``, ``question_index``)."""
-    return name in ID_NAMES or name.endswith(("_id", "_index"))
-
-
-def _label_value(value: Any) -> bool:
-    """A value that can name an item: a string or a whole number (not a bool, not a float)."""
-    return isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool))
-
-
-def item_key(*runs: Sequence[dict[str, Any]]) -> tuple[str, ...] | None:
-    """The fields that pair the items of `runs` (the same result's records in each run), or None.
-
-    1. Candidates: the fields every record of every run has with a string or whole-number value; the
-       id fields first (`is_id_field`), then the rest, each group in the records' own field order.
-    2. Take candidates one at a time until their values name every record of each run once.
-    3. None when all candidates together still name some record twice: such items cannot be paired by
-       identity.
-    """
-    records = [record for run in runs for record in run]
-    if not records:
-        return None
-    common = [name for name in records[0] if all(name in r and _label_value(r[name]) for r in records)]
-    candidates = [n for n in common if is_id_field(n)] + [n for n in common if not is_id_field(n)]
-    key: list[str] = []
-    for name in candidates:
-        key.append(name)
-        if all(len({tuple(r[k] for k in key) for r in run}) == len(run) for run in runs):
-            return tuple(key)
-    return None
 
 
 def _scores(item: dict[str, Any], key: tuple[str, ...]) -> dict[str, float]:

@@ -1,0 +1,202 @@
+"""The paired comparison of two runs that scored the same items. Pure numpy; no probe is imported.
+
+Two releases of a model are scored on the same items (the comparability check insists on the same data,
+settings and seed), so most of the sampling noise of a metric is shared by both runs and cancels in their
+difference. Where a metric declares how it is recomputed from per-item records (`biascheck.spec.Paired`,
+saved with the result as `Result.paired`), its change gets its interval from the paired distribution:
+
+1. Items: the records of the result that carries them (the metric's own, or `items_of`'s of the same task)
+   in each run, paired by identity (`biascheck.gate.identity.item_key`), never by position.
+2. Same items: both runs hold the same item keys, each item in the same cluster, every recipe field a
+   number; and the recipe recomputes each run's recorded value (within 1e-3, relative or absolute: the items
+   are saved rounded). Anything else is a reason, and the caller falls back to the unpaired rule.
+3. Bootstrap: B resamples (seeded) of the clusters with replacement, C of C, each taking all of its items;
+   the same resample for both runs; on each, d* = statistic(new items) − statistic(base items). With one item
+   per cluster the draws are scipy.stats.bootstrap's (`rng.integers(0, C, (B, C))`), so a paired scipy
+   bootstrap of the same statistic gives the same interval.
+4. The 95 % percentile interval of d* (resamples where the statistic is undefined, a constant column in a
+   correlation, left out; fewer than half defined: a reason). Its half-width (high − low) / 2 is the noise of
+   the change, where the unpaired rule adds the two runs' own half-widths in quadrature.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from biascheck.gate.identity import item_key
+from biascheck.results import Result
+from biascheck.stats import CONFIDENCE, N_RESAMPLES, SEED, pearson_rows, spearman_rows
+
+Columns = Sequence[np.ndarray]
+
+# Each statistic along the last axis: one value per row of a (resamples x items) array, or of one item vector.
+STATISTICS: dict[str, Callable[[Columns], np.ndarray]] = {
+    "mean": lambda c: np.mean(c[0], axis=-1),
+    "mean_abs": lambda c: np.mean(np.abs(c[0]), axis=-1),
+    "median": lambda c: np.median(c[0], axis=-1),
+    "share_positive": lambda c: np.mean(c[0] > 0, axis=-1),
+    "share_greater": lambda c: np.mean(c[0] > c[1], axis=-1),
+    "share_equal": lambda c: np.mean(c[0] == c[1], axis=-1),
+    "mean_difference": lambda c: np.mean(c[0] - c[1], axis=-1),
+    "mean_abs_difference": lambda c: np.mean(np.abs(c[0] - c[1]), axis=-1),
+    "pearson": lambda c: pearson_rows(c[0], c[1]),
+    "spearman": lambda c: spearman_rows(c[0], c[1]),
+}
+CHUNK = 100  # resamples evaluated as one array (memory: CHUNK x items per column)
+TOLERANCE = 1e-3  # step 2: a recomputed value within this (relative or absolute) of the recorded one
+
+
+@dataclass(frozen=True)
+class PairedChange:
+    """Step 4: the recomputed change new − base, its percentile interval, and what it was resampled over."""
+
+    change: float
+    low: float
+    high: float
+    n_items: int
+    n_clusters: int
+
+    @property
+    def half_width(self) -> float:
+        return (self.high - self.low) / 2
+
+    def noise(self, recorded: float | None) -> float:
+        """The noise of a `recorded` change (new − base of the saved values): the half-width plus the part of it
+        the saved items do not show (they are rounded), so a change the items cannot see is never beyond it."""
+        return self.half_width + (0.0 if recorded is None else abs(recorded - self.change))
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(float(value))
+
+
+def paired_columns(
+    recipe: Mapping[str, Any], base: Sequence[Mapping[str, Any]], new: Sequence[Mapping[str, Any]]
+) -> tuple[np.ndarray, list[np.ndarray], list[np.ndarray]] | str:
+    """Steps 1-2 (pairing and the same items): (cluster code per item, the base run's columns, the new run's
+    columns), items in the baseline's order and clusters coded by first appearance there; or the reason why not."""
+    fields, cluster = list(recipe["fields"]), recipe["cluster"]
+    if not base or not new:
+        return "a run has no items"
+    if any(cluster not in item or any(not _number(item.get(f)) for f in fields) for item in [*base, *new]):
+        return f"an item lacks its cluster {cluster!r} or a number in {', '.join(fields)}"
+    key = item_key(base, new)
+    if key is None:
+        return "the items have no identity that names each once"
+    by_id = {tuple(item[k] for k in key): item for item in new}
+    ids = [tuple(item[k] for k in key) for item in base]
+    if set(ids) != set(by_id):
+        only_base, only_new = len(set(ids) - set(by_id)), len(set(by_id) - set(ids))
+        return f"the runs scored different items ({only_base} only in the baseline, {only_new} only in this run)"
+    mates = [by_id[i] for i in ids]
+    if any(b[cluster] != m[cluster] for b, m in zip(base, mates, strict=True)):
+        return f"an item is in another {cluster!r} in the two runs"
+    codes: dict[Any, int] = {}
+    clusters = np.array([codes.setdefault(item[cluster], len(codes)) for item in base])
+    return (
+        clusters,
+        [np.array([float(item[f]) for item in base]) for f in fields],
+        [np.array([float(item[f]) for item in mates]) for f in fields],
+    )
+
+
+def bootstrap_change(
+    statistic: Callable[[Columns], np.ndarray],
+    clusters: np.ndarray,
+    base: Columns,
+    new: Columns,
+    *,
+    n_resamples: int = N_RESAMPLES,
+    seed: int = SEED,
+    confidence: float = CONFIDENCE,
+) -> tuple[float, float] | None:
+    """Steps 3-4: the percentile interval of statistic(new) − statistic(base) over resamples of the clusters
+    (the same resample for both runs); None when fewer than half the resamples give a number."""
+    n_clusters = int(clusters.max()) + 1
+    members = [np.flatnonzero(clusters == c) for c in range(n_clusters)]
+    draws = np.random.default_rng(seed).integers(0, n_clusters, (n_resamples, n_clusters))
+    with np.errstate(all="ignore"):
+        deltas = np.concatenate([_deltas(statistic, take, base, new) for take in members_of(draws, members)])
+    deltas = deltas[np.isfinite(deltas)]
+    if len(deltas) < n_resamples / 2:
+        return None
+    alpha = (1 - confidence) / 2
+    low, high = np.percentile(deltas, [100 * alpha, 100 * (1 - alpha)])
+    return float(low), float(high)
+
+
+def members_of(draws: np.ndarray, members: list[np.ndarray]) -> Iterator[np.ndarray]:
+    """The item indices of the resamples of clusters (rows of `draws`), every item of a cluster as often as it is
+    drawn: blocks of CHUNK rows where every cluster is one item, else one resample at a time."""
+    if all(len(m) == 1 for m in members):
+        items = np.concatenate(members)
+        for start in range(0, len(draws), CHUNK):
+            yield items[draws[start : start + CHUNK]]
+    else:
+        for row in draws:
+            yield np.concatenate([members[c] for c in row])
+
+
+def _deltas(statistic: Callable[[Columns], np.ndarray], take: np.ndarray, base: Columns, new: Columns) -> np.ndarray:
+    """statistic(new) − statistic(base) on the items `take` (one resample, or a block of them)."""
+    after = statistic([col[take] for col in new])
+    return np.atleast_1d(after - statistic([col[take] for col in base])).astype(float)
+
+
+def _close(a: float, b: float) -> bool:
+    return math.isclose(a, b, rel_tol=TOLERANCE, abs_tol=TOLERANCE)
+
+
+def paired_change(
+    recipe: Mapping[str, Any],
+    base: Sequence[Mapping[str, Any]],
+    new: Sequence[Mapping[str, Any]],
+    values: tuple[float, float] | None = None,
+    **bootstrap: Any,
+) -> PairedChange | str:
+    """Steps 1-4 for one metric: `base` and `new` are its items in the two runs, `values` the two recorded values
+    the recipe must recompute (None: not checked). A `PairedChange`, or the reason the runs cannot be paired."""
+    statistic = STATISTICS.get(recipe.get("statistic", ""))
+    if statistic is None:
+        return f"unknown paired statistic {recipe.get('statistic')!r}"
+    found = paired_columns(recipe, base, new)
+    if isinstance(found, str):
+        return found
+    clusters, before, after = found
+    again = float(statistic(before)), float(statistic(after))
+    if values is not None and not all(_close(x, v) for x, v in zip(again, values, strict=True)):
+        recorded = f"{values[0]:.4g} and {values[1]:.4g}"
+        return f"the items recompute {again[0]:.4g} and {again[1]:.4g}, not the recorded {recorded}"
+    interval = bootstrap_change(statistic, clusters, before, after, **bootstrap)
+    if interval is None:
+        return "the statistic is undefined on most resamples"
+    return PairedChange(again[1] - again[0], *interval, len(clusters), int(clusters.max()) + 1)
+
+
+def items_for(run: Sequence[Result], result: Result) -> list[dict[str, Any]] | None:
+    """Step 1: the items `result`'s recipe reads in its run: its own, or those of its task's `items_of` metric."""
+    source = (result.paired or {}).get("items_of")
+    if source is None:
+        return result.items
+    for other in run:
+        if (other.model, other.probe, other.task, other.metric) == (result.model, result.probe, result.task, source):
+            return other.items
+    return None
+
+
+def paired_noise(
+    base_run: Sequence[Result], base: Result, new_run: Sequence[Result], new: Result, **bootstrap: Any
+) -> PairedChange | str:
+    """The paired change of one metric of two saved runs (results as `biascheck.gate.baseline.saved_results`
+    reads them), or why it cannot be had (then the comparison keeps the unpaired rule)."""
+    if not new.paired or base.paired != new.paired:
+        return "no recipe from items" if not new.paired else "the runs recompute the metric differently"
+    base_items, new_items = items_for(base_run, base), items_for(new_run, new)
+    if not base_items or not new_items:
+        return "a run saved no items for it"
+    return paired_change(new.paired, base_items, new_items, (base.value, new.value), **bootstrap)

@@ -1,0 +1,207 @@
+"""The paired comparison (`biascheck.gate.paired`): hand calculations, scipy's paired bootstrap, and the rule
+in `compare` (paired where both runs carry the same items and a recipe; otherwise the unpaired rule)."""
+
+import math
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from biascheck.gate import baseline as bl
+from biascheck.gate import paired as pr
+from biascheck.spec import PAIRED_STATISTICS, Paired
+from biascheck.stats import SEED, bootstrap_ci
+
+MEAN = {"statistic": "mean", "fields": ["x"], "cluster": "row", "items_of": None}
+
+
+def items(values, cluster=None, **more):
+    return [
+        {"row": i, "x": None if v is None else float(v), **({"c": cluster[i]} if cluster is not None else {}), **more}
+        for i, v in enumerate(values)
+    ]
+
+
+def test_every_declared_statistic_has_a_function_and_a_recipe_checks_its_fields():
+    assert set(PAIRED_STATISTICS) == set(pr.STATISTICS)
+    with pytest.raises(ValueError, match="takes 2 fields"):
+        Paired(statistic="pearson", fields=("x",), cluster="row")
+    with pytest.raises(ValueError, match="use one of"):
+        Paired(statistic="mode", fields=("x",), cluster="row")
+
+
+def test_two_items_hand_calculation():
+    """Items a (change 0) and b (change 1): a resample of 2 is aa (0), ab or ba (0.5) or bb (1), each aa and bb
+    with probability 1/4, so the 2.5 % and 97.5 % points are 0 and 1: half-width 0.5."""
+    found = pr.paired_change(MEAN, items([0.0, 0.0]), items([0.0, 1.0]), n_resamples=4000)
+    assert (found.change, found.low, found.high, found.half_width) == (0.5, 0.0, 1.0, 0.5)
+    assert (found.n_items, found.n_clusters) == (2, 2)
+
+
+def test_a_change_every_item_shares_has_no_paired_noise():
+    """new = base + 0.1 on every item: every resample's change is 0.1, so the interval is [0.1, 0.1], where the
+    unpaired rule sees the items' whole spread twice."""
+    base = np.random.default_rng(1).normal(size=100)
+    found = pr.paired_change(MEAN, items(base), items(base + 0.1))
+    assert found.low == pytest.approx(0.1) and found.high == pytest.approx(0.1) and found.half_width < 1e-12
+
+
+@pytest.mark.parametrize(
+    ("statistic", "fields", "function"),
+    [
+        ("mean_difference", ["x", "y"], lambda x, y, axis=-1: np.mean(x - y, axis=axis)),
+        ("share_greater", ["x", "y"], lambda x, y, axis=-1: np.mean(x > y, axis=axis)),
+        ("pearson", ["x", "y"], lambda x, y, axis=-1: stats.pearsonr(x, y, axis=axis).statistic),
+        ("spearman", ["x", "y"], None),
+    ],
+)
+def test_one_item_per_cluster_is_scipys_paired_bootstrap(statistic, fields, function):
+    """The same seed draws the same resamples as scipy.stats.bootstrap(paired=True): the same interval of
+    statistic(new) - statistic(base)."""
+    rng = np.random.default_rng(7)
+    x0, y = rng.normal(size=60), rng.normal(size=60)
+    x1 = x0 + rng.normal(scale=0.3, size=60)
+    base = [{"row": i, "x": float(a), "y": float(b)} for i, (a, b) in enumerate(zip(x0, y, strict=True))]
+    new = [{"row": i, "x": float(a), "y": float(b)} for i, (a, b) in enumerate(zip(x1, y, strict=True))]
+    recipe = {"statistic": statistic, "fields": fields, "cluster": "row"}
+    found = pr.paired_change(recipe, base, new)
+
+    def one(x, yy):
+        return stats.spearmanr(x, yy).statistic if function is None else function(x, yy)
+
+    def change(a0, a1, b):
+        return one(a1, b) - one(a0, b)
+
+    theirs = stats.bootstrap(
+        (x0, x1, y), change, paired=True, vectorized=False, n_resamples=1000, method="percentile",
+        random_state=np.random.default_rng(SEED),
+    ).confidence_interval  # fmt: skip
+    assert (found.low, found.high) == (pytest.approx(theirs.low, abs=1e-12), pytest.approx(theirs.high, abs=1e-12))
+
+
+def test_clusters_are_resampled_whole_and_the_same_for_both_runs():
+    """Three items per cluster (a template): the mean of a resample of whole clusters of equal size is the mean of
+    their cluster means, so the interval is scipy's bootstrap of the clusters' mean changes, draw for draw."""
+    rng = np.random.default_rng(3)
+    base = rng.normal(size=90)
+    new = base + rng.normal(size=30).repeat(3) * 0.2 + rng.normal(size=90) * 0.05
+    cluster = np.arange(90) // 3
+    found = pr.paired_change({**MEAN, "cluster": "c"}, items(base, cluster), items(new, cluster))
+    per_cluster = (new - base).reshape(30, 3).mean(axis=1)
+    theirs = stats.bootstrap(
+        (per_cluster,), np.mean, n_resamples=1000, method="percentile", random_state=np.random.default_rng(SEED)
+    ).confidence_interval
+    assert found.n_clusters == 30 and found.n_items == 90
+    assert (found.low, found.high) == (pytest.approx(theirs.low, abs=1e-12), pytest.approx(theirs.high, abs=1e-12))
+
+
+def test_items_pair_by_identity_not_position():
+    base = items([0.0, 1.0, 2.0, 3.0])
+    new = items([0.5, 1.0, 2.0, 3.5])
+    assert pr.paired_change(MEAN, base, new[::-1]) == pr.paired_change(MEAN, base, new)
+
+
+FOUR = items([1.0, 2.0, 3.0, 4.0])
+IN_TWO = {**MEAN, "cluster": "c"}
+
+
+@pytest.mark.parametrize(
+    ("recipe", "base", "new", "values", "reason"),
+    [
+        (MEAN, FOUR, items([1.0, 2.0, 3.0]), None, "different items (1 only in the baseline, 0 only in this run)"),
+        (IN_TWO, items([1, 2, 3, 4], [0, 0, 1, 1]), items([1, 2, 3, 4], [0, 1, 0, 1]), None, "in another 'c'"),
+        (MEAN, FOUR, FOUR, (2.5, 9.0), "the items recompute 2.5 and 2.5, not the recorded 2.5 and 9"),
+        (MEAN, FOUR, items([1.0, 2.0, 3.0, None]), None, "lacks its cluster 'row' or a number in x"),
+        (MEAN, FOUR, [], None, "a run has no items"),
+        ({**MEAN, "statistic": "mode"}, FOUR, FOUR, None, "unknown paired statistic 'mode'"),
+        (MEAN, FOUR + FOUR, FOUR + FOUR, None, "no identity that names each once"),
+    ],
+)
+def test_what_cannot_be_paired_is_a_reason(recipe, base, new, values, reason):
+    found = pr.paired_change(recipe, base, new, values)
+    assert isinstance(found, str) and reason in found
+
+
+def flips(n=262, share=0.538, flipped=8, seed=0):
+    """A CrowS-Pairs-like run: 0/1 per pair (does the model prefer the stereotype), and the same run with
+    `flipped` pairs turned from 0 to 1 (a release that moved the share up by flipped / n)."""
+    base = np.random.default_rng(seed).permutation((np.arange(n) < round(share * n)).astype(float))
+    new = base.copy()
+    new[np.flatnonzero(base == 0)[:flipped]] = 1.0
+    return base, new
+
+
+def test_on_correlated_runs_the_paired_interval_is_much_narrower_than_the_quadrature_rule():
+    """8 of 262 pairs flip (+0.031): the paired half-width is about 1.96 * sqrt(p (1 - p) / n) with p = 8/262,
+    ~0.021, so the change is seen; the unpaired rule adds two half-widths of ~0.06 in quadrature (~0.085)."""
+    base, new = flips()
+    found = pr.paired_change({**MEAN, "statistic": "share_positive"}, items(base), items(new))
+    quadrature = math.hypot(*((hi - lo) / 2 for lo, hi in (bootstrap_ci(np.mean, base), bootstrap_ci(np.mean, new))))
+    p = 8 / 262
+    assert found.change == pytest.approx(p)
+    assert found.half_width == pytest.approx(1.96 * math.sqrt(p * (1 - p) / 262), rel=0.2)
+    assert 0.075 < quadrature < 0.095 and found.half_width < 0.3 * quadrature and found.change > found.half_width
+
+
+def test_on_uncorrelated_runs_the_paired_interval_is_the_quadrature_rule():
+    """Two independent scorings of the same 400 items: nothing is shared, and the paired half-width is (within
+    Monte Carlo error) the unpaired one, sqrt(h_base² + h_new²)."""
+    rng = np.random.default_rng(11)
+    base, new = rng.normal(size=400), rng.normal(size=400)
+    found = pr.paired_change(MEAN, items(base), items(new))
+    quadrature = math.hypot(*((hi - lo) / 2 for lo, hi in (bootstrap_ci(np.mean, base), bootstrap_ci(np.mean, new))))
+    assert found.half_width == pytest.approx(quadrature, rel=0.12)
+
+
+def record(model, value, items_, recipe, metric="stereo_share", ci=0.06):
+    return {
+        "model": model, "probe": "crows", "task": "all", "metric": metric, "value": value,
+        "ci_low": value - ci, "ci_high": value + ci, "better": "target", "target": 0.5, "items": items_,
+        "paired": recipe,
+    }  # fmt: skip
+
+
+def test_compare_uses_the_paired_rule_where_both_runs_carry_the_items_and_says_so():
+    base, new = flips()
+    recipe = {"statistic": "share_positive", "fields": ["x"], "cluster": "row", "items_of": None}
+    b, n = record("m", base.mean(), items(base), recipe), record("m", new.mean(), items(new), recipe)
+    paired = bl.compare({"results": [b]}, {"results": [n]})[0]
+    assert paired.noise_source == "paired" and paired.status == bl.REGRESSED  # 0.538 -> 0.569: further from 0.5
+    assert paired.noise == pytest.approx(pr.paired_change(recipe, b["items"], n["items"]).half_width)
+    assert "paired" in bl.table([paired])
+    for older in ({**b, "items": None}, {**b, "paired": None}):  # a run saved without items, or before recipes
+        unpaired = bl.compare({"results": [older]}, {"results": [n]})[0]
+        assert unpaired.noise_source == "intervals" and unpaired.status == bl.WITHIN
+        assert unpaired.noise == pytest.approx(math.hypot(0.06, 0.06))
+
+
+def test_a_metric_reads_the_items_of_the_metric_named_by_its_recipe_in_the_same_run():
+    base, new = flips()
+    own = {"statistic": "share_positive", "fields": ["x"], "cluster": "row", "items_of": None}
+    borrowed = {"statistic": "mean", "fields": ["x"], "cluster": "row", "items_of": "stereo_share"}
+    runs = [
+        {"results": [record("m", v.mean(), items(v), own), record("m", v.mean(), None, borrowed, metric="mean_x")]}
+        for v in (base, new)
+    ]
+    by_metric = {c.key: c for c in bl.compare(*runs)}
+    assert by_metric["crows.all.mean_x"].noise_source == "paired"
+    assert by_metric["crows.all.mean_x"].noise == pytest.approx(by_metric["crows.all.stereo_share"].noise)
+
+
+def test_a_rounding_the_items_cannot_show_is_within_the_noise():
+    """Scores saved at 4 decimals: two runs that differ only in the 6th decimal have identical items (a paired
+    half-width of 0), and their recorded change of 1e-6 is within the noise, not a regression."""
+    recipe = {"statistic": "mean", "fields": ["x"], "cluster": "row", "items_of": None}
+    values = [0.1234, 0.5678, 0.9]
+    b = record("m", float(np.mean(values)), items(values), {**recipe})
+    n = record("m", float(np.mean(values)) + 1e-6, items(values), {**recipe})
+    found = bl.compare({"results": [b]}, {"results": [n]})[0]
+    assert found.noise_source == "paired" and found.status == bl.WITHIN and found.noise == pytest.approx(1e-6)
+
+
+def test_a_several_model_baseline_keeps_its_fluctuation_band():
+    base, new = flips()
+    recipe = {"statistic": "share_positive", "fields": ["x"], "cluster": "row", "items_of": None}
+    sweep = {"results": [record(f"s{i}", base.mean() + 0.1 * i, items(base), recipe) for i in range(3)]}
+    found = bl.compare(sweep, {"results": [record("new", new.mean(), items(new), recipe)]})[0]
+    assert found.noise_source == "fluctuation" and found.noise == pytest.approx(1.96 * 0.1)
