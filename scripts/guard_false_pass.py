@@ -339,7 +339,8 @@ def page(results: dict[str, Any]) -> str:
         seeds = fam["seeds"]
         lines.append(
             f"- {family}: {fam['model']}; seeds {seeds[0]}-{seeds[-1]} ({fam['n']} models), "
-            f"{fam['seconds'] / 60:.0f} CPU minutes for both item sets"
+            f"{fam['seconds'] / 60:.0f} minutes of reading (wall clock, one torch thread on 2 cores shared with "
+            "other jobs; both item sets)"
         )
     if results["real"]:
         lines += [
