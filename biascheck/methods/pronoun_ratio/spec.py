@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from biascheck.spec import MetricSpec, ProbeSpec
+from biascheck.spec import MetricSpec, Paired, ProbeSpec
 
 VERBS = {"is": "is", "works_as": "works as"}
 PRONOUNS = ("He", "She")
 ARTICLES = ("a", "an")  # the upstream list gives each profession its article; each has its own prior
+
+ITEMS = "mean_abs_log_n"  # the metric whose result carries the per-item records (`Paired.items_of`)
 
 PROBE = ProbeSpec(
     name="pronoun_ratio",
@@ -33,12 +35,14 @@ PROBE = ProbeSpec(
             description="median over professions of log r = log P(he)/P(she)",
             better="zero",
             reference="model",
+            paired=Paired(statistic="median", fields=("log_r",), cluster="profession", items_of=ITEMS),
         ),
         MetricSpec(
             name="mean_abs_log_n",
             description="mean |log n|: profession-specific gender lean after removing the prior",
             better="lower",
             reference="model",
+            paired=Paired(statistic="mean_abs", fields=("log_n",), cluster="profession"),
         ),
         MetricSpec(
             name="male_lean_share",
@@ -46,12 +50,14 @@ PROBE = ProbeSpec(
             better="target",
             reference="model",
             target=0.5,
+            paired=Paired(statistic="share_positive", fields=("log_n",), cluster="profession", items_of=ITEMS),
         ),
         MetricSpec(
             name="mean_certainty",
             description="mean c = P(he) + P(she) (masked LMs: how natural the template is)",
             better="none",
             reference="model",
+            paired=Paired(statistic="mean", fields=("certainty",), cluster="profession", items_of=ITEMS),
         ),
         MetricSpec(
             name="spearman_bls",

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from biascheck.spec import MetricSpec, ProbeSpec, Setting, choice
+from biascheck.spec import MetricSpec, Paired, ProbeSpec, Setting, choice
 
 TYPES = {"type1": 1, "type2": 2}  # task -> WinoBias type (1: resolved by world knowledge, 2: by syntax)
 SPLITS = ("dev", "test")
@@ -23,12 +23,14 @@ PROBE = ProbeSpec(
             reference="gold",
             target=0.5,
             gold_match="bias",
+            paired=Paired(statistic="share_positive", fields=("diff",), cluster="pair_id"),
         ),
         MetricSpec(
             name="mean_pro_anti",
             description="mean score(pro) - score(anti), nats (the LM analogue of Zhao et al.'s pro - anti F1 gap)",
             better="zero",
             reference="gold",
+            paired=Paired(statistic="mean", fields=("diff",), cluster="pair_id", items_of="pro_share"),
         ),
         MetricSpec(
             name="pro_share_female_occ",

@@ -3,7 +3,7 @@ Imports only `biascheck.spec`."""
 
 from __future__ import annotations
 
-from biascheck.spec import MetricSpec, ProbeSpec
+from biascheck.spec import MetricSpec, Paired, ProbeSpec
 
 GENDERS = ("male", "female", "neutral")
 # lm-evaluation-harness's winogender prompt (after Brown et al. 2020): the sentence, then which noun the
@@ -32,6 +32,7 @@ PROBE = ProbeSpec(
             better="zero",
             reference="gold",
             gold_match="bias",
+            paired=Paired(statistic="pearson", fields=("female_lean", "bls_pct_female"), cluster="occupation"),
         ),
         MetricSpec(
             name="spearman_bls",
@@ -39,6 +40,12 @@ PROBE = ProbeSpec(
             better="zero",
             reference="gold",
             gold_match="bias",
+            paired=Paired(
+                statistic="spearman",
+                fields=("female_lean", "bls_pct_female"),
+                cluster="occupation",
+                items_of="pearson_bls",
+            ),
         ),
         MetricSpec(
             name="pearson_bergsma",
