@@ -18,13 +18,16 @@ WHY = (
     "own within-gender lean spread and distinct known pronoun tokens, before its bias can be measured"
 )
 RULE = f"{LINE:.0%} of pairs, p <= {ALPHA} and an effect of at least {EFFECT_LINE}"
-# What real and random models get (measured 2026-11-25; docs/competence.md): the reader of a
-# red verdict sees how far the model is from one that can read the probe.
+# What real and random models get (measured 2026-11-28; docs/competence.md, docs/competence/false_pass.md):
+# the reader of a red verdict sees how far the model is from one that can read the probe.
 REFERENCE = {
-    "en": "SmolLM2-135M-Instruct gets 20 of 20 (mean gap 5.1 nats); random weights 10-11 (gap 0.01)",
-    "no": "the planted Norwegian models get 19-20 of 20; random weights 10 (gap 0.00)",
-    "fr": "SmolLM2-135M-Instruct gets 18 of 20 (gap 0.66); random weights 11-14 (gap 0.01)",
-    "es": "SmolLM2-135M-Instruct gets 17 of 20 (gap 0.91); random weights 5-6 (gap 0.01)",
+    "en": "SmolLM2-135M-Instruct gets 20 of 20 (p = 6e-05, effect 7.5); of 1,000 random-weight BERTs none "
+    "passes, the closest 17 of 20",
+    "no": "the planted Norwegian models get 19-20 of 20; of 1,000 random-weight BERTs none passes, the closest 15",
+    "fr": "SmolLM2-135M-Instruct gets 13 of 20 (effect 0.62) and cannot be measured in French; of 1,000 "
+    "random-weight BERTs none passes, the closest 17 of 20",
+    "es": "SmolLM2-135M-Instruct gets 15 of 20 (effect 0.61) and cannot be measured in Spanish; of 1,000 "
+    "random-weight BERTs none passes, the closest 18 of 20",
 }
 
 

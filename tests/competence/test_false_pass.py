@@ -80,3 +80,20 @@ def test_rebuilt_random_models_read_as_recorded_and_none_passes(family):
                 assert found.effect == pytest.approx(want["effect"][i], abs=2e-4), (family, seed, language)
     finally:
         torch.set_num_threads(threads)
+
+
+def test_the_red_verdicts_reference_says_what_the_file_measured():
+    """verdict.REFERENCE, quoted in every red 'cannot measure', gives the closest random BERT and SmolLM2's
+    reading as docs/competence/false_pass.json has them."""
+    from biascheck.competence.verdict import REFERENCE
+
+    results = _results()
+    bert = results["families"]["bert"]
+    smol = {r["language"]: r for r in results["real"] if r["model"].startswith("SmolLM2")}
+    for language in LANGUAGES:
+        got = bert["by_language"][language]["new_rule"]
+        assert f"of {bert['n']:,} random-weight BERTs none passes" in REFERENCE[language] and got["passes"] == 0
+        assert f"the closest {got['max_k']}" in REFERENCE[language], language
+        if language != "no":
+            assert f"SmolLM2-135M-Instruct gets {smol[language]['new_k']} of 20" in REFERENCE[language], language
+            assert ("cannot be measured" in REFERENCE[language]) is not smol[language]["new_passed"], language
