@@ -7,10 +7,10 @@
 3. Agreement: the share of pairs with a positive gap (a tie is not agreement: a model that cannot tell
    the nouns apart gives exactly 0), with the exact (Clopper-Pearson) 95 % interval.
 4. Clustered sign test: chance is 1/2 per cluster of pairs, not per pair. Pairs whose nouns differ by a
-   shared surface change (mother/grandmother/stepmother; actress/princess/waitress) form one cluster
-   (`Items.clusters`), since a model whose lean follows that change and not the meaning moves them
-   together; the test swaps each cluster's labels as one (`clustered_sign_test`). Every pair alone: the
-   sign test.
+   shared surface change (mother/grandmother/stepmother; actress/princess/waitress), or whose nouns differ
+   in length the same way in the model's tokens, form one cluster (`clusters`), since a model whose lean
+   follows that change (or the slot's position) and not the meaning moves them together; the test swaps
+   each cluster's labels as one (`clustered_sign_test`). Every pair alone: the sign test.
 5. Effect, scale free: the mean gap over the model's own within-gender lean spread (`effect_size`), so
    that a gap counts only if it is large beside how much the model's lean moves between nouns of one
    gender (a random model's logits, and so its leans and gaps in nats, grow with its width).
