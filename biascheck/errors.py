@@ -36,6 +36,11 @@ class DataError(BiascheckError):
     """Reference data is missing, corrupt or does not parse."""
 
 
+class NumericalError(BiascheckError):
+    """A model's numbers left its dtype's range (NaN or infinite log-probabilities): nothing it scored can
+    be measured."""
+
+
 class NotApplicable(BiascheckError):
     """A probe's task cannot be asked of this model at all (a language it does not cover, a word class of
     which no word is one token): the test is skipped with this message, said in the run's summary. Raised

@@ -29,6 +29,7 @@ from typing import Any
 
 import numpy as np
 
+from biascheck.models.head import check_finite, head_chunk_rows
 from biascheck.models.packing import DEFAULT_ROW_LEN, PackedRow, ancestor_mask, pack_rows
 from biascheck.models.planning import Plan, Seq, TargetRead, TopRead, plan_reads
 from biascheck.models.progress import progress as _progress
@@ -46,22 +47,6 @@ def is_oom(exc: BaseException) -> bool:
     if oom_type is not None and isinstance(exc, oom_type):
         return True
     return isinstance(exc, RuntimeError) and "out of memory" in str(exc).lower()
-
-
-# The LM head's chunk: rows of hidden states projected onto the vocabulary at once. Throughput wants many
-# rows: the (vocab, hidden) weight is read from memory once per chunk, so with few rows a large vocabulary's
-# head is bound by that read (Gemma 3 270M, 262k words: 32 rows, the old CPU chunk, cost 18.2 CPU s on its
-# quick tier; 256 / 512 rows 11.1 / 10.2 s, numbers unchanged to 7.6e-6). Memory caps it: a chunk's
-# float32 logits and their log-sum-exp workspace (`memory.head_reserve_bytes`, 8 bytes a logit) stay
-# within the device's budget: 512 MiB (256 rows of a 262k vocabulary, 1,365 of SmolLM2's 49k).
-HEAD_BUDGET_BYTES = {"cuda": 2**29, "cpu": 2**29, "mps": 2**28}
-HEAD_MAX_ROWS = 4096
-
-
-def head_chunk_rows(vocab_size: int, device_kind: str) -> int:
-    """Rows per LM-head chunk: as many as the device's budget holds, 1 to `HEAD_MAX_ROWS`. Pure."""
-    budget = HEAD_BUDGET_BYTES.get(device_kind, HEAD_BUDGET_BYTES["cpu"])
-    return max(1, min(HEAD_MAX_ROWS, budget // (8 * max(1, int(vocab_size)))))
 
 
 class ForwardEngine:
@@ -110,6 +95,7 @@ class ForwardEngine:
         self.token_budget = int(token_budget or DEFAULT_TOKEN_BUDGET.get(kind, 4096))
         self.head_rows = head_chunk_rows(self.vocab_size, kind)  # rows of (rows, vocab) logits at once
         self.desc = desc
+        self.dtype_name = "float32"  # the body's dtype, for the message of `check_finite`
         self.forward_calls = 0  # statistics, for tests and benchmarks
         self.sequences_run = 0
         self.tokens_run = 0  # tokens through the model body (a cached shared prefix counts once)
@@ -247,6 +233,7 @@ class ForwardEngine:
         finally:
             if bar is not None:
                 bar.close()
+        check_finite(out_t, out_kv, self.dtype_name)
         return out_t, out_kv, out_ki
 
     def _forward_padded(self, batch: list[int], hosts: Sequence[Seq]) -> tuple[Any, Callable[..., np.ndarray]]:

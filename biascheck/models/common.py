@@ -10,6 +10,7 @@ from typing import Any
 from biascheck.errors import TokenizationError
 from biascheck.models.base import LanguageModel, ModelInfo
 from biascheck.models.batching import ForwardEngine
+from biascheck.models.head import float32_head
 from biascheck.timing import timed
 
 
@@ -101,6 +102,7 @@ class EngineModel(LanguageModel):
             batch_size=batch_size,
             token_budget=token_budget,
         )
+        self.engine.dtype_name = self.info.dtype  # named in the error a non-finite log-probability raises
         if token_budget is None and batch_size is None and device.startswith("cuda"):
             self._size_budget_from_card(device)
 
@@ -179,7 +181,7 @@ class EngineModel(LanguageModel):
                 stacklevel=3,
             )
             return full_body, identity, False
-        return body, head, True
+        return body, float32_head(head, model.dtype), True
 
     # ------------------------------------------------------------------ tokenizing
     @timed("tokenise")

@@ -7,7 +7,8 @@ An entry's name is keyed by what decides the conversion's output: the GGUF file'
 converter's versions (transformers, gguf, and `CONVERSION` here). It is written into a temporary directory
 and renamed into place, so a reader sees a whole entry or none; its manifest holds the sha256 of every file,
 checked on each load. An entry that fails the check is said (a warning naming the file) and rebuilt, never
-used. A cache that cannot be written costs only the time: the fresh conversion is used."""
+used. A cache that cannot be written costs only the time: the fresh conversion is used. A GGUF file of one's
+own (`local_gguf`: a .gguf path, or a folder holding one and no config.json) is converted the same way."""
 
 from __future__ import annotations
 
@@ -17,10 +18,15 @@ import json
 import shutil
 import tempfile
 import warnings
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from biascheck.errors import ConfigError
 from biascheck.files import default_cache_dir, umask
+
+if TYPE_CHECKING:
+    from biascheck.registry import ModelSpec
 
 CONVERSION = 1  # bump when what is saved, or how it is loaded back, changes meaning
 MANIFEST = "conversion.json"
@@ -151,3 +157,27 @@ def load_embedded(directory: Path, gguf_file: str, dtype: str, root: Path | None
             stacklevel=2,
         )
     return tokenizer, model
+
+
+def local_gguf(name: str, spec: ModelSpec, args: Mapping[str, Any]) -> tuple[Path, str] | None:
+    """(folder, file) when `name` is a GGUF file on this machine: `--model file.gguf`, `--model DIR
+    --model-arg gguf_file=FILE` with no other loading argument, or `--model DIR` whose folder has no
+    config.json and exactly one .gguf file. None otherwise; a folder with no config.json and several GGUF
+    files is an error that names them and `--model-arg gguf_file`."""
+    if spec.embedded_package or not spec.is_local_dir or set(args) - {"gguf_file", "trust_remote_code"}:
+        return None
+    directory = Path(spec.hub_id)
+    wanted = args.get("gguf_file") or spec.gguf_file
+    if wanted:
+        return (directory, str(wanted)) if (directory / str(wanted)).is_file() else None
+    if (directory / "config.json").is_file():
+        return None
+    found = sorted(p.name for p in directory.glob("*.gguf"))
+    if len(found) == 1:
+        return directory, found[0]
+    if found:
+        raise ConfigError(
+            f"--model {name!r}: the folder has no config.json and {len(found)} GGUF files ({', '.join(found)}): "
+            f"name one, --model {Path(name) / found[0]} or --model-arg gguf_file={found[0]}."
+        )
+    return None

@@ -223,30 +223,6 @@ class Provenance:
     record: Mapping[str, str] = field(default_factory=dict)
 
 
-def local_gguf(name: str, spec: ModelSpec, args: Mapping[str, Any]) -> tuple[Path, str] | None:
-    """(folder, file) when `name` is a GGUF file on this machine: `--model file.gguf`, `--model DIR
-    --model-arg gguf_file=FILE` with no other loading argument, or `--model DIR` whose folder has no
-    config.json and exactly one .gguf file. None otherwise; a folder with no config.json and several GGUF
-    files is an error that names them and `--model-arg gguf_file`."""
-    if spec.embedded_package or not spec.is_local_dir or set(args) - {"gguf_file", "trust_remote_code"}:
-        return None
-    directory = Path(spec.hub_id)
-    wanted = args.get("gguf_file") or spec.gguf_file
-    if wanted:
-        return (directory, str(wanted)) if (directory / str(wanted)).is_file() else None
-    if (directory / "config.json").is_file():
-        return None
-    found = sorted(p.name for p in directory.glob("*.gguf"))
-    if len(found) == 1:
-        return directory, found[0]
-    if found:
-        raise ConfigError(
-            f"--model {name!r}: the folder has no config.json and {len(found)} GGUF files ({', '.join(found)}): "
-            f"name one, --model {Path(name) / found[0]} or --model-arg gguf_file={found[0]}."
-        )
-    return None
-
-
 def offline() -> bool:
     """BIASCHECK_OFFLINE is set (1, true, yes): nothing is fetched, neither reference data nor a model from
     the hub (HF_HUB_OFFLINE=1 does the same for the hub alone)."""
@@ -300,6 +276,8 @@ def load_model(
     torch_dtype = getattr(torch, dt)
     extra: dict[str, str] = {}
     gdir = embedded_dir(spec) if not model_args else None  # model args load the named checkpoint as given
+    from biascheck.models.converted import local_gguf
+
     own = local_gguf(name, spec, args)
     if gdir is None and own is not None:  # a GGUF of one's own: converted once per machine, as the built-in is
         gdir, spec = own[0], replace(spec, gguf_file=own[1])

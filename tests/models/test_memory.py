@@ -89,7 +89,7 @@ def test_an_unreadable_config_keeps_the_fixed_budget_and_says_why(gpt2_tiny, mon
 
 def test_the_lm_head_chunk_is_sized_by_the_devices_budget_not_a_fixed_element_count():
     """32 rows of a 262k vocabulary on a CPU left the head bound by reading its weight once per chunk."""
-    from biascheck.models.batching import HEAD_BUDGET_BYTES, HEAD_MAX_ROWS, head_chunk_rows
+    from biascheck.models.head import HEAD_BUDGET_BYTES, HEAD_MAX_ROWS, head_chunk_rows
     from biascheck.models.memory import head_reserve_bytes
 
     assert head_chunk_rows(262_144, "cpu") == 256  # Gemma 3: 2**29 / (8 * 2**18)

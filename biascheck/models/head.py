@@ -1,0 +1,60 @@
+"""The LM head's part of the engine: how many rows it projects at once, in which precision, and the check
+that what it returns are numbers. Used by `batching.ForwardEngine` and `common`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, cast
+
+import numpy as np
+
+from biascheck.errors import NumericalError
+
+# The LM head's chunk: rows of hidden states projected onto the vocabulary at once. Throughput wants many
+# rows: the (vocab, hidden) weight is read from memory once per chunk, so with few rows a large vocabulary's
+# head is bound by that read (Gemma 3 270M, 262k words: 32 rows, the old CPU chunk, cost 18.2 CPU s on its
+# quick tier; 256 / 512 rows 11.1 / 10.2 s, numbers unchanged to 7.6e-6). Memory caps it: a chunk's
+# float32 logits and their log-sum-exp workspace (`memory.head_reserve_bytes`, 8 bytes a logit) stay
+# within the device's budget: 512 MiB (256 rows of a 262k vocabulary, 1,365 of SmolLM2's 49k).
+HEAD_BUDGET_BYTES = {"cuda": 2**29, "cpu": 2**29, "mps": 2**28}
+HEAD_MAX_ROWS = 4096
+
+
+def head_chunk_rows(vocab_size: int, device_kind: str) -> int:
+    """Rows per LM-head chunk: as many as the device's budget holds, 1 to `HEAD_MAX_ROWS`. Pure."""
+    budget = HEAD_BUDGET_BYTES.get(device_kind, HEAD_BUDGET_BYTES["cpu"])
+    return max(1, min(HEAD_MAX_ROWS, budget // (8 * max(1, int(vocab_size)))))
+
+
+def check_finite(targets: np.ndarray, tops: np.ndarray, dtype: str) -> None:
+    """Every log-probability the engine returns is a number: NaN (an activation past the dtype's range,
+    e.g. Gemma 3 in float16 from layer 9 on) or +inf is an error naming the dtype. Summed with `nansum`
+    downstream, a NaN became 0.0, a perfectly likely word. (-inf, a token the model rules out, is a value.)"""
+    bad = int(np.isnan(targets).sum() + np.isnan(tops).sum() + np.isposinf(targets).sum() + np.isposinf(tops).sum())
+    if bad:
+        total = targets.size + tops.size
+        raise NumericalError(
+            f"the model returned {bad} of {total} log-probabilities that are not numbers (NaN or +inf) in "
+            f"{dtype}: its activations left the dtype's range, so nothing it scored can be measured. Run with "
+            "--dtype float32 (or bfloat16, which has float32's range)."
+        )
+
+
+def float32_head(head: Any, dtype: Any) -> Callable[[Any], Any]:
+    """The LM head in float32 whatever the body's dtype: a float32 copy of a 16-bit head, applied to the
+    hidden states cast to float32. In the model's own dtype every log-probability carried its resolution
+    (bfloat16: the log-ratios came in steps of 1/16 nat, and moved a metric 5.9 times its interval's
+    half-width on a GPU); the body's 16-bit states are the only rounding left. A float32 model's head is
+    used as it is."""
+    import copy
+
+    import torch
+
+    if dtype == torch.float32:
+        return cast(Callable[[Any], Any], head)
+    head32 = copy.deepcopy(head).float()
+
+    def apply(hidden: Any) -> Any:
+        return head32(hidden.float())
+
+    return apply
