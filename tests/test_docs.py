@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from script_module import load_script
 
-from biascheck.plugin import OPTIONS
+from biascheck.options import OPTIONS
 
 REPO = Path(__file__).resolve().parents[1]
 README = REPO / "README.md"

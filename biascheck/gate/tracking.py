@@ -17,14 +17,15 @@ the run's state from `biascheck.session` and never imports the plugin.
 
 from __future__ import annotations
 
-import shlex
 from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
 
 from biascheck.errors import BiascheckError
-from biascheck.gate import admit, ray_pytest
+from biascheck.gate import admit, before_run, ray_pytest
+from biascheck.gate import outcomes as measured
+from biascheck.gate.before_run import regen_command
 from biascheck.gate.workers import (
     REPORT_MODEL,
     Shipping,
@@ -33,21 +34,7 @@ from biascheck.gate.workers import (
     model_of_item,
     model_of_report,
 )
-from biascheck.invocation import without_options
 from biascheck.session import SESSION_KEY, BiasSession
-
-_BASELINE_OPTIONS = ("--bias-save", "--bias-baseline", "--bias-baseline-regen", "--bias-noise", "--bias-accept-partial")
-_FLAGS = ("--bias-baseline-regen", "--bias-accept-partial")
-
-
-def regen_command(config: pytest.Config, baseline: str) -> str:
-    """This run's command line with the baseline options replaced by the ones that regenerate `baseline`. A
-    partial run (-k, -m, node ids: `admit.coverage`) is refused as a baseline without --bias-accept-partial, so
-    the command carries it: a suggested command is one the gate accepts (once the run passes)."""
-    with_value = [name for name in _BASELINE_OPTIONS if name not in _FLAGS]
-    kept = without_options(list(config.invocation_params.args), with_value, _FLAGS)
-    partial = ["--bias-accept-partial"] if admit.coverage(config, [], None)["partial"] else []
-    return shlex.join(["pytest", *kept, "--bias-baseline", baseline, "--bias-baseline-regen", *partial])
 
 
 @dataclass(eq=False)  # a plugin object must be hashable
@@ -75,125 +62,12 @@ class Tracking:
 
     # -- 0. before the run: refuse a save that would silently overwrite ---------------------------
     def check_save_name(self) -> None:
-        cfg = self.session.config
-        if is_worker(self.config):
-            return
-        from biascheck.gate.selection import gate_options
-
-        if self.config.option.collectonly and (given := gate_options(cfg)):
-            raise pytest.UsageError(
-                f"--collect-only with {' '.join(given)}: a run that only collects measures, compares and saves "
-                "nothing, so it cannot pass a gate. Leave out --collect-only (check PYTEST_ADDOPTS and the "
-                "arguments given to `biascheck run`), or the gate options."
-            )
-        if cfg.baseline_regen and cfg.baseline is None:
-            raise pytest.UsageError("--bias-baseline-regen needs --bias-baseline NAME: the run it replaces.")
-        self.check_stored_runs()
-        if cfg.save_name is None or (cfg.baseline_regen and cfg.save_name == cfg.baseline):
-            return
-        from biascheck.gate.store import ResultStore
-
-        try:
-            taken = ResultStore(cfg.store_path).has_run(cfg.save_name)
-        except BiascheckError as exc:
-            raise pytest.UsageError(str(exc)) from None
-        if taken:
-            raise pytest.UsageError(
-                f"--bias-save {cfg.save_name}: a run with that name is already in {cfg.store_path}. Use another name, "
-                f"or replace it on purpose: --bias-baseline {cfg.save_name} --bias-baseline-regen"
-            )
-
-    def check_stored_runs(self) -> None:
-        """Before any model loads: the baseline and the noise run a run names are in the store and may be
-        used (saved under this schema, from a passing run), so a run is not refused after the probes ran.
-        What needs this run's results (comparability, coverage, the noise run's fit) is checked at the end."""
-        cfg = self.session.config
-        wanted = [(cfg.baseline, "baseline")] if cfg.baseline is not None and not cfg.baseline_regen else []
-        wanted += [(cfg.noise_run, "noise run")] if cfg.noise_run is not None and not cfg.baseline_regen else []
-        if not wanted:
-            return
-        from biascheck.errors import did_you_mean
-        from biascheck.gate.store import ResultStore, StoreError
-
-        command = regen_command(self.config, cfg.baseline) if cfg.baseline else ""
-        try:
-            store = ResultStore(cfg.store_path, create=False)
-        except StoreError:
-            store = None
-        for name, role in wanted:
-            try:
-                known = [r.name for r in store.list_runs()] if store is not None else []
-                run = store.load_run(name) if store is not None and name in known else None
-            except BiascheckError as exc:
-                raise pytest.UsageError(f"--bias-{role.split()[0]} {name}: {exc}") from None
-            if run is None:
-                fix = (
-                    f"Create it from this run with:\n  {command}"
-                    if role == "baseline"
-                    else (
-                        "Save a sweep of checkpoints or seeds under that name first (pytest --model-list FILE "
-                        "--bias-save NAME)."
-                    )
-                )
-                raise pytest.UsageError(
-                    f"{role} {name!r} is not in the store {cfg.store_path}:{did_you_mean(name, known)} the run would "
-                    f"compare nothing, so it stops before any model loads. Saved runs: {', '.join(known) or 'none'}. "
-                    + fix
-                )
-            if refusal := admit.schema_problem(run, name, role):
-                again = f" Or regenerate the baseline from a passing run:\n  {command}" if role == "baseline" else ""
-                raise pytest.UsageError(f"{refusal}{again}")
-            if refusal := admit.failed_problem(run, name, role):
-                again = " " + admit.fix_first(run, command, "It") if role == "baseline" else ""
-                raise pytest.UsageError(f"{refusal}{again}")
+        """Before the run (`biascheck.gate.before_run`): options, the save name, the stored runs named."""
+        before_run.check_options(self.config, self.session.config)
 
     @pytest.hookimpl(trylast=True)
     def pytest_collection_finish(self, session: pytest.Session) -> None:
-        """Before the first probe test: the models this run compares with a baseline, loaded now (each once
-        per run; the tests reuse them), are compared with the baseline's models, so a run of another model
-        or of one loaded another way is refused before any probe runs, not after all of them."""
-        cfg = self.session.config
-        if (
-            is_worker(self.config)
-            or self.config.option.collectonly
-            or cfg.baseline is None
-            or cfg.baseline_regen
-            or cfg.allow_mismatch
-            or getattr(self.config.option, "dist", "no") != "no"
-            or not any(model_of_item(item) in cfg.models for item in session.items)
-            or not all(_loads_its_own_model(item) for item in session.items if model_of_item(item) is not None)
-        ):
-            return
-        from biascheck.gate import comparability
-        from biascheck.gate.store import ResultStore
-        from biascheck.session import model_record
-
-        records = {}
-        for name in cfg.models:
-            try:
-                records[name] = model_record(self.session.model(name).info)
-            except BiascheckError:
-                continue  # a model that does not load: its tests say why
-        try:
-            base = ResultStore(cfg.store_path, create=False).load_run(cfg.baseline)
-        except BiascheckError:
-            return  # checked at the start; the end of the run reports what changed since
-        differences = comparability.model_mismatches(base, records)
-        if not differences:
-            return
-        others = comparability.other_model(base, records)
-        what = (
-            f"these are different models ({'; '.join(others)}), so a change between them is not a regression"
-            if others
-            else "the same model loaded another way moves the numbers by itself"
-        )
-        raise pytest.UsageError(
-            f"this run is not comparable with baseline {cfg.baseline!r}, found before any probe ran: "
-            f"{'; '.join(differences)}. {what[0].upper()}{what[1:]}. To compare two models anyway (e.g. two "
-            "candidate base models), add --bias-allow-mismatch: the table then shows every metric side by side "
-            "and the differences are recorded. Otherwise load the model as the baseline was loaded, or "
-            "regenerate the baseline."
-        )
+        before_run.check_models(self.config, self.session, session.items)
 
     # -- 1. xdist: one model per worker, results shipped from the workers to the controller ----------
     @pytest.hookimpl(optionalhook=True, tryfirst=True)
@@ -265,66 +139,17 @@ class Tracking:
 
     # -- 2. end of the run: something measured; compare, save, set the exit status -----------------
     def _count(self, report: pytest.TestReport) -> None:
-        """Which tests of each model were seen, which ran (reached their call) and why others were skipped."""
         model = model_of_report(report, self.session.config.models)
-        if model is None or model not in self.session.config.models:  # a test's own `lm` parameter: not ours
-            return
-        seen = self.outcomes.setdefault(model, {"seen": set(), "ran": set(), "failed": set(), "skips": set()})
-        self._note_skip(model, report)
-        seen["seen"].add(report.nodeid)
-        if report.failed:
-            seen["failed"].add(report.nodeid)
-        elif report.skipped and hasattr(report, "wasxfail"):  # an expected failure (xfail) failed: not measured
-            why = f": {report.wasxfail}" if report.wasxfail else ""
-            seen["skips"].add(f"marked xfail{why} (an expected failure is not a measurement)")
-        elif report.when == "call" and not report.skipped:
-            seen["ran"].add(report.nodeid)  # passed (an xfail that passed too): the test measured
-        elif report.skipped and isinstance(report.longrepr, tuple):  # in setup, or by pytest.skip in the test
-            seen["skips"].add(str(report.longrepr[2]).removeprefix("Skipped: "))
-
-    def _note_skip(self, model: str, report: pytest.TestReport) -> None:
-        """A probe test that measured nothing (skipped, or an expected failure) with why, for the report's
-        'not measured' list (`not_measured`)."""
-        if not report.skipped:
-            return
-        if hasattr(report, "wasxfail"):
-            why = f"marked xfail{': ' + report.wasxfail if report.wasxfail else ''}"
-        elif isinstance(report.longrepr, tuple):
-            why = str(report.longrepr[2]).removeprefix("Skipped: ")
-        else:
-            why = "skipped"
-        self.skipped_tests[report.nodeid] = {"model": model, "test": report.nodeid, "reason": why}
+        if model is not None and model in self.session.config.models:  # a test's own `lm` parameter: not ours
+            measured.count(self.outcomes, self.skipped_tests, model, report)
 
     def _check_measured(self) -> None:
-        """A model whose every selected test was skipped was not measured: the gate cannot pass on it. (A
-        test that failed or errored, e.g. a model that did not load, is already red with its own reason.)"""
-        for model, seen in self.outcomes.items():
-            if seen["seen"] and not seen["ran"] and not seen["failed"]:
-                reasons = sorted(seen["skips"])
-                more = f" (and {len(reasons) - 2} other reasons)" if len(reasons) > 2 else ""
-                self._fail(
-                    f"{model}::nothing-measured",
-                    f"nothing was measured on {model}: all {len(seen['seen'])} selected tests were skipped, so the "
-                    f"gate cannot pass on it. Skipped because: {' | '.join(reasons[:2])}{more}. Select probes that "
-                    "apply to this model, or say what it covers (--bias-language, --bias-any-language).",
-                )
+        for name, message in measured.nothing_measured(self.outcomes):
+            self._fail(name, message)
 
     def _check_outside(self, session: pytest.Session) -> None:
-        """A result outside its threshold fails the gate even when its test did not fail (marked xfail, or a
-        test that records and never calls `bias.check()`): otherwise the run ends green beside a failed
-        threshold, and may be saved and accepted as a passing baseline."""
-        outside = [r for r in self.session.results if r.passed is False]
-        if not outside or session.exitstatus != pytest.ExitCode.OK:
-            return  # none, or a failed test already makes the run red
-        shown = ", ".join(f"{r.key} ({r.model}) = {r.value:.4g}" for r in outside[:5])
-        more = f" and {len(outside) - 5} more" if len(outside) > 5 else ""
-        self._fail(
-            "outside-thresholds",
-            f"{len(outside)} result(s) outside their thresholds, yet no test failed: {shown}{more}. Their tests "
-            "were marked xfail, or their failure was otherwise kept from pytest, and a gate does not pass a "
-            "threshold it saw fail. A known issue belongs in a threshold profile with its reason (see "
-            "docs/thresholds.md), not in an xfail marker.",
-        )
+        if session.exitstatus == pytest.ExitCode.OK and (message := measured.outside(self.session.results)):
+            self._fail("outside-thresholds", message)  # a failed test already makes the run red
 
     def pytest_deselected(self, items: list[pytest.Item]) -> None:
         self.deselected += len(items)
@@ -532,12 +357,6 @@ class Tracking:
         report_dir = self.session.config.report_dir  # summary.md and the job summary carry the verdict (report.py)
         if self.markdown and report_dir is not None:
             atomic_write(report_dir / "baseline.md", self.markdown)
-
-
-def _loads_its_own_model(item: pytest.Item) -> bool:
-    """The test's `lm` is the plugin's fixture (the model loaded from --model), not a conftest's own."""
-    definitions: Any = getattr(getattr(item, "_fixtureinfo", None), "name2fixturedefs", {}).get("lm")
-    return bool(definitions) and getattr(definitions[-1].func, "__module__", "") == "biascheck.plugin"
 
 
 def register(config: pytest.Config) -> None:
