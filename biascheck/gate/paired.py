@@ -178,6 +178,11 @@ def paired_change(
     return PairedChange(again[1] - again[0], *interval, len(clusters), int(clusters.max()) + 1)
 
 
+# Fewer clusters than this and the bootstrap's spread says nothing about sampling noise (one item: a change
+# every resample shares, zero noise, any change a regression): the comparison keeps the unpaired rule.
+MIN_CLUSTERS = 20
+
+
 def items_for(run: Sequence[Result], result: Result) -> list[dict[str, Any]] | None:
     """Step 1: the items `result`'s recipe reads in its run: its own, or those of its task's `items_of` metric."""
     source = (result.paired or {}).get("items_of")
@@ -199,4 +204,7 @@ def paired_noise(
     base_items, new_items = items_for(base_run, base), items_for(new_run, new)
     if not base_items or not new_items:
         return "a run saved no items for it"
-    return paired_change(new.paired, base_items, new_items, (base.value, new.value), **bootstrap)
+    found = paired_change(new.paired, base_items, new_items, (base.value, new.value), **bootstrap)
+    if isinstance(found, PairedChange) and found.n_clusters < MIN_CLUSTERS:
+        return f"only {found.n_clusters} clusters: a bootstrap over fewer than {MIN_CLUSTERS} says nothing of the noise"
+    return found

@@ -192,11 +192,25 @@ def test_a_rounding_the_items_cannot_show_is_within_the_noise():
     """Scores saved at 4 decimals: two runs that differ only in the 6th decimal have identical items (a paired
     half-width of 0), and their recorded change of 1e-6 is within the noise, not a regression."""
     recipe = {"statistic": "mean", "fields": ["x"], "cluster": "row", "items_of": None}
-    values = [0.1234, 0.5678, 0.9]
+    values = [round(v, 4) for v in np.linspace(0.1234, 0.9, 24)]  # 24 clusters: enough for the paired rule
     b = record("m", float(np.mean(values)), items(values), {**recipe})
     n = record("m", float(np.mean(values)) + 1e-6, items(values), {**recipe})
     found = bl.compare({"results": [b]}, {"results": [n]})[0]
     assert found.noise_source == "paired" and found.status == bl.WITHIN and found.noise == pytest.approx(1e-6)
+
+
+def test_a_metric_over_too_few_clusters_keeps_the_unpaired_rule():
+    """One item per run (a fake probe's): every resample shares the change, a paired noise of 0 made any
+    change a regression; under `MIN_CLUSTERS` the comparison keeps the intervals' rule and says why not."""
+    from biascheck.gate import paired
+
+    recipe = {"statistic": "mean", "fields": ["x"], "cluster": "row", "items_of": None}
+    b = record("m", 1.0, items([1.0]), {**recipe})
+    n = record("m", 1.05, items([1.05]), {**recipe})
+    rb, rn = bl.saved_result(b), bl.saved_result(n)
+    assert paired.paired_noise([rb], rb, [rn], rn).startswith("only 1 clusters")
+    found = bl.compare({"results": [b]}, {"results": [n]})[0]
+    assert found.noise_source != "paired"
 
 
 def test_a_several_model_baseline_keeps_its_fluctuation_band():
