@@ -55,6 +55,7 @@ class Tracking:
     selected: set[str] = field(default_factory=set)  # every test that reported, probe or not
     deselected: int = 0  # by -k / -m (seen here without xdist)
     skipped_tests: dict[str, dict[str, str]] = field(default_factory=dict)  # node id -> model, test, reason
+    stopped: str = ""  # the usage error that stopped the run while collecting, for the job summary
 
     @property
     def session(self) -> BiasSession:
@@ -337,8 +338,22 @@ class Tracking:
             self.messages.append(f"If the change is intended, regenerate the baseline:\n  {command}")
 
     # -- 3. terminal summary, baseline.md, job summary ---------------------------------------------
+    @pytest.hookimpl(wrapper=True)
+    def pytest_collection(self, session: pytest.Session) -> Any:
+        """A usage error found while collecting (a profile error, a refused baseline) is kept for the job
+        summary: a CI reader sees why the run stopped, not an empty summary."""
+        try:
+            return (yield)
+        except pytest.UsageError as exc:
+            self.stopped = str(exc)
+            raise
+
     @pytest.hookimpl(trylast=True)
     def pytest_terminal_summary(self, terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
+        if self.stopped and exitstatus == pytest.ExitCode.USAGE_ERROR and not is_worker(config):
+            from biascheck.report.summary import append_step_summary
+
+            append_step_summary(f"### biascheck: stopped before any test ran (usage error)\n\n{self.stopped}\n\n")
         if is_worker(config) or (self.comparison is None and not self.messages and not self.warnings):
             return
         from biascheck.gate import baseline as bl

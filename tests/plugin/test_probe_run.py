@@ -444,3 +444,14 @@ def test_a_profile_error_leaves_the_last_report_as_it_was(project):
     (project.path / "thresholds" / "default.toml").write_text("[pronoun_ratio.mean_abs]\nmax = 1\nwhy = 'x'\n")
     assert project.runpytest("--model", "a/model", "-k", "0.5").ret == pytest.ExitCode.USAGE_ERROR
     assert {name: (out / name).read_text() for name in before} == before and not (out / "previous-run").exists()
+
+
+def test_a_profile_error_says_why_in_the_job_summary(project, monkeypatch):
+    """The job summary of a run stopped by a profile error hid the cause (it said nothing, or 'no result')."""
+    step = project.path / "step.md"
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(step))
+    (project.path / "thresholds" / "default.toml").write_text("[pronoun_ratio.mean_abs]\nmax = 1\nwhy = 'x'\n")
+    assert project.runpytest("--model", "a/model").ret == pytest.ExitCode.USAGE_ERROR
+    text = step.read_text()
+    assert text.startswith("### biascheck: stopped before any test ran (usage error)")
+    assert "default.toml: pronoun_ratio.mean_abs: neither a metric nor a task" in text
