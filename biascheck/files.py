@@ -57,3 +57,9 @@ def replace_dir(new: Path, target: Path) -> None:
         os.replace(new, target)
     if old is not None:
         shutil.rmtree(old, ignore_errors=True)
+
+
+def offline() -> bool:
+    """BIASCHECK_OFFLINE is set (1, true, yes, any case): nothing is fetched, neither reference data nor a model
+    or its card from the hub. The one reading of the variable (`data.resolve`, `models.loading`, `languages`)."""
+    return os.environ.get("BIASCHECK_OFFLINE", "").lower() in ("1", "true", "yes")

@@ -16,6 +16,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from biascheck.errors import ConfigError
+from biascheck.files import offline
 
 # Norwegian: "no" (the macrolanguage), Bokmål "nb", Nynorsk "nn"; a model card may name any of them.
 NORWEGIAN = ("no", "nb", "nn")
@@ -84,9 +85,7 @@ def card_languages(name_or_path: str) -> tuple[str, ...]:
             path = hf_hub_download(name_or_path, "README.md", local_files_only=True)
             return card_front_matter_languages(Path(path).read_text(encoding="utf-8", errors="replace"))
         except Exception:  # noqa: BLE001 - not cached
-            if os.environ.get("HF_HUB_OFFLINE", "") not in ("", "0") or os.environ.get(
-                "BIASCHECK_OFFLINE", ""
-            ).lower() in ("1", "true", "yes"):
+            if os.environ.get("HF_HUB_OFFLINE", "") not in ("", "0") or offline():
                 return ()
             card = HfApi().model_info(name_or_path, timeout=5).card_data
     except Exception:  # noqa: BLE001 - no hub, no card, no package: the card is just not a source

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from biascheck.data.sources import Source
 from biascheck.errors import DataError
-from biascheck.files import default_cache_dir
+from biascheck.files import default_cache_dir, offline
 
 
 def sha256_of(path: Path) -> str:
@@ -121,7 +121,7 @@ def resolve(
     (`MissingDataError` when it is in none of them)."""
     cache = cache if cache is not None else default_cache_dir()
     if allow_download is None:
-        allow_download = os.environ.get("BIASCHECK_OFFLINE", "") not in ("1", "true", "yes")
+        allow_download = not offline()
     looked = [] if mirror is not None else ["mirror: none given (--bias-data or $BIASCHECK_DATA_DIR)"]
     for place, root in ([("mirror", mirror)] if mirror is not None else []) + [("cache", cache)]:
         candidate = root / source.relpath

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import importlib.metadata
-import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -11,6 +10,7 @@ from typing import Any
 
 from biascheck.devices import parse_device, parse_dtype
 from biascheck.errors import ConfigError, MissingTokenizerError, ModelTypeError, UnknownModelError, did_you_mean
+from biascheck.files import offline
 from biascheck.models.base import LanguageModel, ModelInfo
 from biascheck.registry import ALIASES, ModelSpec, embedded_dir, resolve_model_name
 
@@ -221,12 +221,6 @@ class Provenance:
     directory: Path
     source: str
     record: Mapping[str, str] = field(default_factory=dict)
-
-
-def offline() -> bool:
-    """BIASCHECK_OFFLINE is set (1, true, yes): nothing is fetched, neither reference data nor a model from
-    the hub (HF_HUB_OFFLINE=1 does the same for the hub alone)."""
-    return os.environ.get("BIASCHECK_OFFLINE", "").lower() in ("1", "true", "yes")
 
 
 def load_model(
