@@ -21,7 +21,7 @@ def read(lm: LanguageModel, language: str, items: Items | None = None) -> math.C
     slot (`slot_vocab`: one token id each, or -1), against the tokenizer's unknown token. Definitional
     reading: both pronouns in every template (`fill_slot`: masked slot or causal sentence), one call.
     Clusters of the sign test: the items' cues, joined by the nouns' lengths in the model's tokens.
-    `items`: other items than the language's (scripts/guard_false_pass.py reads the previous ones)."""
+    `items`: other items than the language's (lab/scripts/guard_false_pass.py reads the previous ones)."""
     items = items_for(language) if items is None else items
     if items is None:
         return None

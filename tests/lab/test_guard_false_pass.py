@@ -1,4 +1,4 @@
-"""The guard's measured false-pass rate (docs/competence/false_pass.json, scripts/guard_false_pass.py): the
+"""The guard's measured false-pass rate (docs/competence/false_pass.json, lab/scripts/guard_false_pass.py): the
 file's verdicts follow from today's lines, and a sample of its random-weight models, rebuilt here through the
 same read path, gets the file's numbers and does not pass."""
 
@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from biascheck.competence import math
-from biascheck.competence.null import FAMILIES, RandomModels, missing
 from biascheck.competence.read import read
+from lab.guard_null import FAMILIES, RandomModels, missing
 
 RESULTS = Path(__file__).resolve().parents[2] / "docs" / "competence" / "false_pass.json"
 LANGUAGES = ("en", "no", "fr", "es")

@@ -1,7 +1,7 @@
 """Random-weight models, the guard's null: tiny models of real architectures, with the real tokenizers, whose
 weights are drawn afresh for each seed. Nothing in them ties a pronoun to a noun, so every pass is a false
-pass; `scripts/guard_false_pass.py` counts them over many seeds (docs/competence/false_pass.md) and
-`tests/competence/test_false_pass.py` rebuilds a sample.
+pass; `lab/scripts/guard_false_pass.py` counts them over many seeds (docs/competence/false_pass.md) and
+`tests/lab/test_guard_false_pass.py` rebuilds a sample.
 
 Two families, each one module built once and re-initialised in place for every seed (`reseed`: the
 module's own `_init_weights`, after `torch.manual_seed(seed)`), read through the project's wrappers
