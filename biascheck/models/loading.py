@@ -12,7 +12,7 @@ from biascheck.devices import parse_device, parse_dtype
 from biascheck.errors import ConfigError, MissingTokenizerError, ModelTypeError, UnknownModelError, did_you_mean
 from biascheck.files import offline
 from biascheck.models.base import LanguageModel, ModelInfo
-from biascheck.registry import ALIASES, ModelSpec, embedded_dir, resolve_model_name
+from biascheck.registry import ALIASES, ModelSpec, resolve_model_name
 
 # Pre-training heads that contain the MLM head (their checkpoints load into *ForMaskedLM).
 _PRETRAINING_WITH_MLM = {"BertForPreTraining", "AlbertForPreTraining", "MegatronBertForPreTraining"}
@@ -269,8 +269,9 @@ def load_model(
 
     torch_dtype = getattr(torch, dt)
     extra: dict[str, str] = {}
-    gdir = embedded_dir(spec) if not model_args else None  # model args load the named checkpoint as given
-    from biascheck.models.converted import local_gguf
+    from biascheck.models.converted import gguf_dir, local_gguf
+
+    gdir = gguf_dir(name, spec) if not model_args else None  # model args load the named checkpoint as given
 
     own = local_gguf(name, spec, args)
     if gdir is None and own is not None:  # a GGUF of one's own: converted once per machine, as the built-in is
