@@ -14,7 +14,7 @@ from tabulate import tabulate
 
 from biascheck.devices import parse_device, parse_dtype
 from biascheck.errors import BiascheckError, argparse_type
-from biascheck.gate.commands import add_gate_commands
+from biascheck.gate_commands import add_gate_commands
 
 
 def _weights(spec: Any) -> str:
@@ -115,7 +115,7 @@ def _thresholds(args: argparse.Namespace) -> int:
 
 
 def _fluctuation(args: argparse.Namespace) -> int:
-    from biascheck.gate.sweep import run_fluctuation
+    from biascheck.sweeps.fluctuation import run_fluctuation
 
     return run_fluctuation(args)
 

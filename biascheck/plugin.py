@@ -1,5 +1,5 @@
 """pytest plugin: fixtures and hooks only (the options are `biascheck.options`), each a short hand-off to
-`biascheck.session`, `biascheck.gate.tracking` or `biascheck.report`. Importing it does not import torch.
+`biascheck.session`, `biascheck.gate_plugin.tracking` or `biascheck.report`. Importing it does not import torch.
 
 Fixtures for probe modules (marked ``pytestmark = pytest.mark.biascheck(probe="<name>")``):
 - ``lm``: the loaded `LanguageModel`, session scope, one per ``--model`` (tests parametrized by model name).
@@ -49,7 +49,7 @@ def pytest_configure(config: pytest.Config) -> None:
             session.thresholds  # noqa: B018 - validate the profile here, as collection does in a plain run
     except BiascheckError as exc:
         raise pytest.UsageError(str(exc)) from None
-    from biascheck.gate import tracking
+    from biascheck.gate_plugin import tracking
     from biascheck.report import summary
 
     if not hasattr(config, "workerinput"):

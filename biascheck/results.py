@@ -12,9 +12,9 @@ import math
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
-from biascheck.gate.power import Power, gate_power
+from biascheck.power import Power, gate_power
 from biascheck.spec import COMPETENCE, Artifact, Metric, ProbeSpec
 from biascheck.thresholds import Threshold, ThresholdSet
 from biascheck.timing import stage
@@ -24,6 +24,11 @@ from biascheck.timing import stage
 # run leaves the previous run's plots as they were, and a report never shows an older run's figures.
 PLOTS = "plots"
 PLOTS_STAGING = ".plots-partial"
+
+# results.json layout: 2 adds settings, metric kinds (better, target) and the baseline verdicts; 3 adds
+# coverage, the profile's thresholds_sha256 and each model's quantisation and tokenizer_sha256 (a run of
+# another version is not compared with: `biascheck.gate.admit.schema_problem`).
+SCHEMA_VERSION = 3
 
 
 @dataclass
@@ -47,7 +52,7 @@ class Result:
     better: str = "none"  # spec.BETTER: higher, lower, zero, target, none
     target: float | None = None  # the ideal of a 'target' metric
     tier: str = ""  # the run's tier (biascheck.tiers): quick or full; "" in runs from before tiers
-    power: dict[str, float] | None = None  # a gated result's power at its n (`biascheck.gate.power.Power.to_json`)
+    power: dict[str, float] | None = None  # a gated result's power at its n (`biascheck.power.Power.to_json`)
     paired: dict[str, Any] | None = None  # the metric's recipe from items (`biascheck.spec.Paired.to_json`)
 
     @property
@@ -55,7 +60,7 @@ class Result:
         return f"{self.probe}.{self.task}.{self.metric}"
 
     def gate_power(self) -> Power | None:
-        """The gate's power at this result's n (`biascheck.gate.power`), from its value, interval and threshold."""
+        """The gate's power at this result's n (`biascheck.power`), from its value, interval and threshold."""
         return gate_power(self.value, self.ci_low, self.ci_high, self.threshold)
 
     def to_json(self) -> dict[str, Any]:
@@ -249,3 +254,64 @@ class ProbeRecorder:
         if path is not None:
             path.write_text(text + "\n", encoding="utf-8")
         return path
+
+
+class BaselineBlock(TypedDict, total=False):
+    """results.json's `baseline`: the regression gate's verdict on this run (`biascheck.gate_plugin.tracking`)."""
+
+    name: str | None
+    failed: bool
+    failures: list[str]
+    mismatches_allowed: list[str]
+    comparisons: list[dict[str, Any]]  # `biascheck.gate.baseline.Comparison` as JSON
+    regen_command: str | None
+
+
+class RunPayload(TypedDict, total=False):
+    """A run as results.json holds it and the results store saves it: what the run was (metadata) and
+    every result. The gate (`biascheck.gate`) and the report (`biascheck.report`) both read this record;
+    the session and the tracking plugin write its metadata, `run_payload` adds the results."""
+
+    schema_version: int
+    biascheck_version: str
+    created_utc: str
+    exit_status: int
+    profile: dict[str, Any]  # name, files, thresholds_sha256
+    batch_size: int | str
+    tier: dict[str, str]  # name, why
+    settings: dict[str, Any]
+    models: dict[str, dict[str, Any]]  # name -> `ModelInfo` as JSON
+    data: list[dict[str, Any]]  # the reference data's provenance
+    timings: list[dict[str, Any]]
+    checkpoints: list[dict[str, Any]]
+    coverage: dict[str, Any]
+    not_measured: list[dict[str, str]]
+    baseline: BaselineBlock
+    gate_warnings: list[str]
+    results: list[dict[str, Any]]  # `Result.to_json`, with `regression` when the run was compared
+
+
+def run_payload(results: list[Result], meta: RunPayload) -> RunPayload:
+    """`meta` plus every result; when the run was compared with a baseline, each result carries its
+    comparison under `regression` (status, baseline value, change, noise and where the noise came from:
+    paired, intervals, fluctuation; None for a metric the baseline lacks)."""
+    comparisons = (meta.get("baseline") or {}).get("comparisons") or []
+    by_key = {(c["model"], c["key"]): c for c in comparisons}
+    rows = []
+    for result in results:
+        row = result.to_json()
+        if comparisons:
+            found = by_key.get((row["model"], f"{row['probe']}.{row['task']}.{row['metric']}"))
+            row["regression"] = (
+                None
+                if found is None
+                else {
+                    "status": found["status"],
+                    "baseline": found["base"],
+                    "change": found["change"],
+                    "noise": found["noise"],
+                    "noise_source": found["noise_source"],
+                }
+            )
+        rows.append(row)
+    return {**meta, "results": rows}

@@ -13,9 +13,9 @@ from typing import Any
 
 from biascheck import devices, tiers
 from biascheck import model_args as model_args_module
+from biascheck.checkpoints import Checkpoint, read_model_list
 from biascheck.data.resolve import PACKAGE_HOME, mirror_dir
 from biascheck.errors import ConfigError, UnknownModelError, argparse_type, did_you_mean
-from biascheck.gate.checkpoints import Checkpoint, read_model_list
 from biascheck.languages import parse_languages
 from biascheck.registry import ALIASES, DEFAULT_MODEL, resolve_model_name
 from biascheck.settings import parse_assignment
@@ -154,7 +154,7 @@ class RunConfig:
     data_dir: Path | None
     any_language: bool
     rootdir: Path
-    # regression tracking (biascheck.gate.tracking): the sweep's checkpoints, the results store, the baseline
+    # regression tracking (biascheck.gate_plugin.tracking): the sweep's checkpoints, the results store, the baseline
     checkpoints: tuple[Checkpoint, ...] = ()
     store_path: Path = Path(".biascheck") / "results.sqlite"
     save_name: str | None = None

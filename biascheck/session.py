@@ -21,7 +21,7 @@ from biascheck.data import ReferenceData
 from biascheck.errors import BiascheckError, ConfigError
 from biascheck.languages import covers, model_languages
 from biascheck.registry import resolve_model_name
-from biascheck.results import PLOTS_STAGING, ProbeRecorder, Result
+from biascheck.results import PLOTS_STAGING, SCHEMA_VERSION, ProbeRecorder, Result, RunPayload
 from biascheck.run_config import RunConfig, check_data_env, check_report_dir, check_store_path
 from biascheck.settings import ProbeSettings
 from biascheck.settings import resolve as resolve_settings
@@ -186,7 +186,7 @@ class BiasSession:
     def data_records(self) -> list[dict[str, Any]]:
         return self.refdata.provenance() if self._refdata is not None else []
 
-    def metadata(self, exitstatus: int) -> dict[str, Any]:
+    def metadata(self, exitstatus: int) -> RunPayload:
         """What results.json says about the run besides the results (this process's view)."""
         thresholds = self._thresholds
         return {
@@ -211,10 +211,5 @@ class BiasSession:
 def model_record(info: Any) -> dict[str, Any]:
     return {**vars(info), "languages": list(info.languages)}
 
-
-# results.json layout: 2 adds settings, metric kinds (better, target) and the baseline verdicts; 3 adds
-# coverage, the profile's thresholds_sha256 and each model's quantisation and tokenizer_sha256 (a run of
-# another version is not compared with: `biascheck.gate.admit.schema_problem`).
-SCHEMA_VERSION = 3
 
 SESSION_KEY = pytest.StashKey[BiasSession]()

@@ -63,14 +63,41 @@ def _package(prefix: str) -> list[str]:
     return sorted(m for m in MODULES if m == prefix or m.startswith(prefix + "."))
 
 
-# Layers that must never reach up or sideways: reference data is read and checked without knowing any probe
-# or model; a model is loaded and scored without reference data, known-answer builds or probes (building a
-# planted model is `biascheck.planted.resolve`'s, above the loader); a probe's code is handed a model, it
-# never imports the model layer.
+# Layers that must never reach up or sideways (docs/design.md, "Layers"): reference data is read and checked
+# without knowing any probe or model; a model is loaded and scored without reference data, known-answer builds
+# or probes (building a planted model is `biascheck.planted.resolve`'s, above the loader); a probe's code is
+# handed a model, it never imports the model layer. The gate knows saved runs only: no probe, plant, model,
+# pytest run or report; the report reads the gate and is never read by it; what both read (the run's record,
+# statistics, run input, the verdict's words) sits below both; sweeps stay outside the gate.
+RUN = ("biascheck.plugin", "biascheck.session", "biascheck.gate_plugin", "biascheck.gate_commands", "biascheck.cli")
+PROBES_AND_MODELS = ("biascheck.methods", "biascheck.models", "biascheck.planted", "biascheck.data")
 NEVER = {
     "biascheck.data": ("biascheck.methods", "biascheck.models", "biascheck.planted"),
     "biascheck.models": ("biascheck.data", "biascheck.planted", "biascheck.methods"),
     "biascheck.methods": ("biascheck.models",),
+    "biascheck.gate": (
+        *RUN,
+        *PROBES_AND_MODELS,
+        "biascheck.report",
+        "biascheck.sweeps",
+        "biascheck.competence",
+        "biascheck.catalog",
+        "biascheck.run_config",
+    ),
+    "biascheck.report": (*RUN, *PROBES_AND_MODELS, "biascheck.sweeps"),
+    "biascheck.sweeps": ("biascheck.gate", "biascheck.report", *RUN),
+    **{
+        below: ("biascheck.gate", "biascheck.report", "biascheck.sweeps", *RUN)
+        for below in (
+            "biascheck.results",
+            "biascheck.verdict",
+            "biascheck.power",
+            "biascheck.checkpoints",
+            "biascheck.stats",
+            "biascheck.thresholds",
+            "biascheck.run_config",
+        )
+    },
 }
 
 
@@ -85,10 +112,67 @@ def test_layers_never_import_what_sits_above_or_beside_them(layer, forbidden):
     assert not broken, "\n".join(broken)
 
 
+def test_the_gate_needs_no_pytest_and_no_torch():
+    """The gate decides on saved runs: `biascheck compare` and the store work where no test framework or
+    model library is imported (pytest's side is `biascheck.gate_plugin`)."""
+    heavy = ("pytest", "_pytest", "torch", "transformers")
+    broken = [
+        str(path.relative_to(REPO))
+        for path in (PACKAGE / "gate").glob("*.py")
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Import | ast.ImportFrom)
+        and any(
+            (name or "").split(".")[0] in heavy
+            for name in ([a.name for a in node.names] if isinstance(node, ast.Import) else [node.module])
+        )
+    ]
+    assert not broken, broken
+
+
+# The words of a verdict (biascheck/verdict.py): spelled there, nowhere else in the product.
+VERDICT_WORDS = {"FAIL", "CANNOT MEASURE", "report only"}
+
+
+def _verdict_words(path: Path) -> list[str]:
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            text = node.value
+            if text in VERDICT_WORDS or text.startswith("### biascheck gate:") or "biascheck gate: " in text:
+                found.append(f"{path.relative_to(REPO)}:{node.lineno}: {text!r}")
+    return found
+
+
+def test_one_module_words_a_verdict():
+    words = [w for p in PACKAGE.rglob("*.py") if p.name != "verdict.py" for w in _verdict_words(p)]
+    assert not words, "\n".join(words)
+    assert _verdict_words(PACKAGE / "verdict.py")  # the check reads the constants it looks for
+
+
+def test_design_lists_every_module():
+    """docs/design.md names every module of the package (a probe package's standard files once, as
+    `methods/<probe>/`), so a reader finds each one there."""
+    design = (REPO / "docs" / "design.md").read_text(encoding="utf-8")
+    probe_files = PROBE_FILES | {"reference.py"}
+    unlisted = [
+        str(p.relative_to(PACKAGE))
+        for p in PACKAGE.rglob("*.py")
+        if p.name != "__init__.py"
+        and not (p.parent.parent.name == "methods" and p.name in probe_files)
+        and p.name not in design
+    ]
+    unlisted += [
+        f"{d.relative_to(PACKAGE)}/"
+        for d in PACKAGE.iterdir()
+        if d.is_dir() and (d / "__init__.py").is_file() and f"biascheck/{d.name}/" not in design
+    ]
+    assert not unlisted, f"docs/design.md does not name: {unlisted}"
+
+
 def test_plugin_and_tracking_do_not_import_each_other():
-    assert "biascheck.plugin" not in _edges("biascheck.gate.tracking")  # the plugin registers tracking, not back
-    assert "biascheck.plugin" not in _edges("biascheck.gate.workers")
-    assert not {"biascheck.plugin", "biascheck.gate.tracking"} & _edges("biascheck.session")
+    assert "biascheck.plugin" not in _edges("biascheck.gate_plugin.tracking")  # the plugin registers tracking, not back
+    assert "biascheck.plugin" not in _edges("biascheck.gate_plugin.workers")
+    assert not {"biascheck.plugin", "biascheck.gate_plugin.tracking"} & _edges("biascheck.session")
 
 
 def test_no_import_cycles():

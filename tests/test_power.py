@@ -1,4 +1,4 @@
-"""A gate's power from its interval (`biascheck.gate.power`): scipy's normal distribution as the oracle, and a
+"""A gate's power from its interval (`biascheck.power`): scipy's normal distribution as the oracle, and a
 simulation that the gate really fires 4 times in 5 at the 'detectable' exceedance."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from biascheck.gate.power import Z80, Z95, gate_power, stable_size, standard_error
+from biascheck.power import Z80, Z95, gate_power, stable_size, standard_error
 from biascheck.report.tables import build_tables
 from biascheck.results import Result
 from biascheck.thresholds import Threshold

@@ -1,19 +1,16 @@
-"""The release gate: what decides, across runs, whether a model may ship.
+"""The release gate: what decides, across runs, whether a model may ship. It knows no probe, no model and no
+pytest: it reads saved runs (results.json payloads, `biascheck.results.RunPayload`) and words nothing of a report.
 
-Inside a pytest run `tracking` ships results from xdist workers, compares the run with a saved
-baseline and saves it; outside one, `biascheck compare`, `diff`, `history`, `accept` and
-`fluctuation` read the same store. The modules, from the run to the store:
-
-- `tracking`: the pytest plugin object (registered by `biascheck.plugin`): compare, save, fail the run.
-- `workers`: under pytest-xdist, one model per worker and every worker's results on the controller.
-- `selection`: why a run with gate options and no probe result fails, in words.
 - `admit`: which saved runs may take part in a comparison (schema, failed, partial, noise).
 - `baseline`: per metric the change, the noise and the verdict, on saved results read once as `Result`s.
+- `paired`: the change's interval from the items both runs scored (a paired cluster bootstrap).
 - `comparability`: whether two runs may be compared at all (what changes numbers besides the weights).
+- `identity`: the items of a saved result, by the keys two runs share.
 - `itemdiff`: which items (professions, occupations, ...) moved between two saved runs.
-- `power`: what a gate can see at the sample size it ran at.
+- `selection`: why a run with gate options and no probe result fails, in words.
 - `store`: every saved run, by name, in one SQLite file; `history`: the metrics across saved runs.
-- `checkpoints`: model lists for sweeps; `sweep`: paper 001's fluctuation over such a sweep.
 
-Importing this package imports nothing: `biascheck.results` takes `power` from here without pytest.
+Above it: `biascheck.gate_plugin` (the pytest side: compare, save, fail the run), `biascheck.gate_commands`
+(`biascheck runs / compare / diff / history / accept / power`) and `biascheck.report` (which reads the gate).
+Importing this package imports nothing.
 """

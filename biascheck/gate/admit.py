@@ -1,7 +1,7 @@
 """What a saved run must be to take part in a comparison: a baseline, a candidate, a noise run, a run accepted.
 
 Each check returns the reasons it refuses, each one paragraph (what, why, how to fix); the callers
-(the pytest gate in `biascheck.gate.tracking`, `biascheck compare`, `biascheck accept`) turn them into a
+(the pytest gate in `biascheck.gate_plugin.tracking`, `biascheck compare`, `biascheck accept`) turn them into a
 red run or exit status 2. A gate fails closed: what cannot be checked is refused, never passed.
 Pure: payloads (results.json dicts) and option values in, strings out.
 
@@ -26,15 +26,17 @@ import os
 from collections.abc import Iterable
 from typing import Any
 
+from biascheck.results import RunPayload
+
 BASELINE_NAME = "baseline"  # the name `biascheck accept` writes by default and the release workflow reads
 
 # pytest options that narrow the collected tests: (attribute of config.option, flag)
 SELECTING = (("keyword", "-k"), ("markexpr", "-m"), ("lf", "--lf"), ("stepwise", "--sw"), ("deselect", "--deselect"))
 
 
-def schema_problem(payload: dict[str, Any], name: str, role: str) -> str | None:
-    """A run of another results.json schema version than this biascheck writes (see `session.SCHEMA_VERSION`)."""
-    from biascheck.session import SCHEMA_VERSION
+def schema_problem(payload: RunPayload, name: str, role: str) -> str | None:
+    """A run of another results.json schema version than this biascheck writes (see `results.SCHEMA_VERSION`)."""
+    from biascheck.results import SCHEMA_VERSION
 
     found = payload.get("schema_version")
     if found == SCHEMA_VERSION:
@@ -54,7 +56,7 @@ def schema_problem(payload: dict[str, Any], name: str, role: str) -> str | None:
     )
 
 
-def failed_problem(payload: dict[str, Any], name: str, role: str, override: str | None = None) -> str | None:
+def failed_problem(payload: RunPayload, name: str, role: str, override: str | None = None) -> str | None:
     """A run that failed (exit status not 0): its numbers passed nothing, so it judges nothing."""
     status = int(payload.get("exit_status", 0) or 0)
     if status == 0:
@@ -68,7 +70,7 @@ def failed_problem(payload: dict[str, Any], name: str, role: str, override: str 
     return f"{role} {name!r} was saved from a run that failed (exit status {status}): {why}. Use a passing run{also}."
 
 
-def why_failed(payload: dict[str, Any]) -> str:
+def why_failed(payload: RunPayload) -> str:
     """What made a saved run fail, in one line: its results outside their thresholds (the first three) and
     how many gate failures it had; "" when neither is recorded (a test that errored)."""
     outside = [r for r in payload.get("results") or [] if r.get("passed") is False]
@@ -83,7 +85,7 @@ def why_failed(payload: dict[str, Any]) -> str:
     return "; ".join(parts + ([f"{gate} gate failure(s)"] if gate else []))
 
 
-def fix_first(payload: dict[str, Any], command: str, subject: str = "It") -> str:
+def fix_first(payload: RunPayload, command: str, subject: str = "It") -> str:
     """How to make a baseline when the run `payload` (called `subject`) failed: regenerating from a run that
     fails the same way is refused, so the failures come first, then `command` (accepted once a run passes)."""
     why = why_failed(payload)
@@ -120,7 +122,7 @@ def coverage(config: Any, results: Iterable[Any], tier: str | None) -> dict[str,
     }
 
 
-def describe(payload: dict[str, Any]) -> str:
+def describe(payload: RunPayload) -> str:
     """One line: what a saved run covered and how it was selected."""
     cov = payload.get("coverage")
     if not cov:
@@ -136,7 +138,7 @@ def describe(payload: dict[str, Any]) -> str:
     return text + (f" (PARTIAL: {'; '.join(cov['partial'])})" if cov.get("partial") else "")
 
 
-def partial_problem(payload: dict[str, Any], target: Any, flag: str = "--partial") -> str | None:
+def partial_problem(payload: RunPayload, target: Any, flag: str = "--partial") -> str | None:
     """A partial run about to become the baseline `target` without `flag` (`target` may be `biascheck
     accept`'s arguments: its --as name, and no refusal with --partial)."""
     partial = (payload.get("coverage") or {}).get("partial")
@@ -151,7 +153,7 @@ def partial_problem(payload: dict[str, Any], target: Any, flag: str = "--partial
     )
 
 
-def uncovered_message(model: str, keys: list[str], baseline: str, base: dict[str, Any], command: str) -> str:
+def uncovered_message(model: str, keys: list[str], baseline: str, base: RunPayload, command: str) -> str:
     shown = ", ".join(keys[:6]) + (f" and {len(keys) - 6} more" if len(keys) > 6 else "")
     return (
         f"{len(keys)} metric(s) that this run measured on {model} are not in baseline {baseline!r} ({shown}): the "
@@ -161,7 +163,7 @@ def uncovered_message(model: str, keys: list[str], baseline: str, base: dict[str
     )
 
 
-def noise_problems(noise: dict[str, Any], new: dict[str, Any], name: str, allow_mismatch: bool = False) -> list[str]:
+def noise_problems(noise: RunPayload, new: RunPayload, name: str, allow_mismatch: bool = False) -> list[str]:
     """Why the run `name` cannot give the noise band for judging `new` (empty: it can)."""
     from biascheck.gate import baseline as bl
     from biascheck.gate import comparability
@@ -204,9 +206,7 @@ def noise_problems(noise: dict[str, Any], new: dict[str, Any], name: str, allow_
     return []
 
 
-def compare_refusals(
-    base: dict[str, Any], candidate: dict[str, Any], noise: dict[str, Any] | None, args: Any
-) -> list[str]:
+def compare_refusals(base: RunPayload, candidate: RunPayload, noise: RunPayload | None, args: Any) -> list[str]:
     """`biascheck compare`'s refusals (exit 2): a run of another schema; a failed baseline or candidate unless
     --allow-failed; runs that are not comparable unless --allow-mismatch; a noise run that cannot give the
     band (`noise_problems`)."""

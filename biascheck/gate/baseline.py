@@ -1,6 +1,6 @@
 """Compare a run with a saved baseline: per metric, the change, the noise, and a verdict. Pure.
 
-Inputs are results.json payloads (dicts, as `biascheck.report.summary.results_payload` builds and
+Inputs are results.json payloads (dicts, as `biascheck.results.run_payload` builds and
 `biascheck.gate.store.ResultStore.load_run` returns). Their result records are read once, on the way in,
 into `Result`s (`saved_results`), and everything after works on those. Whether two runs may be compared
 at all (versions, data, settings, how each model was loaded) is `biascheck.gate.comparability`'s question.
@@ -47,11 +47,11 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
-from tabulate import tabulate
 
+from biascheck import verdict
 from biascheck.gate.paired import PairedChange, paired_noise
 from biascheck.results import Result
-from biascheck.spec import BETTER_SHORT, COMPETENCE, distance_from_ideal
+from biascheck.spec import COMPETENCE, distance_from_ideal
 from biascheck.thresholds import Threshold
 
 Z95 = 1.96
@@ -189,11 +189,6 @@ def judge(base: float | None, new: float | None, noise: float | None, better: st
     return REGRESSED if after > before else IMPROVED
 
 
-def _verdict(result: Result) -> str:
-    passed = result.passed
-    return "report" if passed is None else ("pass" if passed else "FAIL")
-
-
 def models_of(payload: Mapping[str, Any]) -> list[str]:
     """A run's model names: its `models` records, else the models of its results."""
     return list(payload.get("models") or {}) or list(dict.fromkeys(r["model"] for r in payload.get("results", [])))
@@ -249,7 +244,9 @@ def compare(base: Mapping[str, Any], new: Mapping[str, Any], bands: dict[str, fl
         ref, own_band = _reference(base_results, r.model, key, base_models)
         new_value = _num(r.value)
         if ref is None:
-            out.append(Comparison(r.model, key, None, new_value, None, None, "—", r.better, NEW, _verdict(r)))
+            out.append(
+                Comparison(r.model, key, None, new_value, None, None, "—", r.better, NEW, verdict.of_profile(r.passed))
+            )
             continue
         base_value = _num(ref.value)
         change = None if new_value is None or base_value is None else new_value - base_value
@@ -274,7 +271,7 @@ def compare(base: Mapping[str, Any], new: Mapping[str, Any], bands: dict[str, fl
                 source,
                 r.better,
                 judge(base_value, new_value, noise, r.better, _num(r.target)),
-                _verdict(r),
+                verdict.of_profile(r.passed),
             )
         )
     for r in base_results:
@@ -306,75 +303,10 @@ def unmeasured(comparisons: list[Comparison]) -> list[Comparison]:
     return [
         c
         for c in comparisons
-        if c.status == NOT_A_NUMBER and (c.base is not None or c.new is not None or c.profile_verdict != "report")
+        if c.status == NOT_A_NUMBER and (c.base is not None or c.new is not None or c.profile_verdict != verdict.REPORT)
     ]
 
 
 def failing(comparisons: list[Comparison]) -> list[Comparison]:
     """Every comparison that fails the gate: regressed, missing, not covered by the baseline, not measured."""
     return regressions(comparisons) + missing(comparisons) + uncovered(comparisons) + unmeasured(comparisons)
-
-
-HEADERS = [
-    "model",
-    "metric",
-    "better",
-    "baseline",
-    "new",
-    "change",
-    "noise ±",
-    "noise from",
-    "change vs noise",
-    "profile",
-]
-
-
-def _fmt(value: float | None, signed: bool = False) -> str:
-    if value is None:
-        return "—"
-    return f"{value:+.3f}" if signed else f"{value:.3f}"
-
-
-def table(comparisons: list[Comparison], fmt: str = "simple") -> str:
-    """The comparison as a table (fmt 'simple' for the terminal, 'github' for Markdown)."""
-    rows = [
-        [
-            c.model,
-            c.key,
-            BETTER_SHORT.get(c.better, c.better),
-            _fmt(c.base),
-            _fmt(c.new),
-            _fmt(c.change, True),
-            _fmt(c.noise),
-            c.noise_source,
-            c.status.upper() if c.regressed else c.status,
-            c.profile_verdict,
-        ]
-        for c in comparisons
-    ]
-    return tabulate(rows, headers=HEADERS, tablefmt=fmt, disable_numparse=True)
-
-
-def summary_line(comparisons: list[Comparison], baseline: str) -> str:
-    counts: dict[str, int] = {}
-    for c in comparisons:
-        counts[c.status] = counts.get(c.status, 0) + 1
-    parts = ", ".join(f"{n} {s}" for s, n in sorted(counts.items(), key=lambda kv: (kv[0] != REGRESSED, kv[0])))
-    return f"against baseline {baseline!r}: {parts or 'nothing to compare'}"
-
-
-def markdown(comparisons: list[Comparison], baseline: str, regen_command: str | None = None) -> str:
-    """Job-summary section: a headline, the regressions first, then the whole table."""
-    bad = failing(comparisons)
-    head = [f"## biascheck regression check against `{baseline}`", ""]
-    if bad:
-        head.append(
-            f"**{len(bad)} metric(s) regressed beyond the noise, missing or not measured:** "
-            + ", ".join(f"`{c.key}` ({c.model}: {c.status})" for c in bad)
-        )
-        if regen_command:
-            head.append(f"\nIf the change is intended, regenerate the baseline: `{regen_command}`")
-    else:
-        head.append("No metric regressed beyond the noise.")
-    head += ["", summary_line(comparisons, baseline), "", table(comparisons, "github"), ""]
-    return "\n".join(head)

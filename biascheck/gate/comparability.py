@@ -3,7 +3,7 @@
 A change of biascheck version, threshold profile, tier, batch policy, reference data or probe setting,
 or a model loaded another way (family, dtype, device class, context prefix, weights format,
 quantisation, tokenizer), moves a metric by itself; a comparison across one would call that a
-regression or hide one. The callers (the pytest gate in `biascheck.gate.tracking`, `biascheck compare`,
+regression or hide one. The callers (the pytest gate in `biascheck.gate_plugin.tracking`, `biascheck compare`,
 a noise run in `biascheck.gate.admit`) refuse such a comparison unless asked for (--bias-allow-mismatch /
 --allow-mismatch). Pure: the run-level records of two results.json payloads in, sentences out; models
 are paired as `biascheck.gate.baseline.partners` pairs them for the comparison itself.

@@ -21,7 +21,7 @@ from typing import Any
 
 from biascheck.gate.baseline import baseline_model, saved_results
 from biascheck.gate.identity import is_id_field, item_key
-from biascheck.results import Result
+from biascheck.results import Result, RunPayload
 
 
 @dataclass(frozen=True)
@@ -68,7 +68,7 @@ def paired_changes(model: str, metric: str, base: list[dict[str, Any]], new: lis
     return out
 
 
-def item_changes(base: dict[str, Any], new: dict[str, Any], pattern: str = "*") -> list[ItemChange]:
+def item_changes(base: RunPayload, new: RunPayload, pattern: str = "*") -> list[ItemChange]:
     """Steps 1-3 for the results whose `probe.task.metric` matches `pattern` (a glob)."""
     base_results = saved_results(base)
     base_models = sorted({r.model for r in base_results})

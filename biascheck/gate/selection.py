@@ -1,6 +1,6 @@
 """What a run selected, said in words for a gate failure: a gate option (--bias-baseline, --bias-save,
 --bias-noise, --bias-baseline-regen) in a run where no probe test recorded a result compared and saved
-nothing, so the run fails with what the selection matched. Pure; `biascheck.gate.tracking` calls it."""
+nothing, so the run fails with what the selection matched. Pure; `biascheck.gate_plugin.tracking` calls it."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ def gate_options(cfg: Any) -> list[str]:
 
 def no_results(tracking: Any) -> str:
     """The one-paragraph reason for a run with gate options and no probe result ('' without gate options),
-    from a `biascheck.gate.tracking.Tracking`: its run config, the tests that reported (`selected`), those
+    from a `biascheck.gate_plugin.tracking.Tracking`: its run config, the tests that reported (`selected`), those
     parametrized over --model (`outcomes`), -k / -m and the deselected count."""
     given = gate_options(tracking.session.config)
     if not given:

@@ -1,6 +1,6 @@
 """The results store: every saved run, by name, in one SQLite file (default `.biascheck/results.sqlite`).
 
-A saved run is the results.json payload of `biascheck.report.summary.results_payload` (metric values with
+A saved run is the results.json payload of `biascheck.results.run_payload` (metric values with
 intervals and per-item scores, models with revisions, data checksums, biascheck version, the
 threshold profile and its thresholds), kept whole as JSON, plus one row per metric for queries.
 
@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from biascheck.errors import BiascheckError
+from biascheck.results import RunPayload
 
 DEFAULT_STORE = Path(".biascheck") / "results.sqlite"
 SCHEMA_VERSION = 1
@@ -159,12 +160,12 @@ class ResultStore:
         with self._connect() as con:
             return con.execute("SELECT 1 FROM runs WHERE name = ? LIMIT 1", (name,)).fetchone() is not None
 
-    def save_run(self, name: str, payload: dict[str, Any], *, replace: bool = False) -> int:
+    def save_run(self, name: str, payload: RunPayload, *, replace: bool = False) -> int:
         """Store `payload` under `name` in one transaction; returns the new run id.
 
         1. Refuse an existing name unless `replace` (then the old versions are kept, superseded).
         2. Insert the run row with the whole payload as JSON (NaN/inf are not JSON: pass the
-           payload of `results_payload`, which already has them as null).
+           payload of `run_payload`, which already has them as null).
         3. Insert one row per metric result for queries (history, comparisons).
         """
         if not name or name != name.strip():
@@ -251,7 +252,7 @@ class ResultStore:
             ).fetchall()
         return [self._row(r) for r in rows]
 
-    def load_run(self, name: str) -> dict[str, Any]:
+    def load_run(self, name: str) -> RunPayload:
         """The payload saved under `name` (newest version). Raises StoreError naming the known runs."""
         with self._connect() as con:
             row = con.execute(

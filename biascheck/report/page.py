@@ -20,6 +20,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from biascheck import verdict
 from biascheck.gate import history
 from biascheck.report.tables import EXPLAINED, columns, explained, grouped, row
 from biascheck.results import Result
@@ -61,16 +62,8 @@ def _e(value: Any) -> str:
     return html.escape(str(value), quote=True)
 
 
-def probe_verdict(results: Sequence[Result]) -> str:
-    """'fail' if any gated metric failed, 'pass' if some were gated and all passed, else 'report'."""
-    if any(r.passed is False for r in results):
-        return "fail"
-    return "pass" if any(r.passed for r in results) else "report"
-
-
-def _badge(verdict: str) -> str:
-    label = {"pass": "pass", "fail": "FAIL", "report": "report only"}[verdict]
-    return f'<span class="badge {verdict}">{label}</span>'
+def _badge(found: verdict.ProbeVerdict) -> str:
+    return f'<span class="badge {found}">{verdict.BADGE[found]}</span>'
 
 
 def _comparisons(meta: Mapping[str, Any]) -> dict[tuple[str, str], Mapping[str, Any]]:
@@ -248,7 +241,7 @@ def _plot_figures(probe: str, plots: Mapping[str, bytes]) -> str:
 
 def _header(meta: Mapping[str, Any], results: Sequence[Result]) -> str:
     exit_status = int(meta.get("exit_status", 0) or 0)
-    verdict = "pass" if exit_status == 0 else "fail"
+    run: verdict.ProbeVerdict = "pass" if exit_status == 0 else "fail"
     models = meta.get("models") or {}
     model_bits = ", ".join(
         f"<code>{_e(name)}</code>"
@@ -258,7 +251,7 @@ def _header(meta: Mapping[str, Any], results: Sequence[Result]) -> str:
     profile = (meta.get("profile") or {}).get("name", "?")
     tier = meta.get("tier") or {}
     lines = [
-        f"<h1>biascheck report {_badge(verdict)}</h1>",
+        f"<h1>biascheck report {_badge(run)}</h1>",
         f'<p class="meta">profile <code>{_e(profile)}</code> · tier <code>{_e(tier.get("name", "?"))}</code> '
         f"({_e(tier.get('why', ''))}) · biascheck {_e(meta.get('biascheck_version', '?'))} · "
         f"{_e(meta.get('created_utc', ''))} · exit status {exit_status} · models: {model_bits or '—'} · "
@@ -266,7 +259,7 @@ def _header(meta: Mapping[str, Any], results: Sequence[Result]) -> str:
     ]
     baseline = meta.get("baseline")
     if baseline:
-        state = "FAILED" if baseline.get("failed") else "passed"
+        state = verdict.of_regression_gate(bool(baseline.get("failed")))
         what = f"Baseline <code>{_e(baseline['name'])}</code>: the regression" if baseline.get("name") else "The"
         lines.append(f"<p>{what} gate {state}.</p>")
         if baseline.get("failures"):
@@ -291,14 +284,14 @@ def page(
     contents, sections = [], []
     for probe, per_model in by_probe.items():
         everything = [r for _, members in per_model for r in members]
-        verdict = probe_verdict(everything)
-        contents.append(f'<li><a href="#probe-{_e(probe)}">{_e(probe)}</a> {_badge(verdict)}</li>')
+        found = verdict.of_probe(everything)
+        contents.append(f'<li><a href="#probe-{_e(probe)}">{_e(probe)}</a> {_badge(found)}</li>')
         body = [
-            f'<section class="probe" id="probe-{_e(probe)}" data-probe="{_e(probe)}" data-verdict="{verdict}">',
-            f"<h2>{_e(probe)} {_badge(verdict)}</h2>",
+            f'<section class="probe" id="probe-{_e(probe)}" data-probe="{_e(probe)}" data-verdict="{found}">',
+            f"<h2>{_e(probe)} {_badge(found)}</h2>",
         ]
         for model, members in per_model:
-            body.append(f"<h3>{_e(model)} {_badge(probe_verdict(members))}</h3>")
+            body.append(f"<h3>{_e(model)} {_badge(verdict.of_probe(members))}</h3>")
             body.append(result_table(members, comparisons))
             notes = list(dict.fromkeys(r.note for r in members if r.note))
             if notes:

@@ -12,36 +12,11 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+from biascheck import verdict
 from biascheck.files import atomic_write, replace_dir
-from biascheck.report import page
+from biascheck.report import page, regression
 from biascheck.report.tables import build_tables, render
-from biascheck.results import PLOTS, PLOTS_STAGING, Result
-
-
-def results_payload(results: list[Result], meta: dict[str, Any]) -> dict[str, Any]:
-    """`meta` plus every result; when the run was compared with a baseline, each result carries its
-    comparison under `regression` (status, baseline value, change, noise; None for a metric the
-    baseline lacks)."""
-    comparisons = (meta.get("baseline") or {}).get("comparisons") or []
-    by_key = {(c["model"], c["key"]): c for c in comparisons}
-    rows = []
-    for result in results:
-        row = result.to_json()
-        if comparisons:
-            found = by_key.get((row["model"], f"{row['probe']}.{row['task']}.{row['metric']}"))
-            row["regression"] = (
-                None
-                if found is None
-                else {
-                    "status": found["status"],
-                    "baseline": found["base"],
-                    "change": found["change"],
-                    "noise": found["noise"],
-                }
-            )
-        rows.append(row)
-    return {**meta, "results": rows}
-
+from biascheck.results import PLOTS, PLOTS_STAGING, Result, RunPayload, run_payload
 
 REPORT_FILES = ("results.json", "summary.md", "report.html")
 
@@ -55,12 +30,12 @@ def has_report(directory: Path | None) -> bool:
 
 
 def write_report(
-    directory: Path, results: list[Result], meta: dict[str, Any], history_rows: list[dict[str, Any]] | None = None
+    directory: Path, results: list[Result], meta: RunPayload, history_rows: list[dict[str, Any]] | None = None
 ) -> list[Path]:
     """results.json (everything, per-item scores included), summary.md and report.html (tables, the plots
     of `directory`/plots embedded, the history of the gated metrics from `history_rows`) in `directory`.
     An earlier run's baseline.md goes: the tracking plugin writes this run's after this, when it compared."""
-    payload = results_payload(results, meta)
+    payload = run_payload(results, meta)
     (directory / "baseline.md").unlink(missing_ok=True)
     json_path, md_path, html_path = directory / "results.json", directory / "summary.md", directory / "report.html"
     atomic_write(json_path, json.dumps(payload, indent=1, ensure_ascii=False, allow_nan=False) + "\n")
@@ -70,14 +45,14 @@ def write_report(
     return [json_path, md_path, html_path]
 
 
-def verdict_markdown(results: list[Result], meta: dict[str, Any]) -> str:
+def verdict_markdown(results: list[Result], meta: RunPayload) -> str:
     """The gate's verdict and why: the exit status, the results outside their thresholds, every gate
     failure, and the comparison with the baseline (the terminal's table, regressions first)."""
     status = int(meta.get("exit_status", 0) or 0)
     gate = meta.get("baseline") or {}
     outside = [r for r in results if r.passed is False]
     gated = sum(r.passed is not None for r in results)
-    lines = [f"### biascheck gate: {'passed' if status == 0 else 'failed'} (exit status {status})", ""]
+    lines = [verdict.run_heading(status), ""]
     if outside:
         lines.append(
             f"- {len(outside)} result(s) outside their thresholds: "
@@ -93,15 +68,15 @@ def verdict_markdown(results: list[Result], meta: dict[str, Any]) -> str:
     if status == 0:
         compared = f"; no regression against baseline `{gate['name']}`" if gate.get("comparisons") else ""
         lines.append(f"{gated} of {len(results)} results gated by thresholds, all within them{compared}.")
-    if gate.get("comparisons"):
-        from biascheck.gate import baseline as bl
-
-        comparisons = [bl.Comparison(**c) for c in gate["comparisons"]]
-        lines += ["", bl.markdown(comparisons, gate.get("name") or "?", gate.get("regen_command") if status else None)]
+    if comparisons := regression.comparisons(gate):
+        lines += [
+            "",
+            regression.markdown(comparisons, gate.get("name") or "?", gate.get("regen_command") if status else None),
+        ]
     return "\n".join(lines) + "\n\n"
 
 
-def markdown_summary(results: list[Result], meta: dict[str, Any]) -> str:
+def markdown_summary(results: list[Result], meta: RunPayload) -> str:
     """summary.md and the job summary: the verdict (`verdict_markdown`), then the tables."""
     head = [
         "## biascheck summary",
@@ -115,7 +90,7 @@ def markdown_summary(results: list[Result], meta: dict[str, Any]) -> str:
     return "\n".join(head) + "\n" + verdict_markdown(results, meta) + tables + "\n" + not_measured_markdown(meta)
 
 
-def not_measured_markdown(meta: dict[str, Any]) -> str:
+def not_measured_markdown(meta: RunPayload) -> str:
     """The probe tests that measured nothing (skipped or xfailed) and why, grouped by reason; '' if none."""
     skipped = meta.get("not_measured") or []
     if not skipped:
@@ -137,7 +112,7 @@ NOTHING_RECORDED = "This run recorded no result: no probe test recorded one (the
 def terminal_summary(
     terminalreporter: Any,
     results: list[Result],
-    meta: dict[str, Any],
+    meta: RunPayload,
     report_dir: Path | None,
     *,
     interrupted: bool,

@@ -10,8 +10,9 @@ from dataclasses import dataclass, field
 
 from tabulate import tabulate
 
+from biascheck import verdict
 from biascheck.errors import BiascheckError
-from biascheck.gate.power import Power, distance_to_bound, stable_size
+from biascheck.power import Power, distance_to_bound, stable_size
 from biascheck.results import Result
 from biascheck.spec import BETTER_SHORT, COMPETENCE
 
@@ -79,14 +80,6 @@ def _better(result: Result) -> str:
     return BETTER_SHORT.get(result.better, result.better)
 
 
-def _verdict(result: Result) -> str:
-    if result.passed is None:
-        return "report"
-    if result.metric == COMPETENCE and not result.passed:
-        return "CANNOT MEASURE"  # the competence guard: the probe's bias metrics were not computed
-    return "pass" if result.passed else "FAIL"
-
-
 def row(result: Result, headers: list[str] = HEADERS) -> list[str]:
     """One table row, in the order of `headers` (HEADERS, or `columns`)."""
     r = result
@@ -100,7 +93,7 @@ def row(result: Result, headers: list[str] = HEADERS) -> list[str]:
         ci,
         "—" if r.n is None else str(r.n),
         r.threshold.describe() if r.threshold else "—",
-        _verdict(r),
+        verdict.of_result(r),
         _num(r.paper_value),
     ][: len(headers)]  # 'paper' is the last column: dropped with it
 
@@ -135,9 +128,7 @@ def build_tables(results: Iterable[Result]) -> list[Table]:
                 notes.append(r.note)
         notes.extend(n for n in map(power_note, members) if n)
         estimators = sorted({r.estimator for r in members if r.estimator})
-        failed = sum(r.passed is False for r in members)
-        gated = sum(r.passed is not None for r in members)
-        status = f"{failed} FAIL" if failed else "all within thresholds" if gated else "report only: no threshold"
+        status = verdict.of_table(members)
         tiers = sorted({r.tier for r in members if r.tier})
         tier = f" · tier {', '.join(tiers)}" if tiers else ""
         title = f"{probe} · {model}{tier} · estimator {', '.join(estimators) or '—'} · {status}"
@@ -207,7 +198,7 @@ def power_rows(results: Iterable[Result]) -> list[list[str]]:
                 "—" if r.n is None else str(r.n),
                 _num(r.value),
                 r.threshold.describe(),
-                _verdict(r),
+                verdict.of_result(r),
                 f"{p.se:.3g}",
                 f"{p.detectable:.3g}",
                 f"{p.same_verdict:.2f}{flag}",

@@ -21,11 +21,12 @@ import contextlib
 import shutil
 from pathlib import Path
 
+from biascheck import verdict
 from biascheck.files import atomic_write
 
 PREVIOUS = "previous-run"
 VERDICT_FILES = ("results.json", "summary.md", "report.html", "baseline.md")
-MARK = "### biascheck gate: no verdict (run unfinished)"
+MARK = verdict.NO_VERDICT_HEADING
 
 
 def marker(started: str) -> str:

@@ -96,6 +96,7 @@ def test_save_compare_flag_regression_and_regenerate(project, monkeypatch):
         "baseline": 1.0,
         "change": 1.0,
         "noise": pytest.approx(0.141, abs=1e-3),
+        "noise_source": "intervals",  # the rule that gave the noise: paired, intervals or fluctuation
     }
     junit = (project.path / "junit.xml").read_text()
     assert 'failures="2"' in junit and "pronoun_ratio.is.mean_abs_log_n" in junit
@@ -485,7 +486,8 @@ def test_a_baseline_of_another_model_is_refused_before_any_probe_runs(pytester, 
     """A run of one model against a baseline of another was refused only after every probe had run (7.7 min
     for SmolLM2 against a BERT baseline), without saying that the two are different models."""
     from biascheck.models import load_model
-    from biascheck.session import SCHEMA_VERSION, model_record
+    from biascheck.results import SCHEMA_VERSION
+    from biascheck.session import model_record
 
     pytester.makepyfile(test_probe=REAL_LM_PROBE)
     record = model_record(load_model(str(tiny_bert), device="cpu").info)

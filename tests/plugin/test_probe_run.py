@@ -113,7 +113,7 @@ def test_a_model_with_a_non_ascii_name_on_which_nothing_was_measured_fails_the_g
 
 
 def test_the_scheduler_finds_a_non_ascii_model_in_an_escaped_node_id():
-    from biascheck.gate.workers import model_of
+    from biascheck.gate_plugin.workers import model_of
 
     assert model_of("probes/test_x.py::test_a[b\\xe9rt-is]", ("bért", "b")) == "bért"
     assert model_of("probes/test_x.py::test_a[bért-is]", ("bért",)) == "bért"  # escaping switched off

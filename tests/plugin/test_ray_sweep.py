@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 from tiny_checkpoints import pytester_sweep, train_sweep, write_model_list
 
-from biascheck.gate.ray_pytest import task_args
+from biascheck.gate_plugin.ray_pytest import task_args
 from biascheck.testing import UNGUARDED_CONFTEST
 
 REPO = Path(__file__).resolve().parents[2]

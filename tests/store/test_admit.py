@@ -3,7 +3,7 @@
 from types import SimpleNamespace
 
 from biascheck.gate import admit
-from biascheck.session import SCHEMA_VERSION
+from biascheck.results import SCHEMA_VERSION
 
 
 def sweep(*models, checkpoints=True, exit_status=0, **record):

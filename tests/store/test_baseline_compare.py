@@ -6,6 +6,7 @@ import pytest
 
 from biascheck.gate import baseline as bl
 from biascheck.gate import comparability
+from biascheck.report import regression
 
 
 def res(model, metric, value, ci=None, hib=False, task="t", passed=None):
@@ -154,15 +155,15 @@ def test_external_band_widens_the_noise_only_when_larger():
 
 def test_tables_and_markdown_name_the_regression_and_the_fix():
     comps = bl.compare(run(res("a", "x", 1.0, ci=0.1)), run(res("a", "x", 2.0, ci=0.1)))
-    text = bl.table(comps)
+    text = regression.table(comps)
     assert "REGRESSED" in text and "+1.000" in text
-    md = bl.markdown(comps, "v1", regen_command="pytest --bias-save v1 --bias-baseline-regen")
+    md = regression.markdown(comps, "v1", regen_command="pytest --bias-save v1 --bias-baseline-regen")
     assert "1 metric(s) regressed" in md and "`p.t.x` (a: regressed)" in md and "--bias-baseline-regen" in md
     assert "|" in md
     assert [
         c.key for c in bl.missing(bl.compare(run(res("a", "x", 1.0), res("a", "y", 1.0)), run(res("a", "x", 1.0))))
     ] == ["p.t.y"]
-    assert bl.summary_line(comps, "v1") == "against baseline 'v1': 1 regressed"
+    assert regression.summary_line(comps, "v1") == "against baseline 'v1': 1 regressed"
 
 
 def _identity(**model):
@@ -333,7 +334,8 @@ def test_a_metric_that_is_not_a_number_is_not_measured_and_fails_where_a_number_
     assert {k: c.status for k, c in out.items()} == {k: bl.NOT_A_NUMBER for k in ("p.t.x", "p.t.y", "p.t.z", "p.t.g")}
     assert [c.key for c in bl.unmeasured(list(out.values()))] == ["p.t.x", "p.t.y", "p.t.g"]
     assert bl.failing(list(out.values())) == bl.unmeasured(list(out.values()))
-    assert "3 metric(s) regressed beyond the noise, missing or not measured" in bl.markdown(list(out.values()), "v1")
+    found = regression.markdown(list(out.values()), "v1")
+    assert "3 metric(s) regressed beyond the noise, missing or not measured" in found
 
 
 def test_compare_exits_1_when_the_baseline_holds_a_metric_that_is_not_a_number(tmp_path):

@@ -2,8 +2,8 @@
 
 import pytest
 
+from biascheck.checkpoints import Checkpoint, read_model_list
 from biascheck.errors import ConfigError
-from biascheck.gate.checkpoints import Checkpoint, read_model_list
 
 
 def test_csv_with_relative_directories(tmp_path):

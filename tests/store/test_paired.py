@@ -9,6 +9,7 @@ from scipy import stats
 
 from biascheck.gate import baseline as bl
 from biascheck.gate import paired as pr
+from biascheck.report import regression
 from biascheck.spec import PAIRED_STATISTICS, Paired
 from biascheck.stats import SEED, bootstrap_ci
 
@@ -168,7 +169,7 @@ def test_compare_uses_the_paired_rule_where_both_runs_carry_the_items_and_says_s
     paired = bl.compare({"results": [b]}, {"results": [n]})[0]
     assert paired.noise_source == "paired" and paired.status == bl.REGRESSED  # 0.538 -> 0.569: further from 0.5
     assert paired.noise == pytest.approx(pr.paired_change(recipe, b["items"], n["items"]).half_width)
-    assert "paired" in bl.table([paired])
+    assert "paired" in regression.table([paired])
     for older in ({**b, "items": None}, {**b, "paired": None}):  # a run saved without items, or before recipes
         unpaired = bl.compare({"results": [older]}, {"results": [n]})[0]
         assert unpaired.noise_source == "intervals" and unpaired.status == bl.WITHIN

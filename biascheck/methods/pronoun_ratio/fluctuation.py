@@ -34,7 +34,7 @@ from biascheck.stats import pearson
 
 
 class Checkpoint(Protocol):
-    """One model of a sweep as the analysis reads it (`biascheck.gate.checkpoints.Checkpoint` is one): declared
+    """One model of a sweep as the analysis reads it (`biascheck.checkpoints.Checkpoint` is one): declared
     here, not imported, so the probe's math does not depend on where the sweep's model lists are read."""
 
     @property

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from biascheck.gate.checkpoints import Checkpoint
+from biascheck.checkpoints import Checkpoint
 from biascheck.methods.pronoun_ratio import fluctuation as fl
 
 
