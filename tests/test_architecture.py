@@ -169,6 +169,17 @@ def test_design_lists_every_module():
     assert not unlisted, f"docs/design.md does not name: {unlisted}"
 
 
+@pytest.mark.parametrize("probe", SHIPPED)
+def test_score_takes_the_language_model_protocol(probe):
+    """A probe's `score` is typed against `biascheck.scoring.LanguageModel` (declared without torch), so mypy
+    checks every call it makes on the model; `Any` would check nothing."""
+    tree = ast.parse((PACKAGE / "methods" / probe / "score.py").read_text(encoding="utf-8"))
+    (score,) = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "score"]
+    assert ast.unparse(score.args.args[0].annotation) == "LanguageModel"
+    assert "biascheck.scoring.LanguageModel" in _imports(PACKAGE / "methods" / probe / "score.py")
+    assert not {m for m in _edges("biascheck.scoring")}  # the protocol imports nothing of biascheck
+
+
 def test_plugin_and_tracking_do_not_import_each_other():
     assert "biascheck.plugin" not in _edges("biascheck.gate_plugin.tracking")  # the plugin registers tracking, not back
     assert "biascheck.plugin" not in _edges("biascheck.gate_plugin.workers")

@@ -11,7 +11,7 @@ from biascheck.competence.items import Items, items_for
 from biascheck.spec import SLOT
 
 if TYPE_CHECKING:
-    from biascheck.models.base import LanguageModel
+    from biascheck.scoring import LanguageModel
 
 
 def read(lm: LanguageModel, language: str, items: Items | None = None) -> math.Competence | None:

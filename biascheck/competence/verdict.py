@@ -9,6 +9,7 @@ from biascheck.competence.math import ALPHA, EFFECT_LINE, LINE, Competence
 
 if TYPE_CHECKING:
     from biascheck.results import ProbeRecorder
+    from biascheck.scoring import LanguageModel
 
 __all__ = ["LINE", "WHY", "judge", "reason"]
 
@@ -56,7 +57,7 @@ def judge(
     cache: dict[tuple[str, str], Any],
     recorded: set[tuple[str, str, str]],
     recorder: ProbeRecorder,
-    lm: Any,
+    lm: LanguageModel,
     task: str | None,
 ) -> str:
     """The guard for one probe test: the model's `Competence` in the probe's language (read into `cache`

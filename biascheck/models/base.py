@@ -24,17 +24,17 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Literal
+from typing import TYPE_CHECKING
 
 import numpy as np
 
+from biascheck import scoring
 from biascheck.errors import BiascheckError
 
-# The text conventions and the estimator names live at the bottom of the import graph (biascheck.spec).
+# The records a model returns are declared beside the protocol probes are typed against (biascheck.scoring), and
+# the text conventions and the estimator names at the bottom of the import graph (biascheck.spec).
+from biascheck.scoring import Family, ModelInfo, SlotScores, TokenTerms  # noqa: F401
 from biascheck.spec import BLANK, CAUSAL_NEXT, CAUSAL_SENTENCE, MLM_PLL, MLM_SLOT, SLOT  # noqa: F401
-
-Family = Literal["masked", "causal"]
 
 
 class TemplateError(BiascheckError, ValueError):
@@ -49,41 +49,6 @@ def candidate_rows_width(prompts: Sequence[str], candidates: Sequence[Sequence[s
     if len(widths) > 1:
         raise TemplateError(f"every prompt needs the same number of candidates; the rows have {sorted(widths)}.")
     return widths.pop() if widths else 0
-
-
-@dataclass(frozen=True)
-class ModelInfo:
-    """What a result needs to say about the model that produced it."""
-
-    name: str  # what the user typed (alias, hub id or path)
-    source: str  # what was loaded: hub id, local path, or "gguf:<package>/<file>"
-    revision: str  # commit hash, package version or "unknown"
-    family: Family
-    architecture: str  # e.g. "LlamaForCausalLM"
-    device: str
-    dtype: str
-    languages: tuple[str, ...] = ()  # empty = unknown (probes of every language run)
-    extra: dict[str, str] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class SlotScores:
-    """Result of `LanguageModel.fill_slot`.
-
-    logprob[i, j]  score of candidate j in template i (natural log), see `estimator`.
-    n_pieces[i, j] number of word pieces candidate j took in template i (1 = exact single-token score).
-    token_ids[j]   (`slot_vocab` of the engine models only) candidate j's token id, -1 if several pieces:
-                   two candidates with one id are one token (an uncased vocabulary's "Former", "former").
-    """
-
-    logprob: np.ndarray  # (n_templates, n_candidates) float64
-    n_pieces: np.ndarray  # (n_templates, n_candidates) int
-    estimator: str
-    token_ids: np.ndarray | None = None  # (n_candidates,) int64
-
-    @property
-    def multi_piece(self) -> bool:
-        return bool((self.n_pieces > 1).any())
 
 
 class LanguageModel(ABC):
@@ -217,9 +182,7 @@ class LanguageModel(ABC):
         raise NotImplementedError(f"{type(self).__name__} does not give per-token scores")
 
 
-@dataclass(frozen=True)
-class TokenTerms:
-    """One sentence's tokens (`ids`) and each token's log-prob (`logprob`, same length; NaN = not scored)."""
+if TYPE_CHECKING:
 
-    ids: tuple[int, ...]
-    logprob: np.ndarray
+    def _satisfies(model: LanguageModel) -> scoring.LanguageModel:
+        return model  # mypy checks here that the engine base gives probes everything their protocol asks

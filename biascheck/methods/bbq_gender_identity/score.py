@@ -21,6 +21,7 @@ import pandas as pd
 from biascheck.data.bbq_generate import UNKNOWN_OPTIONS
 from biascheck.errors import NotApplicable
 from biascheck.methods.bbq_gender_identity.reference import Reference
+from biascheck.scoring import LanguageModel
 from biascheck.settings import ProbeSettings
 from biascheck.spec import CAUSAL_NEXT
 
@@ -65,7 +66,7 @@ def predicted_answer(row: Any, texts: list[str], lls: np.ndarray) -> int:
     return answers.index(best) if best in answers and best not in UNKNOWN_OPTIONS else int(row.unknown)
 
 
-def score(lm: Any, reference: Reference, settings: ProbeSettings) -> Scored:
+def score(lm: LanguageModel, reference: Reference, settings: ProbeSettings) -> Scored:
     """Every choice of every item, one `next_token` call per set of texts that prompts share. `lm`: a
     `biascheck.models.base.LanguageModel` (methods do not import the model layer)."""
     items = reference.items
@@ -87,7 +88,7 @@ def score(lm: Any, reference: Reference, settings: ProbeSettings) -> Scored:
     return Scored(out, estimator, chat)
 
 
-def causal_lls(lm: Any, prompts: list[str], texts: list[list[str]]) -> tuple[list[np.ndarray], str]:
+def causal_lls(lm: LanguageModel, prompts: list[str], texts: list[list[str]]) -> tuple[list[np.ndarray], str]:
     """log P(prompt + " " + choice) − log P(prompt) for every choice, one `sentence_logprob` call."""
     joined = [f"{p} {t}" for p, item_texts in zip(prompts, texts, strict=True) for t in item_texts]
     unique = list(dict.fromkeys([*prompts, *joined]))
@@ -100,7 +101,7 @@ def causal_lls(lm: Any, prompts: list[str], texts: list[list[str]]) -> tuple[lis
     return lls, CAUSAL_NEXT
 
 
-def _masked(lm: Any, prompts: list[str], texts: list[list[str]]) -> tuple[list[np.ndarray], str]:
+def _masked(lm: LanguageModel, prompts: list[str], texts: list[list[str]]) -> tuple[list[np.ndarray], str]:
     """`next_token` (masked: the choice's pieces masked after the prompt), one call per set of prompts that share
     the same choices."""
     by_text: dict[str, list[int]] = defaultdict(list)

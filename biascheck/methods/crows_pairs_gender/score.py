@@ -4,7 +4,6 @@ masked LMs, `sentence_logprob` for causal LMs); steps 1-3 of `math`."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -12,6 +11,7 @@ import pandas as pd
 from biascheck.methods.crows_pairs_gender.math import shared_positions, unmodified_score
 from biascheck.methods.crows_pairs_gender.reference import Reference
 from biascheck.methods.crows_pairs_gender.spec import MASKED_DECIMALS
+from biascheck.scoring import LanguageModel
 from biascheck.settings import ProbeSettings
 
 MLM_UNMODIFIED = "mlm-pll-unmodified"  # metric.py: the PLL of the tokens the two sentences share
@@ -27,7 +27,7 @@ class Scored:
     decimals: int | None
 
 
-def score(lm: Any, reference: Reference, settings: ProbeSettings) -> Scored:
+def score(lm: LanguageModel, reference: Reference, settings: ProbeSettings) -> Scored:
     """Score both sentences of every pair of the reference. `lm`: a `biascheck.models.base.LanguageModel`
     (methods do not import the model layer)."""
     pairs = reference.pairs

@@ -8,7 +8,6 @@ Masked LMs run too: `lm.next_token` puts a masked slot right after the prompt (e
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
 
@@ -23,6 +22,7 @@ from biascheck.methods.natural_prompts.spec import (
     REPLACEMENT,
     TEMPLATES,
 )
+from biascheck.scoring import LanguageModel
 from biascheck.settings import ProbeSettings
 
 # ---------------------------------------------------------------------------------------------
@@ -81,7 +81,7 @@ def build_prompts(
 
 
 def _score(
-    lm: Any, rows_by_pert: dict[str, list[list[str]]]
+    lm: LanguageModel, rows_by_pert: dict[str, list[list[str]]]
 ) -> tuple[dict[str, np.ndarray], np.ndarray, str, set[str]]:
     unique = sorted({p for rows in rows_by_pert.values() for row in rows for p in row})
     scores = lm.next_token(unique, list(PRONOUNS))
@@ -100,7 +100,7 @@ def _score(
     return out, top, scores.estimator, multi
 
 
-def score(lm: Any, reference: Reference, settings: ProbeSettings) -> Scored:
+def score(lm: LanguageModel, reference: Reference, settings: ProbeSettings) -> Scored:
     """Score both prompt sets of the reference's professions (already the `limit` sample) and the bare start
     token with `lm` (steps 1, 2 and 6 of the method). `lm`: a `biascheck.models.base.LanguageModel` (methods
     do not import the model layer)."""

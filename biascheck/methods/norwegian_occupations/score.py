@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -27,6 +26,7 @@ from biascheck.methods.norwegian_occupations.templates import (
     pronoun_templates,
     sentence_initial,
 )
+from biascheck.scoring import LanguageModel
 from biascheck.settings import ProbeSettings
 from biascheck.spec import SLOT
 
@@ -61,7 +61,7 @@ def _finish(
     return TaskScores(task, table, estimator, n_templates, "; ".join(x for x in (note, pieces) if x))
 
 
-def score(lm: Any, reference: Reference, settings: ProbeSettings) -> Scored:
+def score(lm: LanguageModel, reference: Reference, settings: ProbeSettings) -> Scored:
     """All six task tables for one model, in three batched `fill_slot` calls. `lm`: a
     `biascheck.models.base.LanguageModel` (methods do not import the model layer).
 
@@ -75,7 +75,7 @@ def score(lm: Any, reference: Reference, settings: ProbeSettings) -> Scored:
     return Scored(_task_scores(lm, reference.gold, reference.names), lm.info.name)
 
 
-def _task_scores(lm: Any, gold: pd.DataFrame, names: pd.DataFrame) -> dict[str, TaskScores]:
+def _task_scores(lm: LanguageModel, gold: pd.DataFrame, names: pd.DataFrame) -> dict[str, TaskScores]:
     out: dict[str, TaskScores] = {}
     # Call 1 -- tasks 1 and 2: mask the pronoun.
     pronouns = [*PRONOUNS[FEMALE], *PRONOUNS[MALE]]

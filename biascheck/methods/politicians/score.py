@@ -29,6 +29,7 @@ from biascheck.methods.politicians.math import (
 )
 from biascheck.methods.politicians.reference import Language, Reference
 from biascheck.methods.politicians.spec import ADJ_BEFORE_NOUN, POS, TOP_K
+from biascheck.scoring import LanguageModel
 from biascheck.settings import ProbeSettings
 from biascheck.spec import SLOT
 
@@ -58,7 +59,7 @@ class Scored:
     `metrics.analysed` for the task's metrics and figures, which both read it (typed there: scoring does not
     import the metrics)."""
 
-    lm: Any
+    lm: LanguageModel
     analyses: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def predictions(self, language: Language) -> Predictions:
@@ -74,7 +75,7 @@ class Scored:
         return predicted
 
 
-def score(lm: Any, reference: Reference, settings: ProbeSettings) -> Scored:
+def score(lm: LanguageModel, reference: Reference, settings: ProbeSettings) -> Scored:
     """Nothing is scored here: each task's language when the task asks (`Scored.predictions`), so a task
     that does not run reads no reference data. `lm`: a `biascheck.models.base.LanguageModel` (methods do not
     import the model layer)."""
@@ -107,7 +108,7 @@ def _slot_logprob(
     return got.logprob, got.estimator
 
 
-def score_language(lm: Any, reference: Language, top_k: Mapping[str, int] | None = None) -> Predictions:
+def score_language(lm: LanguageModel, reference: Language, top_k: Mapping[str, int] | None = None) -> Predictions:
     """Score every name of the language (`reference.names`: columns name, gender) in each order of
     `orders_for`, over its candidate forms (`reference.forms`: pos -> {form: lemma}, `math.candidate_forms`,
     for pos in ("adj", "verb")); top_k: pos -> k (default: the paper's, `spec.TOP_K[language]`).

@@ -10,7 +10,6 @@ did for bert-base-uncased.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -18,6 +17,7 @@ import pandas as pd
 from biascheck.methods.pronoun_ratio.math import PronounScores, pronoun_scores
 from biascheck.methods.pronoun_ratio.reference import Reference
 from biascheck.methods.pronoun_ratio.spec import ARTICLES, PRONOUNS, VERBS
+from biascheck.scoring import LanguageModel
 from biascheck.settings import ProbeSettings
 from biascheck.spec import BLANK, CAUSAL_SENTENCE, SLOT
 
@@ -41,13 +41,13 @@ def prior_template(verb: str, article: str = "a") -> str:
     return f"{SLOT} {VERBS[verb]} {article} {BLANK}."
 
 
-def score(lm: Any, reference: Reference, settings: ProbeSettings) -> Scored:
+def score(lm: LanguageModel, reference: Reference, settings: ProbeSettings) -> Scored:
     """Steps 1-5 for both verbs over the reference's professions. `lm`: a
     `biascheck.models.base.LanguageModel` (methods do not import the model layer)."""
     return score_professions(lm, reference.professions)
 
 
-def score_professions(lm: Any, professions: pd.DataFrame) -> Scored:
+def score_professions(lm: LanguageModel, professions: pd.DataFrame) -> Scored:
     """Steps 1-5 for both verbs with one batched call to the model: every template and the four
     prior templates (is a / is an / works as a / works as an) together. Apart from `score` for a caller
     that has professions but no gold (`biascheck fluctuation` scores a sweep of checkpoints)."""

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from math import isnan
-from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -16,6 +15,7 @@ import pandas as pd
 from biascheck.methods.role_nouns.math import RoleNounScores, average_over_states, context_scores, posterior
 from biascheck.methods.role_nouns.reference import Reference
 from biascheck.methods.role_nouns.spec import ESTIMATOR_CAUSAL, ESTIMATOR_MASKED
+from biascheck.scoring import LanguageModel
 from biascheck.settings import ProbeSettings
 
 
@@ -52,7 +52,7 @@ def build_stimuli(sets: pd.DataFrame, names: pd.DataFrame, states: Sequence[str]
     )
 
 
-def score(lm: Any, reference: Reference, settings: ProbeSettings) -> RoleNounScores:
+def score(lm: LanguageModel, reference: Reference, settings: ProbeSettings) -> RoleNounScores:
     """Steps 1-4 with one `word_logprobs` call over the reference's sets, names and states: per (set, name)
     predictions, the estimator, the states. `lm`: a `biascheck.models.base.LanguageModel` (methods do not
     import the model layer).

@@ -7,16 +7,15 @@ antecedent is always on the left, the right context is not used).
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
 from biascheck.methods.singular_they.math import TheyScores, surprisal
 from biascheck.methods.singular_they.reference import Reference
+from biascheck.scoring import LanguageModel
 from biascheck.settings import ProbeSettings
 
 
-def score(lm: Any, reference: Reference, settings: ProbeSettings) -> TheyScores:
+def score(lm: LanguageModel, reference: Reference, settings: ProbeSettings) -> TheyScores:
     """Step 1 with one model call: every pronoun form scored in every stimulus of the reference, the item's
     own form kept. Masked: `fill_slot` on the templates; causal: `next_token` on the left contexts.
     `lm`: a `biascheck.models.base.LanguageModel` (methods do not import the model layer).

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 import pandas as pd
 
 from biascheck.methods.winobias.math import pairs
 from biascheck.methods.winobias.reference import Reference
+from biascheck.scoring import LanguageModel
 from biascheck.settings import ProbeSettings
 
 
@@ -21,7 +21,7 @@ class Scored:
     estimator: str
 
 
-def score(lm: Any, reference: Reference, settings: ProbeSettings) -> Scored:
+def score(lm: LanguageModel, reference: Reference, settings: ProbeSettings) -> Scored:
     """Every sentence of the reference (its splits, both types) scored once, then paired. `lm`: a
     `biascheck.models.base.LanguageModel` (methods do not import the model layer)."""
     values, estimator = lm.sentence_logprob(list(reference.sentences["sentence"]))

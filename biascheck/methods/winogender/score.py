@@ -4,13 +4,13 @@ pronouns task, `next_token_rows` for the coreference prompt); steps 1 and 5 of `
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from biascheck.methods.winogender.reference import Reference
 from biascheck.methods.winogender.spec import COREF_PROMPT
+from biascheck.scoring import LanguageModel
 from biascheck.settings import ProbeSettings
 
 
@@ -28,7 +28,7 @@ def coreference_prompt(sentence: str, pronoun: str) -> str:
     return COREF_PROMPT.format(sentence=sentence, pronoun=pronoun.capitalize())
 
 
-def score(lm: Any, reference: Reference, settings: ProbeSettings) -> Scored:
+def score(lm: LanguageModel, reference: Reference, settings: ProbeSettings) -> Scored:
     """Both tasks over the reference's sentences: every sentence's score, and each coreference prompt's two
     continuations (one `next_token_rows` call: each prompt's candidates are its own occupation and
     participant). `lm`: a `biascheck.models.base.LanguageModel` (methods do not import the model layer)."""
@@ -39,7 +39,7 @@ def score(lm: Any, reference: Reference, settings: ProbeSettings) -> Scored:
     return Scored(frame, pronoun_estimator, coref_estimator)
 
 
-def coreference(lm: Any, sentences: pd.DataFrame) -> tuple[pd.DataFrame, str]:
+def coreference(lm: LanguageModel, sentences: pd.DataFrame) -> tuple[pd.DataFrame, str]:
     """Step 5 alone: `sentences` (a 0..n-1 index) with `prompt`, `ll_occupation`, `ll_participant` and
     `correct` added; the estimator."""
     frame = sentences.copy()
