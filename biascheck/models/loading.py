@@ -376,10 +376,19 @@ def load_model(
         languages=tuple(spec.languages),
         extra=extra,
     )
-    if family == "masked":
-        from biascheck.models.masked import MaskedLM
 
-        return MaskedLM(model, tokenizer, info=info, batch_size=batch_size)
-    from biascheck.models.causal import CausalLM
+    def build(dtype_name: str) -> LanguageModel:
+        built = replace(info, dtype=dtype_name, extra=dict(extra))
+        if family == "masked":
+            from biascheck.models.masked import MaskedLM
 
-    return CausalLM(model, tokenizer, info=info, batch_size=batch_size, context_prefix=context_prefix)
+            return MaskedLM(model, tokenizer, info=built, batch_size=batch_size)
+        from biascheck.models.causal import CausalLM
+
+        return CausalLM(model, tokenizer, info=built, batch_size=batch_size, context_prefix=context_prefix)
+
+    if parse_dtype(dtype) != "auto" or dt == "float32":
+        return build(dt)
+    from biascheck.models.dtype_check import checked  # auto chose half precision: checked against float32
+
+    return checked(build(dt), model, build)  # type: ignore[return-value]
