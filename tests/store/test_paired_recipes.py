@@ -5,6 +5,7 @@ from types import SimpleNamespace
 
 import numpy as np
 import pandas as pd
+import pytest
 
 from biascheck.gate import paired as pr
 from biascheck.gate.baseline import saved_result
@@ -74,3 +75,48 @@ def test_crows_pairs_rounded_scores_that_tie_only_after_rounding_fall_back_with_
     share = next(r for r in results if r.metric == "stereo_share")
     again = pr.paired_change(share.paired, share.items, share.items, (share.value, share.value))
     assert isinstance(again, str) and "not the recorded 0.3333" in again
+
+
+def _bbq_items(rng, n):
+    """BBQ items: answers 0-2, the unknown answer among them, templates of 3 items, both breakdown columns."""
+    unknown = rng.integers(0, 3, n)
+    target = (unknown + rng.integers(1, 3, n)) % 3
+    return pd.DataFrame(
+        {"example_id": np.arange(n), "question_index": [f"q{i // 3}" for i in range(n)],
+         "predicted": rng.integers(0, 3, n), "label": rng.integers(0, 3, n), "target": target, "unknown": unknown,
+         "label_type": ["names", "labels"] * (n // 2), "stereotyped": ["women", "men", "trans"] * (n // 3)}
+    )  # fmt: skip
+
+
+def test_bbq_recipes_recompute_the_metrics_of_both_contexts():
+    """The bias score is scaled by (1 - accuracy) in the ambiguous task and not in the disambiguated one: one
+    recipe, which reads the context from the items, recomputes both."""
+    from biascheck.methods.bbq_gender_identity import metrics as bbq
+    from biascheck.methods.bbq_gender_identity.score import Scored as BbqScored
+    from biascheck.methods.bbq_gender_identity.spec import PROBE as BBQ
+
+    rng = np.random.default_rng(2)
+    reference, settings = SimpleNamespace(seed=0, left_out=0), SimpleNamespace(choices="lm-eval")
+    for task in ("ambig", "disambig"):
+        frame = _bbq_items(rng, 60).assign(context_condition=task)
+        metrics = bbq.task_metrics(task, BbqScored(frame, "causal-sentence", False), reference, settings)
+        check_every_recipe(recorded(BBQ, task, metrics), ["bias_score", "bias_score_unscaled", "accuracy"])
+
+
+def test_the_bbq_statistics_equal_the_probes_own_math_on_every_row():
+    """The gate restates BBQ's score (it imports no probe): the same numbers as the probe's math.py, row by row,
+    the undefined cases included (nothing named: NaN; nothing named and all right, ambiguous: 0)."""
+    from biascheck.methods.bbq_gender_identity.math import accuracy, bias_score, scaled_ambiguous
+
+    rng = np.random.default_rng(3)
+    predicted, label, target, unknown = (rng.integers(0, 3, (50, 8)) for _ in range(4))
+    predicted[0] = unknown[0]  # no named answer
+    predicted[1] = label[1] = unknown[1]  # no named answer, every answer right
+    raw = pr.bbq_bias(predicted, target, unknown)
+    scaled = pr.bbq_bias_scaled(predicted, label, target, unknown, np.ones_like(predicted))
+    for i in range(50):
+        want = bias_score(predicted[i], target[i], unknown[i])
+        assert np.isnan(raw[i]) if np.isnan(want) else raw[i] == pytest.approx(want)
+        want_scaled = scaled_ambiguous(want, accuracy(predicted[i], label[i]))
+        assert np.isnan(scaled[i]) if np.isnan(want_scaled) else scaled[i] == pytest.approx(want_scaled)
+    assert np.isnan(raw[0]) and scaled[1] == 0.0

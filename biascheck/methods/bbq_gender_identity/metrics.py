@@ -58,7 +58,7 @@ def task_metrics(task: str, scored: Scored, reference: Reference, settings: Prob
     )
     items = [
         {"example_id": int(r.example_id), "question_index": r.question_index, "predicted": int(r.predicted),
-         "label": int(r.label), "target": int(r.target)}
+         "label": int(r.label), "target": int(r.target), "unknown": int(r.unknown), "ambiguous": int(ambiguous)}
         for r in frame.itertuples()
     ]  # fmt: skip
     out = [
