@@ -298,8 +298,8 @@ def test_the_profile_is_compared_by_its_resolved_thresholds_not_its_name():
 
 
 def test_the_competence_guard_is_judged_by_its_line_not_by_regression():
-    """A competence of 1.0 in the baseline and 0.85 now (both above the guard's line) is no regression: the
-    guard's own line judges it in every run; only the probes' metrics are compared."""
+    """A competence of 1.0 in the baseline and 0.95 now (20 and 19 of 20 pairs, both at or above the guard's 18)
+    is no regression: the guard's own line judges it in every run; only the probes' metrics are compared."""
     from biascheck.gate.baseline import compare
 
     def run(value):
@@ -319,7 +319,7 @@ def test_the_competence_guard_is_judged_by_its_line_not_by_regression():
         ]
         return {"results": rows, "models": {"m": {}}}
 
-    comparisons = compare(run(1.0), run(0.85))
+    comparisons = compare(run(1.0), run(0.95))
     assert [c.key for c in comparisons] == ["pronoun_ratio.is.mean_abs_log_n"]
 
 
