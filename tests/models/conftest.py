@@ -193,3 +193,12 @@ def llama_tiny(llama_tokenizer):
         tie_word_embeddings=False,
     )
     return LlamaForCausalLM(cfg).eval(), tok
+
+
+@pytest.fixture
+def saved_gpt2(tmp_path, gpt2_tiny):
+    """The tiny GPT-2 saved as a checkpoint directory, for a test that loads it through `load_model`."""
+    model, tok = gpt2_tiny
+    model.save_pretrained(tmp_path)
+    tok.save_pretrained(tmp_path)
+    return tmp_path

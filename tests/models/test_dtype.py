@@ -12,14 +12,6 @@ from biascheck.models.head import check_finite
 SENTENCES = ["The nurse said that she was tired.", "He is a pilot.", "The doctor asked the clerk a question."]
 
 
-@pytest.fixture
-def saved_gpt2(tmp_path, gpt2_tiny):
-    model, tok = gpt2_tiny
-    model.save_pretrained(tmp_path)
-    tok.save_pretrained(tmp_path)
-    return tmp_path
-
-
 def test_a_bfloat16_body_is_read_through_a_float32_head(saved_gpt2):
     import torch
 

@@ -35,14 +35,6 @@ def auto_is(monkeypatch):
     return choose
 
 
-@pytest.fixture
-def saved_gpt2(tmp_path, gpt2_tiny):
-    model, tok = gpt2_tiny
-    model.save_pretrained(tmp_path)
-    tok.save_pretrained(tmp_path)
-    return tmp_path
-
-
 def test_auto_keeps_bfloat16_when_it_scores_as_float32(saved_gpt2, auto_is):
     auto_is("bfloat16")
     lm = load_model(str(saved_gpt2), device="cpu", dtype="auto")
