@@ -26,7 +26,7 @@ import os
 from collections.abc import Iterable
 from typing import Any
 
-from biascheck.results import RunPayload
+from biascheck.results import SCHEMA_VERSION, RunPayload
 
 BASELINE_NAME = "baseline"  # the name `biascheck accept` writes by default and the release workflow reads
 
@@ -36,7 +36,6 @@ SELECTING = (("keyword", "-k"), ("markexpr", "-m"), ("lf", "--lf"), ("stepwise",
 
 def schema_problem(payload: RunPayload, name: str, role: str) -> str | None:
     """A run of another results.json schema version than this biascheck writes (see `results.SCHEMA_VERSION`)."""
-    from biascheck.results import SCHEMA_VERSION
 
     found = payload.get("schema_version")
     if found == SCHEMA_VERSION:
