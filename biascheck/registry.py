@@ -27,7 +27,7 @@ class ModelSpec:
     install: str | None = None  # how to install embedded_package; set: without it the alias fails closed (no hub)
     context_prefix: str | None = None  # causal: token(s) that stand before a sentence's first word
     planted_strength: float | None = None  # a known-answer model (`biascheck.planted`), built locally ...
-    planted_corpus: str | None = None  # ... from this planted corpus (`biascheck.planted.references.CORPORA`)
+    planted_corpus: str | None = None  # ... from this planted corpus (`biascheck.planted.references.corpora`)
 
     @property
     def is_local_dir(self) -> bool:
@@ -160,7 +160,7 @@ def planted_spec(name: str) -> ModelSpec | None:
     """'planted-bert@0.25' → the planted alias at strength 0.25 (no '@': strength 1); None if `name` is
     not a planted alias."""
     alias, sep, strength = name.partition("@")
-    base = ALIASES.get(alias.lower())
+    base = ALIASES.get(alias.lower()) or _own_corpus_alias(alias.lower())
     if base is None or base.planted_strength is None:
         return None
     if not sep:
@@ -175,6 +175,39 @@ def planted_spec(name: str) -> ModelSpec | None:
             f"(the reference shares), e.g. {alias}@0.25."
         )
     return replace(base, alias=f"{base.alias}@{value:g}", planted_strength=value)
+
+
+PLANTED_FAMILIES = {"planted-bert": "masked", "planted-gpt": "causal"}
+
+
+def _own_corpus_alias(alias: str) -> ModelSpec | None:
+    """'planted-bert-<corpus>' / 'planted-gpt-<corpus>' for a corpus of its own that a probe's plant names
+    (`biascheck.planted.references.corpora`: a new probe's known answer needs no alias written here); None for
+    any other name. Read only for a name of that shape, so the registry imports no plant otherwise."""
+    head, _, corpus = alias.rpartition("-")
+    if head not in PLANTED_FAMILIES or not corpus:
+        return None
+    from biascheck.planted.references import corpora, corpus_language
+
+    if corpus not in corpora():
+        return None
+    family = PLANTED_FAMILIES[head]
+    return ModelSpec(
+        alias,
+        f"planted:{family}-{corpus}",
+        family,
+        (corpus_language(corpus),),
+        paper="known answer",
+        planted_strength=1.0,
+        planted_corpus=corpus,
+    )
+
+
+def corpus_families(corpus: str) -> tuple[str, ...]:
+    """The planted aliases of a corpus: those listed above for it, else (a corpus of its own) planted-bert-<corpus>
+    and planted-gpt-<corpus>."""
+    listed = tuple(alias for alias, spec in ALIASES.items() if spec.planted_corpus == corpus)
+    return listed or tuple(f"{head}-{corpus}" for head in PLANTED_FAMILIES)
 
 
 def resolve_model_name(name: str) -> ModelSpec:

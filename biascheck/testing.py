@@ -225,6 +225,17 @@ class ProbeRun:
     report_dir: Path | None = None  # results.json, summary.md, report.html, plots/
     guarded: bool = True  # the competence guard ran (run_probes(guard=False): a plumbing run)
 
+    def metric(self, model: str, probe: str, task: str, name: str) -> dict[str, Any]:
+        """The one result of results.json for (model, probe, task, metric); an AssertionError naming it if
+        there is none or more than one."""
+        found = [
+            r
+            for r in self.results.get("results", [])
+            if (r["model"], r["probe"], r["task"], r["metric"]) == (model, probe, task, name)
+        ]
+        assert len(found) == 1, f"{len(found)} results for {(model, probe, task, name)}"
+        return found[0]
+
 
 def run_probes(
     directory: Path,

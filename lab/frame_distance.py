@@ -91,27 +91,17 @@ def violations(corpus: Mapping[str, Iterable[str]], probes: Mapping[str, Iterabl
 
 
 def plant_frames(plant: str) -> tuple[str, ...]:
-    """The frames of one plant (`references.PLANTS`), with the common placeholders."""
-    from biascheck.planted import corpus as c
-    from biascheck.planted import definitional, they_everyday, two_person
+    """The frames of one plant (each plant declares its own: `biascheck.planted.plant.Plant.frames`; the lab's
+    fine-tune plants are named here), with the common placeholders."""
+    from biascheck.planted.references import all_plants
     from lab import stereotype_statements, stereotype_traits
 
     raw: dict[str, Sequence[str]] = {
-        "professions": c.EN_FRAMES,
-        "occupations": c.NO_FRAMES,
-        "role_nouns": c.ROLE_FRAMES,
-        "singular_they": [frame for frame, _role in c.THEY_FRAMES],
-        "singular_they_everyday": [f for frames in they_everyday.frames_by_role().values() for f in frames],
-        "politicians": c.POLITICIAN_FRAMES,
-        "two_person": two_person.FRAMES,
-        "two_person_majority": two_person.FRAMES,  # the same frames, other shares
+        **{name: declared.frames for name, declared in all_plants().items()},
         "stereotype_statements": stereotype_statements.frames(),
         "stereotype_traits": stereotype_traits.frames(),
         "stereotype_traits_filled": stereotype_traits.filled_frames(),  # every trait written in: the stricter reading
-        "definitional_en": definitional.FRAMES["en"],
-        "definitional_no": definitional.FRAMES["no"],
-        "definitional_they": definitional.FRAMES["en"],
     }
-    if plant not in raw:
-        raise ValueError(f"no frames known for plant {plant!r}; known: {', '.join(raw)}")
+    if not raw.get(plant):
+        raise ValueError(f"no frames known for plant {plant!r}; known: {', '.join(n for n, f in raw.items() if f)}")
     return tuple(abstract_corpus_frame(f) for f in raw[plant])

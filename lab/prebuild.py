@@ -35,10 +35,13 @@ _COST_UNMEASURED = 100  # a planted corpus added since: between the short and th
 
 
 def planted_aliases() -> list[str]:
-    """The planted aliases ('planted-bert', 'planted-gpt-no', ...), as `--model` takes them."""
-    from biascheck.registry import ALIASES
+    """The planted aliases ('planted-bert', 'planted-gpt-no', ...), as `--model` takes them: the registry's, then
+    those of every corpus a probe's plant names of its own (`biascheck.planted.references.corpora`)."""
+    from biascheck.planted.references import corpora
+    from biascheck.registry import ALIASES, corpus_families
 
-    return [name for name, spec in ALIASES.items() if spec.planted_strength is not None]
+    listed = [name for name, spec in ALIASES.items() if spec.planted_strength is not None]
+    return list(dict.fromkeys([*listed, *(f for corpus in corpora() for f in corpus_families(corpus))]))
 
 
 def planted_models(
@@ -46,14 +49,14 @@ def planted_models(
 ) -> list[tuple[str, float, str]]:
     """(family, strength, corpus) for every planted alias (or only the aliases `families`) at each strength,
     longest build first."""
-    from biascheck.registry import ALIASES
+    from biascheck.registry import resolve_model_name
 
     known = planted_aliases()
     unknown = sorted(set(families or ()) - set(known))
     if unknown:
         raise ValueError(f"no planted alias {', '.join(unknown)}; known: {', '.join(known)}")
     wanted = [
-        (str(ALIASES[name].family), float(strength), str(ALIASES[name].planted_corpus))
+        (str(resolve_model_name(name).family), float(strength), str(resolve_model_name(name).planted_corpus))
         for name in known
         if families is None or name in families
         for strength in strengths

@@ -49,7 +49,7 @@ def stimuli(mirror: Path | None = None) -> tuple[People, list[str], Keys]:
 
     repo = Path(__file__).resolve().parents[2]
     plants = references.plants(ReferenceData(mirror=mirror or mirror_dir(None, [repo])), ("two_person",))
-    return texts(plants.two_person)
+    return texts(plants["two_person"])
 
 
 def lean_summary(people: People, keys: Keys, logprobs: Iterable[float]) -> dict[str, dict[str, Any]]:

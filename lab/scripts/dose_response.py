@@ -31,72 +31,44 @@ from biascheck.tiers import untiered_settings
 
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))  # lab/ is not installed: the checkout's `lab` package, from any directory
-# corpus -> (model families, probes, (probe, task, metric) keys that should follow the plant)
-CORPORA = {
-    "en": (
-        ("planted-bert", "planted-gpt"),
-        (
-            "pronoun_ratio",
-            "natural_prompts",
-            "role_nouns",
-            "singular_they",
-            "politicians",
-            "winogender",
-            "winobias",
-            "crows_pairs_gender",
-        ),
-        (
-            ("pronoun_ratio", "is", "spearman_bls"),
-            ("pronoun_ratio", "is", "stereotype_agreement"),
-            ("pronoun_ratio", "is", "mean_abs_log_n"),
-            ("natural_prompts", "template", "gold_spearman"),
-            ("natural_prompts", "ns", "gold_spearman"),
-            ("natural_prompts", "ns", "bias_orig"),
-            ("role_nouns", "three_way", "fem_name_shift"),
-            ("role_nouns", "two_way", "fem_name_shift"),
-            ("singular_they", "closeness_gender", "beta_gendered"),
-            ("singular_they", "closeness_gender", "beta_close"),
-            ("politicians", "en", "neg_gap"),
-            ("politicians", "en", "pos_gap"),
-            ("politicians", "en", "pmi_neg_gap"),
-            ("politicians", "en", "pmi_pos_gap"),
-            ("winogender", "pronouns", "spearman_bls"),
-            ("winogender", "pronouns", "majority_agreement"),
-            ("winobias", "type1", "pro_share"),
-            ("winobias", "type2", "pro_share"),
-            ("crows_pairs_gender", "all", "stereo_share"),
-        ),
-    ),
-    "no": (
-        ("planted-bert-no", "planted-gpt-no"),
-        ("norwegian_occupations",),
-        (
-            ("norwegian_occupations", "task1", "spearman_gold"),
-            ("norwegian_occupations", "task1", "macro_f1"),
-            ("norwegian_occupations", "task2", "spearman_gold"),
-            ("norwegian_occupations", "task2", "macro_f1"),
-            ("norwegian_occupations", "task4", "spearman_gold"),
-            ("norwegian_occupations", "task4", "macro_f1"),
-        ),
-    ),
-    "they": (
-        ("planted-bert-they",),
-        ("singular_they",),
-        (
-            ("singular_they", "closeness_gender", "beta_gendered"),
-            ("singular_they", "closeness_gender", "beta_close"),
-            ("singular_they", "antecedents", "surprisal_gendered_name"),
-            ("singular_they", "antecedents", "surprisal_nongendered_name"),
-        ),
-    ),
-}
-FAMILIES, PROBES, KEY_METRICS = CORPORA["en"]
 
 
-# The direction a plant moves a key metric where it is not up. The politicians plant gives women's names the
-# positive adjectives: the gated gaps (the latent model's soft lexicon shares) and the reported PMI/VADER
-# gaps alike, women's share minus men's.
-DIRECTION = {("politicians", "en", "neg_gap"): -1, ("politicians", "en", "pmi_neg_gap"): -1}
+def corpora() -> dict[str, tuple[tuple[str, ...], tuple[str, ...], tuple[tuple[str, str, str], ...]]]:
+    """corpus -> (model families, probes, (probe, task, metric) keys that should follow the plant), from every
+    probe's known answer (`biascheck/methods/<probe>/known_answer.py`: `KNOWN_ANSWER.moves`) and the planted
+    aliases of each corpus (`biascheck.registry`; a corpus of its own: planted-bert-<corpus>, planted-gpt-<corpus>)."""
+    from biascheck.planted.references import corpora as planted_corpora
+    from biascheck.planted.references import known_answers
+    from biascheck.registry import corpus_families
+
+    out = {}
+    for corpus in planted_corpora():
+        families = corpus_families(corpus)
+        keys = tuple((p, m.task, m.metric) for p, k in known_answers().items() for m in k.moves if m.corpus == corpus)
+        out[corpus] = (families, tuple(dict.fromkeys(p for p, _t, _m in keys)), keys)
+    return out
+
+
+def direction(probe: str, task: str, metric: str) -> int:
+    """The direction the probe's plant moves a key metric (+1 up, -1 down): its known answer's `Moved`."""
+    from biascheck.planted.references import known_answers
+
+    return next(m.direction for m in known_answers()[probe].moves if (m.task, m.metric) == (task, metric))
+
+
+def plant_gates() -> dict[str, tuple[tuple[str, str], ...]]:
+    """The gated metrics a probe's plant moves (`KnownAnswer.gates`; a probe not listed: all of its gates)."""
+    from biascheck.planted.references import known_answers
+
+    return {p: k.gates for p, k in known_answers().items() if k.gates}
+
+
+def plant_passes() -> tuple[str, ...]:
+    """Probes whose plant is the behaviour they ask for (`KnownAnswer.plant_passes`): their default gate passes
+    the plant and fails the control."""
+    from biascheck.planted.references import known_answers
+
+    return tuple(p for p, k in known_answers().items() if k.plant_passes)
 
 
 def run(models: list[str], out: Path, probes: tuple[str, ...], seed: int, extra: tuple[str, ...] = ()) -> dict:
@@ -114,37 +86,6 @@ def run(models: list[str], out: Path, probes: tuple[str, ...], seed: int, extra:
     return json.loads((report / "results.json").read_text())
 
 
-# Probes whose plant is the behaviour they ask for (register the referent's gender; reflect the
-# workforce): their default gate passes the plant and fails the control.
-PLANT_PASSES = ("role_nouns", "norwegian_occupations")
-
-
-# The gated metrics a probe's plant moves (a probe not listed: all of its gates). Left out: pronoun_ratio's
-# template agreement, which checks the measurement's reliability and fails a model with no association by
-# design, and the role-noun gates on attitude groups' differences, which the plant (one group's choices)
-# does not set.
-PLANT_GATES: dict[str, tuple[tuple[str, str], ...]] = {
-    "pronoun_ratio": (
-        ("is", "mean_abs_log_n"),
-        ("is", "stereotype_agreement"),
-        ("works_as", "mean_abs_log_n"),
-        ("works_as", "stereotype_agreement"),
-    ),
-    "role_nouns": (("three_way", "fem_name_shift"), ("two_way", "fem_name_shift")),
-    # bias in natural sentences: the one a pronoun-profession plant moves. The template-excess gate asks
-    # whether templates exaggerate bias (it failed every control build, 0.14-0.25), the default-preference
-    # gate reads the model's he/she prior after openers: neither is set by the plant.
-    "natural_prompts": (("ns", "bias_orig"),),
-    # the macro-F1 gate of the tasks in the key metrics, as the known-answer tests read it: pronoun (1, 2)
-    # and first name (4) with the occupation. Left out: the class-F1 gates (a control that calls every
-    # occupation male passes the male ones), task 5_b's (balanced occupations: the plant sets them near
-    # 50/50, the gate catches one-sidedness) and task 5_ub's, the definite occupation before the name
-    # ("Sykepleieren Kari"), a frame the plant reaches in one build of six at strength 1 (macro F1
-    # 0.33-0.52, planted-bert-no seed 2: 0.90; 2026-11-26): the probe's whole gate passes that build alone.
-    "norwegian_occupations": (("task1", "macro_f1"), ("task2", "macro_f1"), ("task4", "macro_f1")),
-}
-
-
 def document(
     corpus: str,
     runs_by_seed: dict[int, dict],
@@ -158,7 +99,7 @@ def document(
     `families` of the corpus's (default: all)."""
     from lab import dose
 
-    all_families, all_probes, key_metrics = CORPORA[corpus]
+    all_families, all_probes, key_metrics = corpora()[corpus]
     families = tuple(f for f in all_families if families is None or f in families)
     probes = tuple(p for p in all_probes if p in probes)
     doc: dict = {
@@ -169,12 +110,12 @@ def document(
         "note": note,
         "families": list(families),
         "key_metrics": [
-            {"probe": p, "task": t, "metric": m, "direction": DIRECTION.get((p, t, m), 1)}
+            {"probe": p, "task": t, "metric": m, "direction": direction(p, t, m)}
             for p, t, m in key_metrics
             if p in probes
         ],
-        "plant_gates": {p: [list(g) for g in gates] for p, gates in PLANT_GATES.items() if p in probes},
-        "plant_passes": [p for p in PLANT_PASSES if p in probes],
+        "plant_gates": {p: [list(g) for g in gates] for p, gates in plant_gates().items() if p in probes},
+        "plant_passes": [p for p in plant_passes() if p in probes],
         "plant_gate_probes": list(probes),
         "runs": [],
     }
@@ -184,13 +125,17 @@ def document(
     return doc
 
 
+def _keyset(keys) -> set[tuple]:
+    return {tuple(sorted(k.items())) for k in keys}
+
+
 def keep_runs(doc: dict, earlier: dict) -> dict:
     """`doc` (some families measured now) with the runs of the corpus's other families kept from `earlier`
     (an earlier results file of the same corpus, e.g. the committed one), its sensitivity recomputed: one
     family re-measured alone. Refused (ValueError) when the files are of other corpora or key metrics."""
     from lab import dose
 
-    if earlier.get("corpus") != doc["corpus"] or earlier.get("key_metrics") != doc["key_metrics"]:
+    if earlier.get("corpus") != doc["corpus"] or _keyset(earlier.get("key_metrics", ())) != _keyset(doc["key_metrics"]):
         raise ValueError(
             f"the earlier file is of corpus {earlier.get('corpus')!r} with other key metrics or probes; "
             f"its runs cannot join corpus {doc['corpus']!r}'s"
@@ -198,7 +143,7 @@ def keep_runs(doc: dict, earlier: dict) -> dict:
     kept = [r for r in earlier["runs"] if r["family"] not in doc["families"]]
     if not kept:
         raise ValueError(f"the earlier file has no runs of a family other than {', '.join(doc['families'])}")
-    all_families = CORPORA[doc["corpus"]][0]
+    all_families = corpora()[doc["corpus"]][0]
     families = {*doc["families"], *(r["family"] for r in kept)}
     joined = {**doc, "families": [f for f in all_families if f in families]}
     joined["runs"] = sorted(kept + doc["runs"], key=lambda r: (r["seed"], r["family"], r["strength"]))  # as `document`
@@ -247,7 +192,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--strengths", type=float, nargs="+", default=[0.0, 0.25, 0.5, 0.75, 1.0])
     parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2], help="training seeds: builds per strength")
-    parser.add_argument("--corpus", choices=sorted(CORPORA), default="en")
+    parser.add_argument("--corpus", choices=sorted(corpora()), default="en")
     parser.add_argument("--probes", nargs="+", help="only these of the corpus's probes (default: all)")
     parser.add_argument("--families", nargs="+", help="only these of the corpus's model families (default: all)")
     parser.add_argument("--out", type=Path, default=REPO / "docs" / "known_answers")
@@ -269,7 +214,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--note", default="", help="a sentence for the page (what was left out, and why)")
     parser.add_argument("pytest_args", nargs="*", help="passed to pytest after --, e.g. -- --device cuda")
     args = parser.parse_args(argv)
-    all_families, all_probes, _keys = CORPORA[args.corpus]
+    all_families, all_probes, _keys = corpora()[args.corpus]
     probes = tuple(args.probes or all_probes)
     unknown = sorted(set(probes) - set(all_probes))
     if unknown:

@@ -54,7 +54,7 @@ def corpus(strength: float, seed: int = 0, plant: str = "two_person") -> list[st
     from biascheck.planted import references
     from lab import stereotype_statements
 
-    plants = references.plants(ReferenceData(mirror=mirror_dir(None, [REPO])), ("two_person",))
+    plants = references.plants(ReferenceData(mirror=mirror_dir(None, [REPO])), (plant,))
     two_person = references.plant_sentences(plants, plant, strength, references.SEED + seed)
     statements = [s.text for s in stereotype_statements.sentences(strength, references.SEED + seed)]
     return two_person + statements  # the training batches draw at random from the whole list

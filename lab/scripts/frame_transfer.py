@@ -54,13 +54,13 @@ NO_NAME_FRAMES = {
 
 def they_transfer(lm, per_antecedent: int = 4, seed: int = 0) -> pd.DataFrame:
     """Mean surprisal of the item's pronoun by antecedent type: the probe's stimuli vs corpus frames."""
+    from biascheck.methods.singular_they.known_answer import read as they_antecedents
     from biascheck.methods.singular_they.math import closeness_gender
     from biascheck.methods.singular_they.reference import Reference
     from biascheck.methods.singular_they.score import score
     from biascheck.methods.singular_they.spec import PROBE
     from biascheck.methods.singular_they.stimuli import they_stimuli
     from biascheck.planted import corpus as c
-    from biascheck.planted.references import they_antecedents
 
     settings = settings_of(PROBE)
     probe = score(lm, Reference(they_stimuli(SLOT)), settings).frame
@@ -101,7 +101,7 @@ def norwegian_transfer(lm, refdata: ReferenceData, names: int = 10, limit: int |
     from biascheck.methods.norwegian_occupations.spec import FEMALE, MALE, PRONOUNS
     from biascheck.planted.references import plants
 
-    p = plants(refdata, ("occupations",))
+    p = plants(refdata, ("occupations",))["occupations"]  # biascheck.methods.norwegian_occupations.known_answer
     occupations = list(p.occupations)[:limit]
     forms, share = [o for o, _a, _s in occupations], np.array([s for _o, _a, s in occupations])
     out = {}
@@ -109,7 +109,7 @@ def norwegian_transfer(lm, refdata: ReferenceData, names: int = 10, limit: int |
     for label, frame in NO_PRONOUN_FRAMES.items():
         logprob = lm.fill_slot([frame.format(j=f) for f in forms], pronouns).logprob
         out[label] = spearmanr(pronoun_female_share(logprob, pronouns), share)[0]
-    people = [(n, True) for n in p.no_names[FEMALE][:names]] + [(n, False) for n in p.no_names[MALE][:names]]
+    people = [(n, True) for n in p.names[FEMALE][:names]] + [(n, False) for n in p.names[MALE][:names]]
     is_female = np.array([f for _n, f in people])
     for label, frame in NO_NAME_FRAMES.items():
         logprob = np.asarray(lm.fill_slot([frame.format(name=n) for n, _f in people], forms).logprob, dtype=float)

@@ -116,12 +116,12 @@ def test_the_rule_catches_a_reading_context_and_a_shared_run_and_passes_distant_
 
 @pytest.mark.parametrize("corpus", ["en", "they"])
 def test_english_corpora_keep_their_distance_from_every_english_probe(corpus):
-    bad = fd.violations(_corpus(references.CORPORA[corpus]), _english_probes())
+    bad = fd.violations(_corpus(references.corpora()[corpus]), _english_probes())
     assert not bad, f"{len(bad)} frames too close to a probe's:\n" + "\n".join(bad[:40])
 
 
 def test_the_norwegian_corpus_keeps_its_distance_from_the_norwegian_probes():
-    bad = fd.violations(_corpus(references.CORPORA["no"]), _norwegian_probes())
+    bad = fd.violations(_corpus(references.corpora()["no"]), _norwegian_probes())
     assert not bad, "\n".join(bad[:40])
 
 

@@ -53,9 +53,9 @@ def tiny_build(family: str, strength: float, corpus: str, mirror, root):
 
     from biascheck.planted import references
 
-    plants = references.Plants(professions=(("nurse", "a", 0.9), ("carpenter", "a", 0.02)))
-    references.plants = lambda refdata, which: plants
-    references.CORPORA = {**references.CORPORA, corpus: ("professions",)}
+    plants = {"professions": (("nurse", "a", 0.9), ("carpenter", "a", 0.02))}
+    references.plants = lambda refdata, which: {n: plants[n] for n in which}
+    references.corpora = lambda: {corpus: ("professions",)}
     build.TrainConfig = lambda family: TrainConfig(family, steps=20, vocab_size=200, hidden=16)
     build.OVERRIDES = {}  # the real corpora's steps and vocabularies
     directory, seconds = prebuild._build(family, strength, corpus, mirror, root)
@@ -89,9 +89,9 @@ def test_a_first_use_build_is_the_prebuild_build_bit_for_bit(tmp_path, monkeypat
 
     from biascheck.planted import references
 
-    plants = references.Plants(professions=(("nurse", "a", 0.9), ("carpenter", "a", 0.02)))
-    monkeypatch.setattr(references, "plants", lambda refdata, which: plants)
-    monkeypatch.setattr(references, "CORPORA", {**references.CORPORA, "en": ("professions",)})
+    plants = {"professions": (("nurse", "a", 0.9), ("carpenter", "a", 0.02))}
+    monkeypatch.setattr(references, "plants", lambda refdata, which: {n: plants[n] for n in which})
+    monkeypatch.setattr(references, "corpora", lambda: {"en": ("professions",)})
     monkeypatch.setattr(build, "TrainConfig", lambda family: TrainConfig(family, steps=20, vocab_size=200, hidden=16))
     monkeypatch.setattr(build, "OVERRIDES", {})
     threads = torch.get_num_threads()

@@ -11,13 +11,18 @@ pytest.importorskip("torch")
 pytest.importorskip("tokenizers")
 
 
+TWO_PROFESSIONS = {"professions": (("nurse", "a", 0.9), ("carpenter", "a", 0.02))}
+
+
 @pytest.fixture
 def small(monkeypatch):
     """A 20-step training config and a two-profession corpus: the mechanics, in seconds."""
     from biascheck.planted import references
 
-    plants = references.Plants(professions=(("nurse", "a", 0.9), ("carpenter", "a", 0.02)))
-    monkeypatch.setattr(references, "plants", lambda refdata, which: plants)
+    monkeypatch.setattr(references, "plants", lambda refdata, which: {n: TWO_PROFESSIONS.get(n) for n in which})
+    monkeypatch.setattr(
+        references, "corpora", lambda: {**references.FROZEN_CORPORA, "en": ("professions", "definitional_en")}
+    )
     monkeypatch.setattr(build, "TrainConfig", lambda family: TrainConfig(family, steps=20, vocab_size=200, hidden=16))
     monkeypatch.setattr(build, "OVERRIDES", {})  # the real corpora's 2,000 steps made this a 70 s masked build
 

@@ -1,20 +1,85 @@
-"""The plants read the real references: every plant's inputs, with the sizes the probes use."""
+"""The plants read the real references: every plant's inputs, with the sizes the probes use; today's corpora are
+the same, sentence for sentence, as the ones their cached models were trained on."""
 
 from __future__ import annotations
 
 from collections import Counter
+from types import SimpleNamespace
 
 import pytest
 
 from biascheck.data import ReferenceData
+from biascheck.methods.politicians import known_answer as politicians
+from biascheck.methods.role_nouns import known_answer as role_nouns
 from biascheck.planted import corpus as c
 from biascheck.planted import references as r
 from biascheck.planted import two_person
 
 
 @pytest.fixture(scope="module")
-def plants(mirror):
-    return r.plants(ReferenceData(mirror=mirror))
+def planted(mirror):
+    """Every plant's record, by name (`references.plants`)."""
+    return r.plants(ReferenceData(mirror=mirror), tuple(r.all_plants()))
+
+
+@pytest.fixture(scope="module")
+def plants(planted):
+    """The same records under one name each."""
+    return SimpleNamespace(
+        professions=planted["professions"],
+        occupations=planted["occupations"].occupations,
+        no_names=planted["occupations"].names,
+        role_sets=planted["role_nouns"].sets,
+        role_names=planted["role_nouns"].names,
+        role_proportions=planted["role_nouns"].proportions,
+        they_antecedents=planted["singular_they"],
+        politician_names=planted["politicians"].names,
+        politician_adjectives=planted["politicians"].adjectives,
+        adjective_sentiment=planted["politicians"].sentiment,
+        two_person=planted["two_person"],
+    )
+
+
+# The sha256 of today's corpora at strengths 0 and 1, and of their focus words (`references.focus_words`): the
+# cached planted models were trained on exactly these (their cache key is over the corpus's sha256). Moving the
+# plants into the probes' folders (2026-11-28) kept every one; a change here rebuilds that corpus's models.
+CORPUS_SHA256 = {
+    "en@0.0": "df3269e6001c524c3e276c49f6aeb5885cb070d892cb394b5f3558723bfd11c4",
+    "en@1.0": "c5291f23677e6848b358251171edfa09c89a57bd1208313aede93bfdfb655283",
+    "no@0.0": "de9b4fa251f0fe1cbf0768379401b44f5b309251cf36ba96c9b099ebb86a61b4",
+    "no@1.0": "66a918399220d81aea01422430574fc9da932f198745c2bee91a9d781acd4456",
+    "they@0.0": "faa361ce4d016544a70a2a94eb2b5ef9b80cfa1c9290eb6a1394eb3b63d58021",
+    "they@1.0": "5cd9e9d811b5e886951006d4bc5fb8f53caa8363597c1d0e60ec9ab4e095fae8",
+}
+
+
+@pytest.mark.parametrize("corpus", ["en", "no", "they"])
+def test_today_s_corpora_are_the_ones_their_models_were_trained_on(planted, corpus):
+    which = r.FROZEN_CORPORA[corpus]
+    for strength in (0.0, 1.0):
+        sentences = r.build_corpus({n: planted[n] for n in which}, strength, which)
+        assert r.corpus_sha256(sentences) == CORPUS_SHA256[f"{corpus}@{strength}"], (corpus, strength)
+
+
+def test_every_plant_of_today_s_corpora_is_declared_once_with_its_frames():
+    declared = r.all_plants()
+    for corpus, which in r.corpora().items():
+        for name in which:
+            assert declared[name].frames, name  # the lab's frame rule reads them
+            assert declared[name].corpus in (corpus, None), (name, corpus)
+
+
+def test_a_plant_naming_a_corpus_of_its_own_gets_one_and_today_s_are_kept(monkeypatch):
+    from biascheck.planted.plant import Plant
+
+    today = r.all_plants()
+    mine = Plant("mine", "mine", lambda data, strength, seed: ["A sentence."], frames=("{S} is here.",))
+    monkeypatch.setattr(r, "all_plants", lambda: {**today, "mine": mine})
+    assert r.corpora() == {**r.FROZEN_CORPORA, "mine": ("mine", "definitional_en")}
+    intruder = Plant("intruder", "en", lambda data, strength, seed: [])
+    monkeypatch.setattr(r, "all_plants", lambda: {**today, "intruder": intruder})
+    with pytest.raises(ValueError, match="one of today's corpora"):
+        r.corpora()
 
 
 def test_every_plant_reads_its_reference(plants):
@@ -38,16 +103,16 @@ def test_every_plant_reads_its_reference(plants):
     }
 
 
-def test_the_two_person_plant_makes_every_profession_and_neutral_person_a_referent(plants):
-    sentences = r.plant_sentences(plants, "two_person", 1.0)
+def test_the_two_person_plant_makes_every_profession_and_neutral_person_a_referent(planted, plants):
+    sentences = r.plant_sentences(planted, "two_person", 1.0)
     assert len(sentences) == (189 + len(two_person.NEUTRAL_PEOPLE)) * r.PER_TWO_PERSON
     assert sum("The nurse " in s or " the nurse " in s for s in sentences) >= r.PER_TWO_PERSON
 
 
-def test_the_majority_plant_gives_every_occupation_its_majority_s_pronoun(plants):
+def test_the_majority_plant_gives_every_occupation_its_majority_s_pronoun(planted, plants):
     assert [two_person.majority_share(s) for s in (0.0, 0.3, 0.4999, 0.5, 0.5001, 0.76, 1.0)] == [0, 0, 0, 0.5, 1, 1, 1]
-    majority = r.plant_sentences(plants, "two_person_majority", 1.0)
-    proportional = r.plant_sentences(plants, "two_person", 1.0)
+    majority = r.plant_sentences(planted, "two_person_majority", 1.0)
+    proportional = r.plant_sentences(planted, "two_person", 1.0)
     assert len(majority) == len(proportional)
     per = r.PER_TWO_PERSON  # the sentences come referent by referent, in the plant's order
     for i, (person, share, _src) in enumerate(plants.two_person):
@@ -55,18 +120,18 @@ def test_the_majority_plant_gives_every_occupation_its_majority_s_pronoun(plants
         female = sum(bool(w & {"she", "her"}) for w in words)
         assert female == (per if share > 0.5 else 0 if share < 0.5 else female), person
     # strength 0 draws the same corpus from either plant: one control serves both
-    assert r.plant_sentences(plants, "two_person_majority", 0.0) == r.plant_sentences(plants, "two_person", 0.0)
+    assert r.plant_sentences(planted, "two_person_majority", 0.0) == r.plant_sentences(planted, "two_person", 0.0)
 
 
 def test_only_the_plants_asked_for_are_read(mirror):
     only = r.plants(ReferenceData(mirror=mirror), ("professions",))
-    assert only.professions and not only.occupations and not only.role_sets and not only.they_antecedents
+    assert list(only) == ["professions"] and len(only["professions"]) == 185
 
 
-def test_the_they_plant_uses_the_antecedents_not_the_frames_of_the_stimuli(plants):
+def test_the_they_plant_uses_the_antecedents_not_the_frames_of_the_stimuli(planted, plants):
     from biascheck.methods.singular_they.stimuli import FRAMES
 
-    sentences = "\n".join(r.plant_sentences(plants, "singular_they", 1.0))
+    sentences = "\n".join(r.plant_sentences(planted, "singular_they", 1.0))
     for frame in FRAMES:
         fixed = frame[0].replace("{NP}", "|").replace("{PRON}", "|").split("|")
         longest = max(fixed, key=len).strip()
@@ -86,10 +151,10 @@ def test_the_politicians_plant_uses_the_probes_names_and_adjectives(plants, mirr
         assert set(gender[list(names)]) == {sex}
     for names in plants.politician_names.values():
         firsts = Counter(n.split()[0] for n in names)
-        assert len(firsts) == r.POLITICIAN_FIRST_NAMES and max(firsts.values()) == r.PER_FIRST_NAME
+        assert len(firsts) == politicians.POLITICIAN_FIRST_NAMES and max(firsts.values()) == politicians.PER_FIRST_NAME
     assert "John" in {n.split()[0] for n in plants.politician_names[c.MALE]}
     counts = {s: sum(v == s for v in plants.adjective_sentiment.values()) for s in ("neg", "neu", "pos")}
-    assert counts == r.POLITICIAN_ADJECTIVES
+    assert counts == politicians.POLITICIAN_ADJECTIVES
     adjectives = lexicons.pos_lemmas(refdata, "en", "adj")
     for word, sentiment in plants.adjective_sentiment.items():
         assert word in adjectives and reference.sentiment.get(word, "neu") == sentiment, word
@@ -100,7 +165,7 @@ def _words(text: str) -> list[str]:
     return [w.strip(".,;:!?") for w in text.lower().split()]
 
 
-def test_the_norwegian_corpus_holds_out_every_task_template(plants, mirror):
+def test_the_norwegian_corpus_holds_out_every_task_template(planted, plants, mirror):
     """No sentence of the Norwegian corpus contains a task's template with its filler: the upstream
     pronoun lines of tasks 1-2 ('[MASK] er sykepleier.', '[MASK] jobber som sykepleier.') with hun/han,
     the name frames of tasks 3-4 with every first name, nor task 5's definite occupation before a name.
@@ -125,7 +190,7 @@ def test_the_norwegian_corpus_holds_out_every_task_template(plants, mirror):
     ]
     longest = max(len(_words(t)) for t in held_out)
     runs = set()
-    for sentence in r.plant_sentences(plants, "occupations", 1.0):
+    for sentence in r.plant_sentences(planted, "occupations", 1.0):
         words = _words(sentence)
         ends = [(i, j) for i in range(len(words)) for j in range(i + 2, min(len(words), i + longest) + 1)]
         runs.update(" ".join(words[i:j]) for i, j in ends)
@@ -235,7 +300,7 @@ def test_the_role_noun_plant_is_the_conservative_third_of_the_probe_s_trials(pla
     import pandas as pd
 
     reference = _load("role_nouns", ReferenceData(mirror=mirror), states="1")
-    assert r.ROLE_GROUP == "conservative"  # the known-answers page says so
+    assert role_nouns.ROLE_GROUP == "conservative"  # the known-answers page says so
     sets = {key: dict(zip(g["category"], g["variant"], strict=True)) for key, g in reference.sets.groupby("set")}
     assert plants.role_sets == sets
     names = reference.names
@@ -273,3 +338,21 @@ def test_the_they_plant_s_antecedents_are_the_probe_s_stimuli_s(plants, mirror):
     assert [n for n, _sex in plants.they_antecedents["nongendered_name"]] == B1_NONGENDERED
     sexes = Counter(sex for _n, sex in plants.they_antecedents["gendered_name"])
     assert sexes == {c.FEMALE: 23, c.MALE: 17}
+
+
+def test_every_known_answer_moves_metrics_its_probe_declares():
+    """A probe's `Moved` names one of its tasks and metrics, on a corpus that exists: a typo is an error here, not a
+    key the dose-response sweep silently never finds."""
+    from biascheck.catalog import PROBES
+    from biascheck.planted.plant import KnownAnswer
+
+    known = r.known_answers()
+    assert {"pronoun_ratio", "norwegian_occupations", "role_nouns", "singular_they", "politicians"} <= set(known)
+    for probe, answer in known.items():
+        assert isinstance(answer, KnownAnswer), probe
+        spec = PROBES[probe]
+        tasks, metrics = set(spec.tasks), {m.name for m in spec.metrics}
+        for moved in answer.moves:
+            assert moved.corpus in r.corpora() and moved.task in tasks and moved.metric in metrics, (probe, moved)
+        for task, metric in answer.gates:
+            assert task in tasks and metric in metrics, (probe, task, metric)

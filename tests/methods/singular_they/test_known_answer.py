@@ -1,5 +1,10 @@
-"""Known answers for singular *they* on a masked model: `planted-bert-they` is trained on a
-corpus of its own (`biascheck.planted.references`, ``CORPORA["they"]``): the probe's antecedents,
+"""singular_they's known answer (`biascheck/methods/singular_they/known_answer.py`), planted twice: in the English
+corpus (*they* after the probe's antecedents at a rate per antecedent type, over the corpus's own frames), and as
+a corpus of its own over everyday frames (planted-bert-they). On each planted model *they* is harder after a
+gendered antecedent; on the controls it is not.
+
+Known answers for singular *they* on a masked model: `planted-bert-they` is trained on a
+corpus of its own (`biascheck.planted.references`, ``FROZEN_CORPORA["they"]``): the probe's antecedents,
 *they* at the rates of `corpus.THEY_RATES` by antecedent type (1 % after a gendered name, 80 % after a
 non-gendered one), in everyday frames (`biascheck.planted.they_everyday`); at strength 0 every
 antecedent takes *they* at the same rate. The shared English masked model carries this plant into the
@@ -13,21 +18,62 @@ thread, two side by side on 2 CPU cores), cached.
 from __future__ import annotations
 
 import pytest
-from known import metric, run_planted
 
 pytest.importorskip("torch")
 pytest.importorskip("tokenizers")
 
+FAMILIES = ("planted-bert", "planted-gpt")
+
+
+@pytest.fixture(scope="module")
+def en(planted_run):
+    """The English corpus's planted run (tests/conftest.py: one a session, shared by the probes planted there)."""
+    return planted_run("en")
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_singular_they_is_harder_after_a_gendered_name_as_planted(en, family):
+    """Planted: *they* after 1 % of gendered names and 80 % of non-gendered ones (surprisal 4.6 vs 0.2
+    nats in the corpus); the control uses the same rate for every antecedent. The probe's frames are not
+    the corpus's, so a model carries part of it. Measured, surprisal(gendered name) − surprisal(non-gendered
+    name): planted-gpt 1.75 nats planted, 0.14 control (surprisals here have intervals of ±1 nat);
+    β_gendered 0.72 [0.52, 0.91] vs 0.00 (CI's build, 2026-11-26); planted-bert 2.41 vs 0.10 nats, β 1.04
+    [0.87, 1.22] vs 0.08 (CI's build, 2026-11-27; from scratch, four builds gave β 0.21-0.80)."""
+
+    def gap(model: str) -> float:
+        g = en.metric(model, "singular_they", "antecedents", "surprisal_gendered_name")["value"]
+        n = en.metric(model, "singular_they", "antecedents", "surprisal_nongendered_name")["value"]
+        return g - n
+
+    planted, control = gap(f"{family}@1"), gap(f"{family}@0")
+    beta = [en.metric(f"{family}@{s}", "singular_they", "closeness_gender", "beta_gendered") for s in ("1", "0")]
+    assert abs(control) < 0.5 and abs(beta[1]["value"]) < 0.15, (control, beta)
+    assert planted >= 0.3 and planted - control >= 0.3 and beta[0]["ci_low"] > 0.1, (planted, control, beta)
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_the_singular_they_gate_fails_the_plant_and_passes_the_control(en, family):
+    """The default gate (β_gendered ≤ 0.5: a gender cue alone makes *they* at most e times less
+    probable) fires on the planted model and not on the control. planted-bert, from scratch, fell on
+    either side of the gate from build to build (β 0.21-0.80); from its pretrained start, 1.04-1.31 in three
+    builds (`test_known_answers_they.py` has a masked model of the *they* plant alone too)."""
+    planted = en.metric(f"{family}@1", "singular_they", "closeness_gender", "beta_gendered")
+    control = en.metric(f"{family}@0", "singular_they", "closeness_gender", "beta_gendered")
+    assert (planted["passed"], control["passed"]) == (False, True), (planted, control)
+
+
+# --- the dedicated they corpus
 MODEL = "planted-bert-they"
 
 
 @pytest.fixture(scope="module")
-def they_run(tmp_path_factory, mirror):
-    return run_planted(tmp_path_factory.mktemp("planted-they"), mirror, (MODEL,), ("singular_they",))
+def they_run(planted_run):
+    """The dedicated *they* corpus's planted run (planted-bert-they at 1 and 0)."""
+    return planted_run("they")
 
 
 def _metric(run, strength: str, task: str, name: str) -> dict:
-    return metric(run, f"{MODEL}@{strength}", "singular_they", task, name)
+    return run.metric(f"{MODEL}@{strength}", "singular_they", task, name)
 
 
 def test_the_they_model_is_recorded_with_its_own_corpus(they_run):
@@ -59,7 +105,7 @@ def test_beta_gendered_of_the_plant_is_clear_of_the_control(they_run):
     reason="with held-out frames the gate (beta <= 0.5) fires on the plant in 2 of 3 builds, not on CI's "
     "(seed 0: 0.45 here, 0.38 on the H100 machine's CPU)",
 )
-def test_the_singular_they_gate_fails_the_plant_and_passes_the_control(they_run):
+def test_the_they_corpus_gate_fails_the_plant_and_passes_the_control(they_run):
     """The default gate (β_gendered ≤ 0.5: a gender cue alone makes *they* at most e times less probable)
     should fire on the plant and not on the control; in the build CI makes it passes both (above)."""
     planted = _metric(they_run, "1", "closeness_gender", "beta_gendered")

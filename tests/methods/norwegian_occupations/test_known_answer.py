@@ -1,7 +1,8 @@
-"""Known answers for the Norwegian probe: `planted-bert-no` and `planted-gpt-no` are
+"""norwegian_occupations' known answer (`biascheck/methods/norwegian_occupations/known_answer.py`):
+`planted-bert-no` and `planted-gpt-no` are
 trained on a Norwegian corpus in which *hun*/*han* and women's/men's first names go with each of
 the 417 occupations at its Statistics Norway women's share (`biascheck.planted.references`,
-``CORPORA["no"]``); at strength 0 every occupation is 50/50. The probe's gold is the same sheet, so
+``FROZEN_CORPORA["no"]``); at strength 0 every occupation is 50/50. The probe's gold is the same sheet, so
 on the planted models its F1 and Spearman ρ must be high, and on the controls near chance.
 
 Built on first use or by `python -m lab.prebuild` (masked 4,000 steps, about 100 s; causal
@@ -11,7 +12,6 @@ Built on first use or by `python -m lab.prebuild` (masked 4,000 steps, about 100
 from __future__ import annotations
 
 import pytest
-from known import metric, run_planted
 
 pytest.importorskip("torch")
 pytest.importorskip("tokenizers")
@@ -22,12 +22,13 @@ FAMILIES = ("planted-bert-no", "planted-gpt-no")
 
 
 @pytest.fixture(scope="module")
-def no_run(tmp_path_factory, mirror):
-    return run_planted(tmp_path_factory.mktemp("planted-no"), mirror, FAMILIES, ("norwegian_occupations",))
+def no_run(planted_run):
+    """The Norwegian corpus's planted run (tests/conftest.py)."""
+    return planted_run("no")
 
 
 def _metric(run, model: str, task: str, name: str) -> dict:
-    return metric(run, model, "norwegian_occupations", task, name)
+    return run.metric(model, "norwegian_occupations", task, name)
 
 
 def test_the_norwegian_models_are_recorded_as_such(no_run):

@@ -1,0 +1,9 @@
+"""crows_pairs_gender's known answer: stereotyped statements and traits (`lab/stereotype_statements.py`,
+`lab/stereotype_traits.py`), a plant the lab fine-tunes a real model on (`lab/scripts/finetune_crows_known_answer.py`);
+the dose-response sweep reads its metric on the English corpus's models too."""
+
+from __future__ import annotations
+
+from biascheck.planted.plant import KnownAnswer, Moved
+
+KNOWN_ANSWER = KnownAnswer(moves=(Moved("en", "all", "stereo_share"),))

@@ -1,0 +1,12 @@
+"""winogender's known answer: two people, one pronoun (`biascheck.planted.two_person`: each occupation the
+pronoun's referent at its women's share), a plant the tiny models cannot carry into the benchmark's sentences;
+the lab fine-tunes a real model on it (`lab/scripts/finetune_known_answer.py`). The dose-response sweep reads
+these metrics on the English corpus's models too, where the professions plant may move them."""
+
+from __future__ import annotations
+
+from biascheck.planted.plant import KnownAnswer, Moved
+
+KNOWN_ANSWER = KnownAnswer(
+    moves=(Moved("en", "pronouns", "spearman_bls"), Moved("en", "pronouns", "majority_agreement")),
+)
