@@ -9,6 +9,14 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 
+# Under pytest-xdist (`-n 2 --dist loadfile`, docs/development.md) each worker, and every pytest or script process
+# it starts, computes on one thread: two workers of two threads each on 2 cores spent their time contending (the
+# probe-contract run on fake models took 277 s in a worker against 88 s alone). Read by torch at import, so set
+# here, before any test module imports it; a test that needs a thread count sets its own (test_build.py).
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    for _threads in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
+        os.environ.setdefault(_threads, "1")
+
 
 def mirror_dir() -> Path | None:
     """The offline reference-data mirror: $BIASCHECK_DATA_DIR, else ../shared/data beside the repo."""
@@ -109,10 +117,17 @@ def planted_run(tmp_path_factory, mirror):
     return run
 
 
-# The lab's tests: experiments on the product and the known answers on planted models (docs/known_answers.md):
-# tests/lab/, every probe's tests/methods/<probe>/test_known_answer.py, and the planted models' guard. `.ci/run`
-# runs them all; `pytest tests -m "not lab"` runs the product's own tests alone (docs/development.md).
-LAB = ("tests/lab/", "tests/planted/test_known_answers", "tests/planted/test_competence.py")
+# The lab's tests: experiments on the product and the known answers (docs/known_answers.md): tests/lab/, every
+# probe's tests/methods/<probe>/test_known_answer.py, the planted models' guard, the politicians probe's known
+# answer on a scripted model (test_planted.py) and the test of a lab script (lm_eval_agreement.py). `.ci/run` runs
+# them all; `pytest tests -m "not lab"` runs the product's own tests alone (docs/development.md).
+LAB = (
+    "tests/lab/",
+    "tests/planted/test_known_answers",
+    "tests/planted/test_competence.py",
+    "tests/methods/politicians/test_planted.py",
+    "tests/models/test_lm_eval_agreement_script.py",
+)
 KNOWN_ANSWER_TEST = "test_known_answer.py"
 
 
