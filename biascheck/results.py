@@ -9,7 +9,7 @@ recorded metric is outside its threshold, listing all of them (not only the firs
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, TypedDict
@@ -291,16 +291,23 @@ class RunPayload(TypedDict, total=False):
     results: list[dict[str, Any]]  # `Result.to_json`, with `regression` when the run was compared
 
 
+def comparisons_by_key(meta: Mapping[str, Any]) -> dict[tuple[str, str], dict[str, Any]]:
+    """The baseline comparisons a run payload carries (`baseline.comparisons`), by (model, probe.task.metric);
+    empty when the run was not compared. The one reader of them as records (the report's regression table reads
+    them as the gate's `Comparison`s, `biascheck.report.regression.comparisons`)."""
+    found = (meta.get("baseline") or {}).get("comparisons") or []
+    return {(c["model"], c["key"]): c for c in found}
+
+
 def run_payload(results: list[Result], meta: RunPayload) -> RunPayload:
     """`meta` plus every result; when the run was compared with a baseline, each result carries its
     comparison under `regression` (status, baseline value, change, noise and where the noise came from:
     paired, intervals, fluctuation; None for a metric the baseline lacks)."""
-    comparisons = (meta.get("baseline") or {}).get("comparisons") or []
-    by_key = {(c["model"], c["key"]): c for c in comparisons}
+    by_key = comparisons_by_key(meta)
     rows = []
     for result in results:
         row = result.to_json()
-        if comparisons:
+        if by_key:
             found = by_key.get((row["model"], f"{row['probe']}.{row['task']}.{row['metric']}"))
             row["regression"] = (
                 None

@@ -23,7 +23,7 @@ from typing import Any
 from biascheck import verdict
 from biascheck.gate import history
 from biascheck.report.tables import EXPLAINED, columns, explained, grouped, row
-from biascheck.results import Result
+from biascheck.results import Result, comparisons_by_key
 from biascheck.thresholds import Threshold
 
 THIS_RUN = "this run"
@@ -64,11 +64,6 @@ def _e(value: Any) -> str:
 
 def _badge(found: verdict.ProbeVerdict) -> str:
     return f'<span class="badge {found}">{verdict.BADGE[found]}</span>'
-
-
-def _comparisons(meta: Mapping[str, Any]) -> dict[tuple[str, str], Mapping[str, Any]]:
-    found = (meta.get("baseline") or {}).get("comparisons") or []
-    return {(c["model"], c["key"]): c for c in found}
 
 
 def _fmt(value: Any) -> str:
@@ -277,7 +272,7 @@ def page(
 ) -> str:
     """The whole HTML document. `plots`: PNG file name -> bytes; `rows`: history rows (see `history_rows`)."""
     plots = plots or {}
-    comparisons = _comparisons(meta)
+    comparisons = comparisons_by_key(meta)
     by_probe: dict[str, list[tuple[str, list[Result]]]] = {}
     for (model, probe), members in grouped(results).items():
         by_probe.setdefault(probe, []).append((model, members))
