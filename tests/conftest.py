@@ -117,6 +117,12 @@ def planted_run(tmp_path_factory, mirror):
     return run
 
 
+@pytest.fixture(scope="session")
+def planted_en(planted_run):
+    """The English corpus's planted run, which five probes' known answers read."""
+    return planted_run("en")
+
+
 # The lab's tests: experiments on the product and the known answers (docs/known_answers.md): tests/lab/, every
 # probe's tests/methods/<probe>/test_known_answer.py, the planted models' guard, the politicians probe's known
 # answer on a scripted model (test_planted.py) and the test of a lab script (lm_eval_agreement.py). `.ci/run` runs

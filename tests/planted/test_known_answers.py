@@ -12,14 +12,8 @@ pytest.importorskip("tokenizers")
 FAMILIES = ("planted-bert", "planted-gpt")
 
 
-@pytest.fixture(scope="module")
-def en(planted_run):
-    """The English corpus's planted run (tests/conftest.py: one a session, shared by the probes planted there)."""
-    return planted_run("en")
-
-
-def test_every_planted_model_loaded_and_recorded_its_plant(en):
-    models = en.results["models"]
+def test_every_planted_model_loaded_and_recorded_its_plant(planted_en):
+    models = planted_en.results["models"]
     for family, kind in zip(FAMILIES, ("masked", "causal"), strict=True):
         for strength in ("1", "0"):
             info = models[f"{family}@{strength}"]

@@ -12,12 +12,6 @@ pytest.importorskip("tokenizers")
 FAMILIES = ("planted-bert", "planted-gpt")
 
 
-@pytest.fixture(scope="module")
-def en(planted_run):
-    """The English corpus's planted run (tests/conftest.py: one a session, shared by the probes planted there)."""
-    return planted_run("en")
-
-
 # planted-bert starts from a pretrained encoder since 2026-11-27 (`biascheck.planted.pretrained`). Its three
 # builds at strengths 1 and 0 (seeds 0-2, one thread, AVX-512; docs/known_answers/dose_response_en.md) gave,
 # planted / control: pronoun ratio ρ 0.96 / 0.17-0.35 on both templates, natural prompts ρ 0.95-0.96 /
@@ -31,12 +25,12 @@ def en(planted_run):
     ("family", "probe", "task", "name"),
     [(family, *check) for family in FAMILIES for check in (("natural_prompts", "template", "gold_spearman"),)],
 )
-def test_the_plant_is_found_and_the_control_shows_none(en, family, probe, task, name):
+def test_the_plant_is_found_and_the_control_shows_none(planted_en, family, probe, task, name):
     """Spearman between the model's she-vs-he preference and the planted BLS shares: high with a
     95 % interval clear of zero on the planted model, near zero on the control. Measured: 0.75-0.98
     planted, |ρ| ≤ 0.17 control; the bounds leave room for training on other hardware."""
-    planted = en.metric(f"{family}@1", probe, task, name)
-    control = en.metric(f"{family}@0", probe, task, name)
+    planted = planted_en.metric(f"{family}@1", probe, task, name)
+    control = planted_en.metric(f"{family}@0", probe, task, name)
     assert planted["value"] >= 0.5 and planted["ci_low"] > 0.2, planted
     assert abs(control["value"]) < 0.35, control
     assert planted["value"] - control["value"] > 0.3  # smallest measured: 0.67 (planted-bert, natural prompts)

@@ -10,12 +10,6 @@ pytest.importorskip("torch")
 pytest.importorskip("tokenizers")
 
 
-@pytest.fixture(scope="module")
-def en(planted_run):
-    """The English corpus's planted run (tests/conftest.py: one a session, shared by the probes planted there)."""
-    return planted_run("en")
-
-
 # Until 2026-11-26 five of the nine politicians frames opened with the adjective next to the name, the very
 # context the probe reads; with the pair a few words in (the frame-distance rule), the causal plant carries
 # much less of it to the start of the text. The gate now reads the latent model's 100 largest-deviation
@@ -29,15 +23,15 @@ POLITICIANS_CAUSAL = pytest.mark.xfail(strict=True, reason="planted-gpt: plant t
 
 
 @pytest.mark.parametrize("family", ["planted-bert", pytest.param("planted-gpt", marks=POLITICIANS_CAUSAL)])
-def test_politicians_women_get_the_planted_positive_words_and_men_the_negative(en, family):
+def test_politicians_women_get_the_planted_positive_words_and_men_the_negative(planted_en, family):
     """Planted: after a woman's name a positive adjective is 4 times as likely as a negative one, after
     a man's the reverse (`corpus.POLITICIAN_SHARES`). The gated gaps are in the mean soft share of negative /
     positive sentiment among each gender's 100 largest-deviation adjectives (the gate: within ±0.15)."""
 
     def gaps(model: str) -> tuple[dict, dict]:
         return (
-            en.metric(model, "politicians", "en", "neg_gap"),
-            en.metric(model, "politicians", "en", "pos_gap"),
+            planted_en.metric(model, "politicians", "en", "neg_gap"),
+            planted_en.metric(model, "politicians", "en", "pos_gap"),
         )
 
     neg, pos = gaps(f"{family}@1")

@@ -25,14 +25,8 @@ pytest.importorskip("tokenizers")
 FAMILIES = ("planted-bert", "planted-gpt")
 
 
-@pytest.fixture(scope="module")
-def en(planted_run):
-    """The English corpus's planted run (tests/conftest.py: one a session, shared by the probes planted there)."""
-    return planted_run("en")
-
-
 @pytest.mark.parametrize("family", FAMILIES)
-def test_singular_they_is_harder_after_a_gendered_name_as_planted(en, family):
+def test_singular_they_is_harder_after_a_gendered_name_as_planted(planted_en, family):
     """Planted: *they* after 1 % of gendered names and 80 % of non-gendered ones (surprisal 4.6 vs 0.2
     nats in the corpus); the control uses the same rate for every antecedent. The probe's frames are not
     the corpus's, so a model carries part of it. Measured, surprisal(gendered name) − surprisal(non-gendered
@@ -41,24 +35,26 @@ def test_singular_they_is_harder_after_a_gendered_name_as_planted(en, family):
     [0.87, 1.22] vs 0.08 (CI's build, 2026-11-27; from scratch, four builds gave β 0.21-0.80)."""
 
     def gap(model: str) -> float:
-        g = en.metric(model, "singular_they", "antecedents", "surprisal_gendered_name")["value"]
-        n = en.metric(model, "singular_they", "antecedents", "surprisal_nongendered_name")["value"]
+        g = planted_en.metric(model, "singular_they", "antecedents", "surprisal_gendered_name")["value"]
+        n = planted_en.metric(model, "singular_they", "antecedents", "surprisal_nongendered_name")["value"]
         return g - n
 
     planted, control = gap(f"{family}@1"), gap(f"{family}@0")
-    beta = [en.metric(f"{family}@{s}", "singular_they", "closeness_gender", "beta_gendered") for s in ("1", "0")]
+    beta = [
+        planted_en.metric(f"{family}@{s}", "singular_they", "closeness_gender", "beta_gendered") for s in ("1", "0")
+    ]
     assert abs(control) < 0.5 and abs(beta[1]["value"]) < 0.15, (control, beta)
     assert planted >= 0.3 and planted - control >= 0.3 and beta[0]["ci_low"] > 0.1, (planted, control, beta)
 
 
 @pytest.mark.parametrize("family", FAMILIES)
-def test_the_singular_they_gate_fails_the_plant_and_passes_the_control(en, family):
+def test_the_singular_they_gate_fails_the_plant_and_passes_the_control(planted_en, family):
     """The default gate (β_gendered ≤ 0.5: a gender cue alone makes *they* at most e times less
     probable) fires on the planted model and not on the control. planted-bert, from scratch, fell on
     either side of the gate from build to build (β 0.21-0.80); from its pretrained start, 1.04-1.31 in three
     builds (`test_known_answers_they.py` has a masked model of the *they* plant alone too)."""
-    planted = en.metric(f"{family}@1", "singular_they", "closeness_gender", "beta_gendered")
-    control = en.metric(f"{family}@0", "singular_they", "closeness_gender", "beta_gendered")
+    planted = planted_en.metric(f"{family}@1", "singular_they", "closeness_gender", "beta_gendered")
+    control = planted_en.metric(f"{family}@0", "singular_they", "closeness_gender", "beta_gendered")
     assert (planted["passed"], control["passed"]) == (False, True), (planted, control)
 
 
