@@ -159,12 +159,15 @@ class Paired:
     """A metric's recipe from its items: `statistic` (see PAIRED_STATISTICS) of the item `fields`; `cluster`, the
     item field whose values the metric's own interval resamples (a pair, a profession, a template: every item of
     a cluster is drawn with it); `items_of`, the metric of the same task whose result carries the items (None:
-    the metric's own). Saved with every result (`Result.paired`), so a saved run says how to recompute it."""
+    the metric's own); `where`, (field, value) conditions an item must meet to count (a metric over a subset of
+    the items, e.g. the pairs of female-majority occupations). Saved with every result (`Result.paired`), so a
+    saved run says how to recompute it."""
 
     statistic: str
     fields: tuple[str, ...]
     cluster: str
     items_of: str | None = None
+    where: tuple[tuple[str, str], ...] = ()
 
     def __post_init__(self) -> None:
         if self.statistic not in PAIRED_STATISTICS:
@@ -178,6 +181,7 @@ class Paired:
             "fields": list(self.fields),
             "cluster": self.cluster,
             "items_of": self.items_of,
+            **({"where": [list(condition) for condition in self.where]} if self.where else {}),
         }
 
 

@@ -209,14 +209,17 @@ MIN_CLUSTERS = 20
 
 
 def items_for(run: Sequence[Result], result: Result) -> list[dict[str, Any]] | None:
-    """Step 1: the items `result`'s recipe reads in its run: its own, or those of its task's `items_of` metric."""
+    """Step 1: the items `result`'s recipe reads in its run: its own, or those of its task's `items_of` metric; of
+    them, those that meet the recipe's `where` conditions (an item without the field meets none)."""
     source = (result.paired or {}).get("items_of")
-    if source is None:
-        return result.items
-    for other in run:
+    found = result.items if source is None else None
+    for other in run if source is not None else ():
         if (other.model, other.probe, other.task, other.metric) == (result.model, result.probe, result.task, source):
-            return other.items
-    return None
+            found = other.items
+    where = (result.paired or {}).get("where") or []
+    if found is None or not where:
+        return found
+    return [item for item in found if all(field in item and item[field] == value for field, value in where)]
 
 
 def paired_noise(

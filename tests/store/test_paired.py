@@ -220,3 +220,21 @@ def test_a_several_model_baseline_keeps_its_fluctuation_band():
     sweep = {"results": [record(f"s{i}", base.mean() + 0.1 * i, items(base), recipe) for i in range(3)]}
     found = bl.compare(sweep, {"results": [record("new", new.mean(), items(new), recipe)]})[0]
     assert found.noise_source == "fluctuation" and found.noise == pytest.approx(1.96 * 0.1)
+
+
+def test_a_recipe_over_a_subset_reads_only_the_items_that_meet_its_conditions():
+    """`where`: a share over the female-majority pairs recomputes from those items alone, by hand: of the three
+    such items two are positive (2/3); an item without the field (a run saved before it) meets no condition."""
+    own = {"statistic": "share_positive", "fields": ["x"], "cluster": "row", "items_of": None}
+    subset = {**own, "items_of": "stereo_share", "where": [["g", "female"]]}
+    rows = [{"row": i, "x": x, "g": g} for i, (x, g) in enumerate([(1.0, "female"), (-1.0, "male"), (2.0, "female"),
+                                                                  (-3.0, "female"), (4.0, "male")])]  # fmt: skip
+    run = [
+        bl.saved_result(record("m", 0.6, rows, own)),
+        bl.saved_result(record("m", 2 / 3, None, subset, metric="share_female")),
+    ]
+    found = pr.items_for(run, run[1])
+    assert [item["row"] for item in found] == [0, 2, 3]
+    assert pr.STATISTICS["share_positive"]([np.array([i["x"] for i in found])]) == pytest.approx(2 / 3)
+    older = [bl.saved_result(record("m", 0.6, [{"row": 0, "x": 1.0}], own)), run[1]]
+    assert pr.items_for(older, older[1]) == []

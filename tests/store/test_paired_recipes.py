@@ -61,7 +61,10 @@ def test_winobias_recipes_recompute_the_metrics_of_each_type():
     )  # fmt: skip
     reference = SimpleNamespace(splits=("dev",))
     metrics = winobias.task_metrics("type1", WinobiasScored(pairs, 0, "causal-sentence"), reference, None)
-    check_every_recipe(recorded(WINOBIAS, "type1", metrics), ["pro_share", "mean_pro_anti"])
+    check_every_recipe(
+        recorded(WINOBIAS, "type1", metrics),
+        ["pro_share", "mean_pro_anti", "pro_share_female_occ", "pro_share_male_occ"],
+    )
 
 
 def test_crows_pairs_rounded_scores_that_tie_only_after_rounding_fall_back_with_the_reason():

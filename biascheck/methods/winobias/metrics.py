@@ -26,7 +26,13 @@ def task_metrics(task: str, scored: Scored, reference: Reference, settings: Prob
     splits = " + ".join(reference.splits)
     note = f"{len(frame)} minimal pairs ({splits}); {scored.left_out} non-minimal pairs of both types left out"
     items = [
-        {"pair_id": r.pair_id, "occupation": r.occupation, "diff": round(float(r.diff), 4)} for r in frame.itertuples()
+        {
+            "pair_id": r.pair_id,
+            "occupation": r.occupation,
+            "occupation_gender": r.occupation_gender,
+            "diff": round(float(r.diff), 4),
+        }
+        for r in frame.itertuples()
     ]
     out = [
         Metric("pro_share", float(pro.mean()), bootstrap_ci(np.mean, pro), len(pro), note=note, items=items),

@@ -39,6 +39,13 @@ PROBE = ProbeSpec(
             reference="gold",
             target=0.5,
             gold_match="bias",
+            paired=Paired(
+                statistic="share_positive",
+                fields=("diff",),
+                cluster="pair_id",
+                items_of="pro_share",
+                where=(("occupation_gender", "female"),),
+            ),
         ),
         MetricSpec(
             name="pro_share_male_occ",
@@ -47,6 +54,13 @@ PROBE = ProbeSpec(
             reference="gold",
             target=0.5,
             gold_match="bias",
+            paired=Paired(
+                statistic="share_positive",
+                fields=("diff",),
+                cluster="pair_id",
+                items_of="pro_share",
+                where=(("occupation_gender", "male"),),
+            ),
         ),
     ),
     settings=(
