@@ -38,10 +38,9 @@ def planted_aliases() -> list[str]:
     """The planted aliases ('planted-bert', 'planted-gpt-no', ...), as `--model` takes them: the registry's, then
     those of every corpus a probe's plant names of its own (`biascheck.planted.references.corpora`)."""
     from biascheck.planted.references import corpora
-    from biascheck.registry import ALIASES, corpus_families
+    from biascheck.registry import corpus_families
 
-    listed = [name for name, spec in ALIASES.items() if spec.planted_strength is not None]
-    return list(dict.fromkeys([*listed, *(f for corpus in corpora() for f in corpus_families(corpus))]))
+    return [family for corpus in corpora() for family in corpus_families(corpus)]
 
 
 def planted_models(
@@ -55,12 +54,8 @@ def planted_models(
     unknown = sorted(set(families or ()) - set(known))
     if unknown:
         raise ValueError(f"no planted alias {', '.join(unknown)}; known: {', '.join(known)}")
-    wanted = [
-        (str(resolve_model_name(name).family), float(strength), str(resolve_model_name(name).planted_corpus))
-        for name in known
-        if families is None or name in families
-        for strength in strengths
-    ]
+    specs = [resolve_model_name(name) for name in known if families is None or name in families]
+    wanted = [(str(s.family), float(strength), str(s.planted_corpus)) for s in specs for strength in strengths]
     return sorted(wanted, key=lambda m: -_COST.get((m[0], m[2]), _COST_UNMEASURED))
 
 

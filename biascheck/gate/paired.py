@@ -212,10 +212,12 @@ def items_for(run: Sequence[Result], result: Result) -> list[dict[str, Any]] | N
     """Step 1: the items `result`'s recipe reads in its run: its own, or those of its task's `items_of` metric; of
     them, those that meet the recipe's `where` conditions (an item without the field meets none)."""
     source = (result.paired or {}).get("items_of")
-    found = result.items if source is None else None
-    for other in run if source is not None else ():
-        if (other.model, other.probe, other.task, other.metric) == (result.model, result.probe, result.task, source):
-            found = other.items
+    wanted = (result.model, result.probe, result.task, source)
+    found = (
+        result.items
+        if source is None
+        else next((o.items for o in run if (o.model, o.probe, o.task, o.metric) == wanted), None)
+    )
     where = (result.paired or {}).get("where") or []
     if found is None or not where:
         return found

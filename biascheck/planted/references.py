@@ -90,17 +90,16 @@ def _two_person(majority: bool) -> Plant:
 
 
 def _definitional(name: str, language: str, per_noun: int) -> Plant:
+    from biascheck.planted import definitional
+
     def sentences(_data: None, strength: float, seed: int) -> list[str]:
         from biascheck.competence.items import items_for
-        from biascheck.planted import definitional
 
         items = items_for(language)
         if items is None:
             raise ValueError(f"plant {name}: the competence guard has no items in {language!r} to plant")
         frames = definitional.FRAMES[items.language]
         return definitional.definitional(items.pairs, items.pronouns, frames, per_noun, seed + 7)
-
-    from biascheck.planted import definitional
 
     return Plant(name, None, sentences, language=language, frames=definitional.FRAMES.get(language, ()))
 

@@ -78,8 +78,10 @@ def run(models: list[str], out: Path, probes: tuple[str, ...], seed: int, extra:
     args += ["--bias-report", str(report), *extra]
     for model in models:
         args += ["--model", model]
+    from biascheck.planted.plant import KNOWN_ANSWER_SETTINGS
+
     # the settings' own defaults whatever the tier (the tables' design); one latent-model fit: it is not gated
-    for setting in untiered_settings("politicians.grid=quick"):
+    for setting in untiered_settings(*KNOWN_ANSWER_SETTINGS):
         args += ["--bias-set", setting]
     env = {**os.environ, "BIASCHECK_PLANTED_SEED": str(seed)}
     subprocess.run(args, cwd=REPO, check=False, env=env)
