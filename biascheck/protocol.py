@@ -8,18 +8,20 @@ modules have the same names and the same signatures in every probe:
                     frozen dataclass named ``Reference`` (typed fields, no string-keyed dicts).
 * ``score.py``      ``score(lm, reference, settings) -> Scored``: the only module that calls the model.
 * ``metrics.py``    ``task_metrics(task, scored, reference, settings) -> list[Metric]``: pure math.
-* ``figures.py``    ``draw(task, scored, reference, settings, model) -> list[Artifact]``: figures and texts.
+* ``figures.py``    ``draw(task, scored, reference, settings, model) -> list[Artifact]``: figures and texts; only
+                    in a probe that draws something.
 
 Any of them may raise `biascheck.errors.NotApplicable` (the test is skipped with its reason). The test module
-is then the same lines in every probe (`probe_test_source`): it wires those five names to pytest's fixtures
-and holds no arithmetic. Checked here on the source and the signatures; importing this module imports
-nothing numerical (a probe's modules are imported only when checked).
+is then the same lines in every probe (`probe_test_source`; without `draw` where there is no figures.py): it
+wires those names to pytest's fixtures and holds no arithmetic. Checked here on the source and the signatures;
+importing this module imports nothing numerical (a probe's modules are imported only when checked).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import importlib
+import importlib.util
 import inspect
 from pathlib import Path
 
@@ -31,12 +33,13 @@ SIGNATURES: dict[str, tuple[str, tuple[str, ...]]] = {
     "figures": ("draw", ("task", "scored", "reference", "settings", "model")),
 }
 
+OPTIONAL = ("figures",)
+
 PROBE_TEST = """\
 from __future__ import annotations
 
 import pytest
-
-from biascheck.methods.{name}.figures import draw
+{draw_import}
 from biascheck.methods.{name}.metrics import task_metrics
 from biascheck.methods.{name}.reference import load
 from biascheck.methods.{name}.score import score
@@ -57,15 +60,30 @@ def scored(lm, reference, probe_settings):
 
 @pytest.mark.parametrize("task", PROBE.tasks)
 def test_{name}(task, scored, reference, probe_settings, bias):
-    bias.record_all(task, task_metrics(task, scored, reference, probe_settings))
-    bias.save_all(draw(task, scored, reference, probe_settings, bias.model))
+    bias.record_all(task, task_metrics(task, scored, reference, probe_settings)){draw_call}
     bias.check()
 """
+DRAW_IMPORT = "\nfrom biascheck.methods.{name}.figures import draw"
+DRAW_CALL = "\n    bias.save_all(draw(task, scored, reference, probe_settings, bias.model))"
 
 
-def probe_test_source(name: str) -> str:
-    """`probes/test_<name>.py` after its module docstring (which says what the probe measures)."""
-    return PROBE_TEST.format(name=name)
+def has_module(name: str, module: str) -> bool:
+    """Whether probe `name`'s folder holds `module` (found without importing it)."""
+    try:
+        return importlib.util.find_spec(f"biascheck.methods.{name}.{module}") is not None
+    except ModuleNotFoundError:  # no folder biascheck/methods/<name>/ at all
+        return False
+
+
+def probe_test_source(name: str, draws: bool | None = None) -> str:
+    """`probes/test_<name>.py` after its module docstring (which says what the probe measures); `draws`: the
+    probe has a figures.py (looked up when not given)."""
+    draws = has_module(name, "figures") if draws is None else draws
+    return PROBE_TEST.format(
+        name=name,
+        draw_import=DRAW_IMPORT.format(name=name) if draws else "",
+        draw_call=DRAW_CALL if draws else "",
+    )
 
 
 def _body(path: Path) -> str:
@@ -83,6 +101,8 @@ def protocol_problems(name: str, probes_dir: Path | None = None) -> list[str]:
     problems = []
     for module_name, (function, parameters) in SIGNATURES.items():
         qualified = f"biascheck.methods.{name}.{module_name}"
+        if module_name in OPTIONAL and not has_module(name, module_name):
+            continue
         try:
             module = importlib.import_module(qualified)
         except ModuleNotFoundError as exc:

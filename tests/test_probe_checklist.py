@@ -25,10 +25,12 @@ def test_the_default_profile_judges_the_probe_or_says_it_reports_only(probe):
 
 @pytest.mark.parametrize("probe", SHIPPED)
 def test_the_probe_has_unit_tests(probe):
-    tests = sorted((REPO / "tests" / "methods" / probe).glob("test_*.py"))
+    methods = REPO / "tests" / "methods"
+    tests = sorted((methods / probe).glob("test_*.py")) + sorted(methods.glob(f"test_{probe}_*.py"))
     assert tests, (
-        f"no unit tests for {probe!r}: add tests/methods/{probe}/test_math.py (the hand calculation of its "
-        "metrics, or an independent implementation) and an empty __init__.py beside it"
+        f"no unit tests for {probe!r}: add tests/methods/test_{probe}_math.py (the hand calculation of its "
+        f"metrics, or an independent implementation), or a folder tests/methods/{probe}/ of test files with an "
+        "empty __init__.py (several probes' folders hold files of the same name)"
     )
 
 

@@ -49,16 +49,24 @@ class Plant:
 @dataclass(frozen=True)
 class Moved:
     """A metric the plant moves on the models of `corpus`: at strength 1 it lies `direction`-wards of the
-    control's (+1 higher, -1 lower)."""
+    control's (+1 higher, -1 lower). The known-answer test (tests/planted/test_known_answers.py) asserts it on
+    the families of `found_by` (None: every family of the corpus): the planted model's 95 % interval lies beyond
+    the control's value. A move that does not hold in every build (docs/known_answers/dose_response_<corpus>.md,
+    three seeds) names the families it holds on, or none: the dose-response sweep still reads it."""
 
     corpus: str
     task: str
     metric: str
     direction: int = 1
+    found_by: tuple[str, ...] | None = None
 
     def __post_init__(self) -> None:
         if self.direction not in (1, -1):
             raise ValueError(f"Moved.direction is +1 or -1, got {self.direction!r}")
+
+    def asserted_on(self, families: tuple[str, ...]) -> tuple[str, ...]:
+        """The families of the corpus (`families`) on which the known-answer test asserts the move."""
+        return families if self.found_by is None else self.found_by
 
 
 @dataclass(frozen=True)

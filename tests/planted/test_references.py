@@ -356,3 +356,13 @@ def test_every_known_answer_moves_metrics_its_probe_declares():
             assert moved.corpus in r.corpora() and moved.task in tasks and moved.metric in metrics, (probe, moved)
         for task, metric in answer.gates:
             assert task in tasks and metric in metrics, (probe, task, metric)
+
+
+def test_every_family_a_move_is_asserted_on_is_one_of_its_corpus():
+    """`Moved.found_by` names planted model families of the move's corpus (a typo would assert nothing)."""
+    from biascheck.registry import corpus_families
+
+    for probe, known in r.known_answers().items():
+        for move in known.moves:
+            families = corpus_families(move.corpus)
+            assert set(move.asserted_on(families)) <= set(families), (probe, move, families)

@@ -6,4 +6,6 @@ from __future__ import annotations
 
 from biascheck.planted.plant import KnownAnswer, Moved
 
-KNOWN_ANSWER = KnownAnswer(moves=(Moved("en", "all", "stereo_share"),))
+# The tiny planted models do not carry this plant into the benchmark's sentences (its own answer is the lab's fine-tune
+# of a real model): read by the dose-response sweep, asserted by no test (`found_by=()`).
+KNOWN_ANSWER = KnownAnswer(moves=(Moved("en", "all", "stereo_share", found_by=()),))

@@ -40,7 +40,11 @@ OCCUPATIONS = Plant("occupations", "no", sentences, read, language="no", frames=
 KNOWN_ANSWER = KnownAnswer(
     plants=(OCCUPATIONS,),
     moves=tuple(
-        Moved("no", task, metric) for task in ("task1", "task2", "task4") for metric in ("spearman_gold", "macro_f1")
+        # Task 4 (a first name with the occupation): planted-bert-no's interval reaches its control's value in one
+        # build of three for each metric (ρ 0.16 [0.06, 0.25] vs 0.09, F1 0.33 vs 0.44; dose_response_no.md).
+        Moved("no", task, metric, found_by=("planted-gpt-no",) if task == "task4" else None)
+        for task in ("task1", "task2", "task4")
+        for metric in ("spearman_gold", "macro_f1")
     ),
     # The macro-F1 gate of the tasks in the key metrics, as the known-answer tests read it: pronoun (1, 2) and first
     # name (4) with the occupation. Left out: the class-F1 gates (a control that calls every occupation male passes

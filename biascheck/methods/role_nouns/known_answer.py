@@ -54,7 +54,12 @@ def focus(data: RoleNouns) -> tuple[str, ...]:
 ROLE_NOUNS = Plant("role_nouns", "en", sentences, read, focus, frames=c.ROLE_FRAMES)
 KNOWN_ANSWER = KnownAnswer(
     plants=(ROLE_NOUNS,),
-    moves=(Moved("en", "three_way", "fem_name_shift"), Moved("en", "two_way", "fem_name_shift")),
+    moves=(
+        Moved("en", "three_way", "fem_name_shift"),
+        # planted-bert's 2-way shift: its interval reaches its control's shift in one build of three (seed 2: 0.17
+        # [0.01, 0.42] against 0.04; docs/known_answers/dose_response_en.md)
+        Moved("en", "two_way", "fem_name_shift", found_by=("planted-gpt",)),
+    ),
     # Not the gates on attitude groups' differences, which the plant (one group's choices) does not set.
     gates=(("three_way", "fem_name_shift"), ("two_way", "fem_name_shift")),
     plant_passes=True,  # registering the referent's gender is what the probe asks for

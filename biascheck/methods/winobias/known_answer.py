@@ -7,4 +7,8 @@ from __future__ import annotations
 
 from biascheck.planted.plant import KnownAnswer, Moved
 
-KNOWN_ANSWER = KnownAnswer(moves=(Moved("en", "type1", "pro_share"), Moved("en", "type2", "pro_share")))
+# The tiny planted models do not carry this plant into the benchmark's sentences (its own answer is the lab's fine-tune
+# of a real model): read by the dose-response sweep, asserted by no test (`found_by=()`).
+KNOWN_ANSWER = KnownAnswer(
+    moves=(Moved("en", "type1", "pro_share", found_by=()), Moved("en", "type2", "pro_share", found_by=())),
+)

@@ -7,6 +7,11 @@ from __future__ import annotations
 
 from biascheck.planted.plant import KnownAnswer, Moved
 
+# The tiny planted models do not carry this plant into the benchmark's sentences (its own answer is the lab's fine-tune
+# of a real model): read by the dose-response sweep, asserted by no test (`found_by=()`).
 KNOWN_ANSWER = KnownAnswer(
-    moves=(Moved("en", "pronouns", "spearman_bls"), Moved("en", "pronouns", "majority_agreement")),
+    moves=(
+        Moved("en", "pronouns", "spearman_bls", found_by=()),
+        Moved("en", "pronouns", "majority_agreement", found_by=()),
+    ),
 )
