@@ -37,7 +37,7 @@ def _installed(monkeypatch, tmp_path, points, spec_name="my_probe"):
 def test_shipped_probes_come_in_seed_paper_order_then_beyond_the_seeds_by_name(monkeypatch):
     monkeypatch.setattr(catalog, "entry_points", lambda group: [])
     probes = Catalog()
-    assert list(probes) == [
+    expected = [
         "norwegian_occupations",  # 000
         "pronoun_ratio",  # 001
         "natural_prompts",  # 002
@@ -49,6 +49,10 @@ def test_shipped_probes_come_in_seed_paper_order_then_beyond_the_seeds_by_name(m
         "winobias",
         "winogender",
     ]
+    assert [name for name in probes if name in expected] == expected  # a probe added later finds its own place
+    seeded = [name for name in probes if probes[name].paper.isdigit()]
+    assert list(probes) == seeded + sorted(set(probes) - set(seeded))
+    assert [probes[name].paper for name in seeded] == sorted(probes[name].paper for name in seeded)
     assert all(probes.is_shipped(name) for name in probes)
 
 
@@ -64,7 +68,7 @@ def test_a_probe_folder_is_found_by_its_spec(tmp_path, monkeypatch):
 def test_an_installed_probe_is_found_through_its_entry_point(tmp_path, monkeypatch):
     _installed(monkeypatch, tmp_path, [("my_probe", "my_probes.spec:PROBE")])
     probes = Catalog()
-    assert list(probes)[-1] == "my_probe" and len(probes) == 11  # after the ten shipped ones
+    assert list(probes)[-1] == "my_probe" and len(probes) == len(catalog.shipped_entries()) + 1  # after the shipped
     assert probes["my_probe"].metric("lean").better == "zero"
     assert not probes.is_shipped("my_probe")
 
