@@ -1,0 +1,151 @@
+"""Regression tracking on releases whose true direction is known: the base model as the baseline, each fine-tune
+of it as a candidate release (`lab/scripts/planted_releases.py`). A control (strength 0: the same fine-tune with
+no association) is a release that must not be flagged; a plant (strength > 0) one the gate should see. Pure
+Python over saved runs (results.json payloads); the comparison is the product's (`biascheck.gate.baseline`).
+
+Each candidate is compared with the base twice, by the two rules the gate knows:
+
+* **paired**: the change's 95 % interval from a paired bootstrap over the items both runs scored (the records
+  each result carries, `biascheck.gate.paired`), where the metric declares how it is recomputed from them;
+* **unpaired**: the same comparison with the per-item records taken away, so the noise of the change is the
+  two runs' own half-widths in quadrature (what the gate did before items were paired, and still does for a
+  metric without a recipe).
+
+Per candidate and metric: the change, each rule's noise (the smallest change it can call: a change within it is
+"within noise") and each rule's status; per candidate, which rule flags it (a metric regressed, as the release
+gate would fail it). `repeat`, the base model run a second time, must show no change at all: determinism is
+part of the claim.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from biascheck.gate.baseline import REGRESSED, compare
+from biascheck.spec import COMPETENCE
+
+RULES = ("paired", "unpaired")
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A release compared with the base: `role` is `control`, `plant` or `repeat` (the base run again)."""
+
+    model: str  # its name in the run's results
+    label: str
+    role: str
+    strength: float | None = None
+    seed: int | None = None
+
+
+def one_model(payload: Mapping[str, Any], model: str, paired: bool = True) -> dict[str, Any]:
+    """The run `payload` as if it had scored `model` alone; without its per-item records when not `paired`."""
+    results = [dict(r) for r in payload["results"] if r["model"] == model]
+    if not results:
+        found = sorted({r["model"] for r in payload["results"]})
+        raise ValueError(f"the run has no result of model {model!r}; it has {found}")
+    if not paired:
+        for r in results:
+            r["paired"] = None
+    models = {k: v for k, v in (payload.get("models") or {}).items() if k == model}
+    return {**payload, "models": models, "results": results}
+
+
+def compare_release(
+    base: Mapping[str, Any], base_model: str, candidate: Mapping[str, Any], model: str, probe: str
+) -> dict[str, dict[str, Any]]:
+    """`task.metric` -> the change of `model` (in `candidate`) from `base_model` (in `base`) by each rule, for
+    `probe`'s metrics but the competence guard's."""
+    out: dict[str, dict[str, Any]] = {}
+    for rule in RULES:
+        paired = rule == "paired"
+        found = compare(one_model(base, base_model, paired), one_model(candidate, model, paired))
+        for c in found:
+            probe_of, _, key = c.key.partition(".")
+            if probe_of != probe or key.endswith(COMPETENCE):
+                continue
+            row = out.setdefault(key, {"base": c.base, "new": c.new, "change": c.change, "better": c.better})
+            row[rule] = {"noise": c.noise, "source": c.noise_source, "status": c.status}
+    return out
+
+
+def flagged(metrics: Mapping[str, Mapping[str, Any]], rule: str) -> list[str]:
+    """The metrics `rule` calls regressed: the release gate fails the candidate on any of them."""
+    return sorted(key for key, row in metrics.items() if row[rule]["status"] == REGRESSED)
+
+
+def releases(
+    probe: str, base: Mapping[str, Any], base_model: str, candidates: Sequence[tuple[Candidate, Mapping[str, Any]]]
+) -> dict[str, Any]:
+    """The results document: every candidate (with the run that scored it) against `base_model` in `base`."""
+    rows = []
+    for candidate, run in candidates:
+        metrics = compare_release(base, base_model, run, candidate.model, probe)
+        rows.append(
+            {
+                "label": candidate.label,
+                "role": candidate.role,
+                "strength": candidate.strength,
+                "seed": candidate.seed,
+                "metrics": metrics,
+                "flagged": {rule: flagged(metrics, rule) for rule in RULES},
+            }
+        )
+    return {"probe": probe, "base": base_model, "rules": list(RULES), "candidates": rows}
+
+
+def problems(doc: Mapping[str, Any]) -> list[str]:
+    """What the claim forbids: a control or a repeat flagged by either rule, a repeat that changed at all."""
+    out = []
+    for row in doc["candidates"]:
+        for rule in RULES:
+            if row["role"] in ("control", "repeat") and row["flagged"][rule]:
+                out.append(f"{row['label']} ({row['role']}) flagged by the {rule} rule: {row['flagged'][rule]}")
+        for key, metric in row["metrics"].items():
+            if row["role"] == "repeat" and metric["change"] not in (0, 0.0, None):
+                out.append(f"{row['label']}: {key} changed by {metric['change']} on a repeated run")
+    return out
+
+
+def _num(value: float | None) -> str:
+    return "—" if value is None else f"{value:+.3f}"
+
+
+def markdown(doc: Mapping[str, Any], command: str) -> str:
+    """The page generated from the results document."""
+    lines = [
+        f"# Planted releases: {doc['probe']}, paired against unpaired",
+        "",
+        f"Generated by `{command}` from its results file; do not edit.",
+        "",
+        f"Baseline: `{doc['base']}`. Each candidate is compared with it by the paired rule (the change's interval "
+        "from the items both runs scored) and by the unpaired one (the two runs' half-widths in quadrature). "
+        "Per metric: the change, then each rule's noise (the smallest change it calls) and verdict.",
+        "",
+    ]
+    keys = list(dict.fromkeys(k for row in doc["candidates"] for k in row["metrics"]))
+    for key in keys:
+        header = "| candidate | role | change | paired noise | paired | unpaired noise | unpaired |"
+        lines += [f"## `{key}`", "", header, "|---|---|---:|---:|---|---:|---|"]
+        for row in doc["candidates"]:
+            m = row["metrics"].get(key)
+            if m is None:
+                continue
+            p, u = m["paired"], m["unpaired"]
+            noise_p = "—" if p["noise"] is None else f"{p['noise']:.3f} ({p['source']})"
+            noise_u = "—" if u["noise"] is None else f"{u['noise']:.3f} ({u['source']})"
+            lines.append(
+                f"| {row['label']} | {row['role']} | {_num(m['change'])} | {noise_p} | {p['status']} | {noise_u} "
+                f"| {u['status']} |"
+            )
+        lines.append("")
+    lines += ["## Flagged (the release gate's verdict by each rule)", "", "| candidate | role | paired | unpaired |",
+              "|---|---|---|---|"]  # fmt: skip
+    for row in doc["candidates"]:
+        paired, unpaired = (", ".join(row["flagged"][rule]) or "no" for rule in RULES)
+        lines.append(f"| {row['label']} | {row['role']} | {paired} | {unpaired} |")
+    found = problems(doc)
+    lines += ["", "Problems: " + ("; ".join(found) if found else "none (no control flagged, the repeat unchanged).")]
+    return "\n".join(lines) + "\n"

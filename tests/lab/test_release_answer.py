@@ -1,0 +1,58 @@
+"""The planted-releases page (`lab.release_answer`) on runs made by hand: a plant that moves a share by 0.06 is
+flagged by the paired rule and not by the unpaired one, a control that changes nothing and the repeated run are
+flagged by neither, and the page names each rule's verdict."""
+
+import numpy as np
+import pytest
+
+from biascheck.stats import bootstrap_ci
+from lab import release_answer as ra
+
+RECIPE = {"statistic": "share_positive", "fields": ["diff"], "cluster": "pair", "items_of": None, "where": []}
+
+
+def run(model: str, diffs: np.ndarray) -> dict:
+    share = (diffs > 0).astype(float)
+    low, high = bootstrap_ci(np.mean, share)
+    record = {
+        "model": model, "probe": "p", "task": "all", "metric": "share", "value": float(share.mean()),
+        "ci_low": low, "ci_high": high, "n": len(diffs), "better": "target", "target": 0.5,
+        "paired": RECIPE, "items": [{"pair": i, "diff": round(float(d), 4)} for i, d in enumerate(diffs)],
+    }  # fmt: skip
+    return {"models": {model: {}}, "results": [record]}
+
+
+@pytest.fixture(scope="module")
+def doc():
+    base = np.random.default_rng(0).normal(0.1, 1.0, size=262)
+    plant = base.copy()
+    plant[np.flatnonzero(base < 0)[:16]] *= -1  # 16 of 262 pairs turn the stereotype's way: +0.061
+    control = base + 0.01  # every pair a little: two of 262 cross zero (+0.008)
+    candidates = [
+        (ra.Candidate("base", "again", "repeat"), run("base", base)),
+        (ra.Candidate("ctl", "control", "control", 0.0, 0), run("ctl", control)),
+        (ra.Candidate("plt", "plant", "plant", 1.0, 0), run("plt", plant)),
+    ]
+    return ra.releases("p", run("base", base), "base", candidates)
+
+
+def test_the_paired_rule_flags_the_plant_the_unpaired_rule_misses(doc):
+    plant = doc["candidates"][2]
+    metric = plant["metrics"]["all.share"]
+    assert metric["change"] == pytest.approx(16 / 262)
+    assert metric["paired"]["source"] == "paired" and metric["unpaired"]["source"] == "intervals"
+    assert metric["paired"]["noise"] < metric["change"] < metric["unpaired"]["noise"], metric
+    assert plant["flagged"] == {"paired": ["all.share"], "unpaired": []}
+
+
+def test_no_control_and_no_repeat_is_flagged_and_the_page_says_so(doc):
+    assert [row["flagged"] for row in doc["candidates"][:2]] == [{"paired": [], "unpaired": []}] * 2
+    assert doc["candidates"][0]["metrics"]["all.share"]["change"] == 0
+    assert ra.problems(doc) == []
+    page = ra.markdown(doc, "cmd")
+    assert "| plant | plant | +0.061 |" in page and "Problems: none" in page
+
+
+def test_a_flagged_control_is_a_problem(doc):
+    bad = {**doc, "candidates": [{**doc["candidates"][2], "role": "control"}]}
+    assert ra.problems(bad) == ["plant (control) flagged by the paired rule: ['all.share']"]
