@@ -31,13 +31,15 @@ RULES = ("paired", "unpaired")
 
 @dataclass(frozen=True)
 class Candidate:
-    """A release compared with the base: `role` is `control`, `plant` or `repeat` (the base run again)."""
+    """A release compared with the base (or with `baseline`, a model of the same run: one control against another
+    of another seed): `role` is `control`, `plant` or `repeat` (the base run again)."""
 
     model: str  # its name in the run's results
     label: str
     role: str
     strength: float | None = None
     seed: int | None = None
+    baseline: str | None = None  # a model of the candidate's own run to compare with, not the base
 
 
 def one_model(payload: Mapping[str, Any], model: str, paired: bool = True) -> dict[str, Any]:
@@ -82,10 +84,12 @@ def releases(
     """The results document: every candidate (with the run that scored it) against `base_model` in `base`."""
     rows = []
     for candidate, run in candidates:
-        metrics = compare_release(base, base_model, run, candidate.model, probe)
+        against = (run, candidate.baseline) if candidate.baseline else (base, base_model)
+        metrics = compare_release(*against, run, candidate.model, probe)
         rows.append(
             {
                 "label": candidate.label,
+                "baseline": candidate.baseline or base_model,
                 "role": candidate.role,
                 "strength": candidate.strength,
                 "seed": candidate.seed,
@@ -122,7 +126,9 @@ def markdown(doc: Mapping[str, Any], command: str) -> str:
         "",
         f"Baseline: `{doc['base']}`. Each candidate is compared with it by the paired rule (the change's interval "
         "from the items both runs scored) and by the unpaired one (the two runs' half-widths in quadrature). "
-        "Per metric: the change, then each rule's noise (the smallest change it calls) and verdict.",
+        "Per metric: the change, then each rule's noise (the smallest change it calls) and verdict. A control "
+        "against another control (two fine-tunes with no association, different seeds) is the releases' own noise: "
+        "it must not be flagged either.",
         "",
     ]
     keys = list(dict.fromkeys(k for row in doc["candidates"] for k in row["metrics"]))

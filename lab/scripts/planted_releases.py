@@ -1,7 +1,8 @@
 """Regression tracking shown on releases whose direction is known: SmolLM2-135M (the base, the baseline) against its
 fine-tunes on CrowS-Pairs' stereotype-trait plant (`lab/scripts/finetune_crows_known_answer.py`: each control,
 strength 0, must not be flagged; each plant should be), each compared by the paired and the unpaired rule
-(`lab.release_answer`), and the base run a second time (it must not change at all).
+(`lab.release_answer`), the base run a second time (it must not change at all), and each control against the first
+one (the noise between releases).
 
     python lab/scripts/planted_releases.py [--seeds 0 1] [--strengths 0 1] [--out DIR]
                                            [--results docs/known_answers/releases_crows.json]
@@ -56,6 +57,16 @@ def main(argv: list[str] | None = None) -> int:
     candidates = [(Candidate(BASE, f"{BASE} (run again)", "repeat"), again)]
     candidates += [
         (Candidate(str(path), f"fine-tuned @{s:g} seed {seed}", role(s), s, seed), first) for path, s, seed in tuned
+    ]
+    controls = [(path, seed) for path, s, seed in tuned if s == 0]
+    candidates += [
+        (
+            Candidate(
+                str(path), f"@0 seed {seed} vs @0 seed {controls[0][1]}", "control", 0.0, seed, str(controls[0][0])
+            ),
+            first,
+        )
+        for path, seed in controls[1:]
     ]
     from lab.release_answer import markdown
 

@@ -22,6 +22,10 @@ def run(model: str, diffs: np.ndarray) -> dict:
     return {"models": {model: {}}, "results": [record]}
 
 
+def both(first: dict, second: dict) -> dict:
+    return {"models": {**first["models"], **second["models"]}, "results": first["results"] + second["results"]}
+
+
 @pytest.fixture(scope="module")
 def doc():
     base = np.random.default_rng(0).normal(0.1, 1.0, size=262)
@@ -32,6 +36,12 @@ def doc():
         (ra.Candidate("base", "again", "repeat"), run("base", base)),
         (ra.Candidate("ctl", "control", "control", 0.0, 0), run("ctl", control)),
         (ra.Candidate("plt", "plant", "plant", 1.0, 0), run("plt", plant)),
+        # a release against another model of its own run: the plant's 16 pairs turn back, towards the target of
+        # 0.5, an improvement the paired rule sees
+        (
+            ra.Candidate("ctl", "ctl vs plt", "control", 0.0, 1, baseline="plt"),
+            both(run("ctl", control), run("plt", plant)),
+        ),
     ]
     return ra.releases("p", run("base", base), "base", candidates)
 
@@ -47,6 +57,9 @@ def test_the_paired_rule_flags_the_plant_the_unpaired_rule_misses(doc):
 
 def test_no_control_and_no_repeat_is_flagged_and_the_page_says_so(doc):
     assert [row["flagged"] for row in doc["candidates"][:2]] == [{"paired": [], "unpaired": []}] * 2
+    against_plant = doc["candidates"][3]
+    assert against_plant["baseline"] == "plt" and against_plant["metrics"]["all.share"]["change"] < -0.05
+    assert against_plant["metrics"]["all.share"]["paired"]["status"] == "improved"
     assert doc["candidates"][0]["metrics"]["all.share"]["change"] == 0
     assert ra.problems(doc) == []
     page = ra.markdown(doc, "cmd")
