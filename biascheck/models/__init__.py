@@ -58,7 +58,7 @@ def resolve_device(device: str) -> str:
 
 
 def resolve_dtype(dtype: str, device: str) -> str:
-    """ "auto" → bfloat16 on CUDA if supported else float16; float32 on cpu/mps. Canonical name out."""
+    """ "auto" → float32 on every device (half precision only on a card float32 does not fit). Canonical name out."""
     from biascheck.models.loading import resolve_dtype as _rt
 
     return _rt(dtype, device)

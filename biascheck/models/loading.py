@@ -128,15 +128,10 @@ def resolve_device(device: str) -> str:
 
 
 def resolve_dtype(dtype: str, device: str) -> str:
-    """ "auto" → bfloat16 on CUDA when supported, else float16; float32 on cpu/mps. Returns a canonical name."""
+    """ "auto" → float32 on every device (half precision only where float32 does not fit a card:
+    `biascheck.models.placement`). Returns a canonical name."""
     canon = parse_dtype(dtype)
-    if canon != "auto":
-        return canon
-    if str(device).startswith("cuda"):
-        import torch
-
-        return "bfloat16" if torch.cuda.is_bf16_supported() else "float16"
-    return "float32"
+    return "float32" if canon == "auto" else canon
 
 
 def _family_from_config(config: Any) -> str:
@@ -235,7 +230,7 @@ def load_model(
     """Load `name` (alias, local directory or hub id) as a ready-to-score `LanguageModel`.
 
     device: "auto" (cuda, else mps, else cpu), "cpu", "cuda", "cuda:N", "mps".
-    dtype: "auto" (bfloat16/float16 on CUDA, float32 elsewhere), "float32", "float16", "bfloat16".
+    dtype: "auto" (float32; bfloat16 on a card float32 does not fit), "float32", "float16", "bfloat16".
     batch_size: sequences per forward pass; None = adaptive (a token budget, halved on CUDA OOM).
     model_args: `biascheck.model_args` (revision, trust_remote_code, gguf_file, subfolder, adapter).
     provenance: load `provenance.directory` in place of what `name` names, and record its source. A planted
@@ -343,7 +338,10 @@ def load_model(
         extra.update(provenance.record)
     if model_args:
         extra["model_args"] = ", ".join(f"{k}={v}" for k, v in sorted(model_args.items()))
-    model = model.to(dev)  # type: ignore[arg-type]  # transformers types .to() by its decorator, not torch's
+    from biascheck.models.placement import place
+
+    placed = place(model, dev, dt, auto=parse_dtype(dtype) == "auto")
+    model, dt = placed.model, placed.dtype
     extra["transformers"] = transformers.__version__
     local = gdir if gdir is not None else (Path(spec.hub_id) if Path(spec.hub_id).is_dir() else None)
     if local is not None:  # what exactly was loaded: hashes of the files (a hub id has its commit as revision)
@@ -377,18 +375,18 @@ def load_model(
         extra=extra,
     )
 
-    def build(dtype_name: str) -> LanguageModel:
-        built = replace(info, dtype=dtype_name, extra=dict(extra))
+    def build(module: Any, built: ModelInfo) -> LanguageModel:
         if family == "masked":
             from biascheck.models.masked import MaskedLM
 
-            return MaskedLM(model, tokenizer, info=built, batch_size=batch_size)
+            return MaskedLM(module, tokenizer, info=built, batch_size=batch_size)
         from biascheck.models.causal import CausalLM
 
-        return CausalLM(model, tokenizer, info=built, batch_size=batch_size, context_prefix=context_prefix)
+        return CausalLM(module, tokenizer, info=built, batch_size=batch_size, context_prefix=context_prefix)
 
-    if parse_dtype(dtype) != "auto" or dt == "float32":
-        return build(dt)
-    from biascheck.models.dtype_check import checked  # auto chose half precision: checked against float32
+    if placed.reference is None:
+        return build(model, info)
+    from biascheck.models.dtype_check import checked  # auto fell back to half precision: checked against float32
 
-    return checked(build(dt), model, build)  # type: ignore[return-value]
+    reference = build(placed.reference, replace(info, device="cpu", dtype="float32", extra={}))
+    return checked(build(model, info), reference, placed.note)

@@ -1,12 +1,14 @@
-"""`--dtype auto` in half precision is checked against float32 at load (biascheck/models/dtype_check.py): kept
-when the same weights score a few sentences alike, float32 (with a warning that says why) when they do not.
-On a CPU `auto` is float32, so these tests make `auto` choose half precision as a card would."""
+"""`--dtype auto` is float32 everywhere; on a CUDA card float32 weights do not fit, it runs the body in half
+precision, checked against a float32 copy on the CPU, and the run stops where they disagree
+(biascheck/models/placement.py, biascheck/models/dtype_check.py). No card here: these tests make the float32 move
+run out of memory as a small card would (`placement._move`), on the CPU."""
 
 import numpy as np
 import pytest
 
-from biascheck.models import load_model
-from biascheck.models import loading as loading_module
+from biascheck.errors import ConfigError, NumericalError
+from biascheck.models import load_model, resolve_dtype
+from biascheck.models import placement as placement_module
 from biascheck.models.dtype_check import MAX_TOLERANCE, MEDIAN_TOLERANCE, compare
 from biascheck.scoring import TokenTerms
 
@@ -27,27 +29,45 @@ def test_compare_measures_per_token_differences_where_float32_scored():
     assert far.median < MEDIAN_TOLERANCE and not far.agrees  # one token far off is enough
 
 
+def test_auto_is_float32_on_every_device():
+    assert {resolve_dtype("auto", device) for device in ("cpu", "cuda", "cuda:1", "mps")} == {"float32"}
+
+
 @pytest.fixture
-def auto_is(monkeypatch):
-    def choose(dtype):
-        monkeypatch.setattr(loading_module, "resolve_dtype", lambda asked, device: dtype if asked == "auto" else asked)
+def small_card(monkeypatch):
+    """The device has no room for float32 weights (or for `no_room`'s dtypes): the move runs out of memory."""
+    import torch
 
-    return choose
+    def use(no_room=("float32",)):
+        moved = placement_module._move
+
+        def move(model, device):
+            if str(next(model.parameters()).dtype).removeprefix("torch.") in no_room:
+                raise torch.cuda.OutOfMemoryError("CUDA out of memory. Tried to allocate 2.00 GiB")
+            return moved(model, device)
+
+        monkeypatch.setattr(placement_module, "_move", move)
+
+    return use
 
 
-def test_auto_keeps_bfloat16_when_it_scores_as_float32(saved_gpt2, auto_is):
-    auto_is("bfloat16")
-    lm = load_model(str(saved_gpt2), device="cpu", dtype="auto")
-    assert lm.info.dtype == "bfloat16" and str(lm.model.dtype) == "torch.bfloat16"
-    assert lm.info.extra["dtype_check"].startswith("kept: bfloat16 vs float32 over ")
+def test_auto_runs_half_precision_where_float32_does_not_fit_and_checks_it_against_float32(saved_gpt2, small_card):
     exact = load_model(str(saved_gpt2), device="cpu", dtype="float32")
+    small_card()
+    with pytest.warns(RuntimeWarning, match="float32 did not fit in cpu's memory: the body runs in bfloat16"):
+        lm = load_model(str(saved_gpt2), device="cpu", dtype="auto")
+    assert lm.info.dtype == "bfloat16" and str(lm.model.dtype) == "torch.bfloat16"
+    assert lm.info.extra["dtype_check"].startswith(
+        "float32 did not fit in cpu's memory: the body runs in bfloat16; kept: bfloat16 vs float32 over "
+    )
     got, want = lm.sentence_logprob(["He is a pilot."])[0], exact.sentence_logprob(["He is a pilot."])[0]
-    assert np.allclose(got, want, rtol=0.02)  # the body went back to bfloat16 after the check, weights unharmed
+    assert np.allclose(got, want, rtol=0.02)
 
 
-def test_auto_falls_back_to_float32_when_half_precision_breaks_the_body(tmp_path, saved_gpt2, auto_is):
+def test_a_half_precision_body_that_disagrees_with_float32_stops_the_run(tmp_path, saved_gpt2, small_card, monkeypatch):
     """Activations past float16's range (65,504), as Gemma 3's reach 1e5: NaN in float16, finite in float32.
-    The weights stay within range (6e4 each), their sum does not, so float32 reads the same weights finely."""
+    The weights stay within range (6e4 each), their sum does not. float32 does not fit, so nothing to fall back
+    to: the run stops and says what was measured."""
     import torch
     import transformers
 
@@ -58,34 +78,24 @@ def test_auto_falls_back_to_float32_when_half_precision_breaks_the_body(tmp_path
     broken = tmp_path / "broken"
     model.save_pretrained(broken)
     transformers.AutoTokenizer.from_pretrained(saved_gpt2).save_pretrained(broken)
-    auto_is("float16")
-    with pytest.warns(RuntimeWarning, match="--dtype auto chose float16 .* runs in float32 instead"):
-        lm = load_model(str(broken), device="cpu", dtype="auto")
-    assert lm.info.dtype == "float32" and str(lm.model.dtype) == "torch.float32"
-    assert lm.info.extra["dtype_check"] == (
-        "float32 kept instead of float16: float16 gave NaN or infinite log-probabilities where float32 did not"
-    )
-    assert np.isfinite(lm.sentence_logprob(["He is a pilot."])[0]).all()
+    monkeypatch.setattr(placement_module, "half_dtype", lambda device: "float16")  # a card without bfloat16
+    small_card()
+    stops = pytest.raises(NumericalError, match="float16 gave NaN or infinite .* --device cpu")
+    with pytest.warns(RuntimeWarning), stops:
+        load_model(str(broken), device="cpu", dtype="auto")
 
 
 def test_an_explicit_dtype_is_taken_as_asked(saved_gpt2):
     lm = load_model(str(saved_gpt2), device="cpu", dtype="bfloat16")
     assert lm.info.dtype == "bfloat16" and "dtype_check" not in lm.info.extra
+    assert "dtype_check" not in load_model(str(saved_gpt2), device="cpu", dtype="auto").info.extra  # float32 fits
 
 
-def test_weights_that_do_not_fit_the_chosen_dtype_are_an_error_that_says_so(tmp_path, saved_gpt2, auto_is):
-    """A weight past float16's range is inf once loaded in it; cast back to float32 it stays inf: no run."""
-    import torch
-    import transformers
-
-    from biascheck.errors import NumericalError
-
-    model = transformers.AutoModelForCausalLM.from_pretrained(saved_gpt2)
-    with torch.no_grad():
-        model.transformer.wpe.weight.mul_(0).add_(1e5)
-    broken = tmp_path / "too-big"
-    model.save_pretrained(broken)
-    transformers.AutoTokenizer.from_pretrained(saved_gpt2).save_pretrained(broken)
-    auto_is("float16")
-    with pytest.raises(NumericalError, match="its weights do not fit float16.*Run with --dtype float32"):
-        load_model(str(broken), device="cpu", dtype="auto")
+@pytest.mark.parametrize(("dtype", "no_room", "says"), [
+    ("float32", ("float32",), "in float32 do not fit .* --dtype bfloat16"),  # asked for: no fallback
+    ("auto", ("float32", "bfloat16"), "neither in float32 nor in bfloat16"),
+])  # fmt: skip
+def test_weights_that_do_not_fit_are_an_error_that_says_what_to_do(saved_gpt2, small_card, dtype, no_room, says):
+    small_card(no_room)
+    with pytest.raises(ConfigError, match=says):
+        load_model(str(saved_gpt2), device="cpu", dtype=dtype)
