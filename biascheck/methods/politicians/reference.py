@@ -120,10 +120,8 @@ def load_language(
     skip = _skip_reason(got.counts(), language)
     if skip:
         raise NotApplicable(skip)
-    forms = {
-        pos: candidate_forms(lexicons.lemmatizer(refdata, language), lexicons.pos_lemmas(refdata, language, pos))
-        for pos in POS
-    }
+    lemmatizer = lexicons.lemmatizer(refdata, language)  # read once for both parts of speech (1-3 s a language)
+    forms = {pos: candidate_forms(lemmatizer, lexicons.pos_lemmas(refdata, language, pos)) for pos in POS}
     if not all(forms.values()):
         raise NotApplicable(f"politicians[{language}]: no adjective or verb forms in the {language} treebank")
     lexicon = "VADER" if language == "en" else "Chen & Skiena (2014)"
