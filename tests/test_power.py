@@ -131,9 +131,11 @@ def test_the_power_command_reads_a_results_file_and_refuses_a_broken_one(tmp_pat
     assert done.returncode == 0, done.stderr
     rows = [line for line in done.stdout.splitlines() if line.startswith("| m ")]
     assert len(rows) == 2 and "0.65 (unstable)" in rows[0] and "t.share" in rows[1]
-    # the size that would keep each verdict 4 in 5: 391 x (0.8416 x SE / distance)^2, SE = 0.05 / 1.96
-    assert rows[0].rstrip(" |").endswith(str(stable_size(391, 0.05 / Z95, 0.01)))
-    assert rows[1].rstrip(" |").endswith(f"| {stable_size(391, 0.05 / Z95, 0.15)}")
+    # the size that would keep each verdict 4 in 5: 391 x (0.8416 x SE / distance)^2, SE = 0.05 / 1.96; then the
+    # release gate's unpaired reach, sqrt(2) x the half-width 0.05, and no paired one (these results carry no items)
+    cells = [[c.strip() for c in row.strip(" |").split("|")] for row in rows]
+    assert cells[0][-3:] == [str(stable_size(391, 0.05 / Z95, 0.01)), "0.071", "—"]
+    assert cells[1][-3:] == [str(stable_size(391, 0.05 / Z95, 0.15)), "0.071", "—"]
     path.write_text("{not json")
     done = subprocess.run(
         [sys.executable, "-m", "biascheck.cli", "power", str(path)], capture_output=True, text=True, check=False

@@ -170,6 +170,8 @@ POWER_HEADERS = [
     "caught 4 in 5 past the bound by",
     "same verdict on a fresh sample",
     "n that keeps it 4 in 5",
+    "release gate flags, unpaired",
+    "paired: fewest items flagged",
 ]
 
 
@@ -181,10 +183,21 @@ def _stable_size(result: Result, p: Power) -> str:
     return "none (on the bound)" if found is None else str(found)
 
 
+def _paired_detectable(run: list[Result], result: Result) -> str:
+    from biascheck.gate.detectable import paired_detectable
+
+    found = paired_detectable(run, result)
+    return "—" if found is None else f"{found[0]} ({found[1]:+.3g})"
+
+
 def power_rows(results: Iterable[Result]) -> list[list[str]]:
-    """A row per gated result with an interval: how much past its bound the gate sees at this n."""
+    """A row per gated result with an interval: how much past its bound the gate sees at this n, and the smallest
+    change the release gate flags against a second run, by each rule (`biascheck.gate.detectable`)."""
+    from biascheck.gate.detectable import unpaired_detectable
+
+    run = list(results)
     rows = []
-    for r in results:
+    for r in run:
         p = r.gate_power()
         if p is None or r.threshold is None:
             continue
@@ -203,6 +216,8 @@ def power_rows(results: Iterable[Result]) -> list[list[str]]:
                 f"{p.detectable:.3g}",
                 f"{p.same_verdict:.2f}{flag}",
                 _stable_size(r, p),
+                _num(unpaired_detectable(r)),
+                _paired_detectable(run, r),
             ]
         )
     return rows
