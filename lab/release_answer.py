@@ -23,7 +23,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from biascheck.gate.baseline import REGRESSED, compare
+from biascheck.gate.baseline import REGRESSED, compare, saved_results
+from biascheck.gate.paired import STATISTICS, items_for, paired_columns
 from biascheck.spec import COMPETENCE
 
 RULES = ("paired", "unpaired")
@@ -73,6 +74,37 @@ def compare_release(
     return out
 
 
+def turned(
+    base: Mapping[str, Any], base_model: str, candidate: Mapping[str, Any], model: str, probe: str
+) -> dict[str, dict[str, int]]:
+    """`task.metric` -> how many items the candidate counts that the base did not (`up`) and the other way
+    (`down`), of `n`, for every share metric both runs saved items for: what the paired noise of a share follows
+    (about 1.96 √(up + down − (up − down)² / n) / n with one item per cluster; docs/gate.md)."""
+    out = {}
+    before, after = saved_results(one_model(base, base_model)), saved_results(one_model(candidate, model))
+    mates = {(r.task, r.metric): r for r in after}
+    for r in before:
+        other = mates.get((r.task, r.metric))
+        if (
+            r.probe != probe
+            or not r.paired
+            or other is None
+            or r.paired["statistic"] not in ("share_positive", "share_greater")
+        ):
+            continue
+        found = paired_columns(r.paired, items_for(before, r) or [], items_for(after, other) or [])
+        if isinstance(found, str):
+            continue
+        _clusters, old, new = found
+        statistic = STATISTICS[r.paired["statistic"]]
+        was = [bool(statistic([column[i : i + 1] for column in old])) for i in range(len(old[0]))]
+        now = [bool(statistic([column[i : i + 1] for column in new])) for i in range(len(new[0]))]
+        up = sum(b and not a for a, b in zip(was, now, strict=True))
+        down = sum(a and not b for a, b in zip(was, now, strict=True))
+        out[f"{r.task}.{r.metric}"] = {"up": up, "down": down, "n": len(was)}
+    return out
+
+
 def flagged(metrics: Mapping[str, Mapping[str, Any]], rule: str) -> list[str]:
     """The metrics `rule` calls regressed: the release gate fails the candidate on any of them."""
     return sorted(key for key, row in metrics.items() if row[rule]["status"] == REGRESSED)
@@ -86,6 +118,8 @@ def releases(
     for candidate, run in candidates:
         against = (run, candidate.baseline) if candidate.baseline else (base, base_model)
         metrics = compare_release(*against, run, candidate.model, probe)
+        for key, counts in turned(*against, run, candidate.model, probe).items():
+            metrics[key]["turned"] = counts
         rows.append(
             {
                 "label": candidate.label,
@@ -128,13 +162,16 @@ def markdown(doc: Mapping[str, Any], command: str) -> str:
         "from the items both runs scored) and by the unpaired one (the two runs' half-widths in quadrature). "
         "Per metric: the change, then each rule's noise (the smallest change it calls) and verdict. A control "
         "against another control (two fine-tunes with no association, different seeds) is the releases' own noise: "
-        "it must not be flagged either.",
+        "it must not be flagged either. For a share, the items the candidate counts that the base did not (up) and "
+        "the other way (down): the paired noise follows them, about 1.96 √(up + down − (up − down)² / n) / n.",
         "",
     ]
     keys = list(dict.fromkeys(k for row in doc["candidates"] for k in row["metrics"]))
     for key in keys:
-        header = "| candidate | role | change | paired noise | paired | unpaired noise | unpaired |"
-        lines += [f"## `{key}`", "", header, "|---|---|---:|---:|---|---:|---|"]
+        header = (
+            "| candidate | role | change | items turned up / down | paired noise | paired | unpaired noise | unpaired |"
+        )
+        lines += [f"## `{key}`", "", header, "|---|---|---:|---:|---:|---|---:|---|"]
         for row in doc["candidates"]:
             m = row["metrics"].get(key)
             if m is None:
@@ -142,9 +179,11 @@ def markdown(doc: Mapping[str, Any], command: str) -> str:
             p, u = m["paired"], m["unpaired"]
             noise_p = "—" if p["noise"] is None else f"{p['noise']:.3f} ({p['source']})"
             noise_u = "—" if u["noise"] is None else f"{u['noise']:.3f} ({u['source']})"
+            t = m.get("turned")
+            turned = "—" if t is None else f"{t['up']} / {t['down']} of {t['n']}"
             lines.append(
-                f"| {row['label']} | {row['role']} | {_num(m['change'])} | {noise_p} | {p['status']} | {noise_u} "
-                f"| {u['status']} |"
+                f"| {row['label']} | {row['role']} | {_num(m['change'])} | {turned} | {noise_p} | {p['status']} "
+                f"| {noise_u} | {u['status']} |"
             )
         lines.append("")
     lines += ["## Flagged (the release gate's verdict by each rule)", "", "| candidate | role | paired | unpaired |",

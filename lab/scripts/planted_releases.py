@@ -1,10 +1,10 @@
 """Regression tracking shown on releases whose direction is known: SmolLM2-135M (the base, the baseline) against its
 fine-tunes on CrowS-Pairs' stereotype-trait plant (`lab/scripts/finetune_crows_known_answer.py`: each control,
 strength 0, must not be flagged; each plant should be), each compared by the paired and the unpaired rule
-(`lab.release_answer`), the base run a second time (it must not change at all), and each control against the first
-one (the noise between releases).
+(`lab.release_answer`), the base run a second time (it must not change at all), each plant against the control of
+its own seed, and each control against the first one (the noise between releases).
 
-    python lab/scripts/planted_releases.py [--seeds 0 1] [--strengths 0 1] [--out DIR]
+    python lab/scripts/planted_releases.py [--seeds 0 1] [--strengths 0 1] [--out DIR] [--from-runs]
                                            [--results docs/known_answers/releases_crows.json]
 
 The fine-tunes are those of the CrowS-Pairs script, by its recipe, reused when its manifest matches (about 8
@@ -39,6 +39,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--strengths", type=float, nargs="+", default=[0.0, 1.0])
     parser.add_argument("--out", type=Path, default=REPO / "bias-report" / "finetune-crows")
     parser.add_argument("--results", type=Path, default=REPO / "docs" / "known_answers" / "releases_crows.json")
+    parser.add_argument("--from-runs", action="store_true", help="read the probe runs already in --out, do not probe")
     args = parser.parse_args(argv)
     recipe = argparse.Namespace(**RECIPE, out=args.out, schedule="constant")
     args.out.mkdir(parents=True, exist_ok=True)
@@ -50,13 +51,20 @@ def main(argv: list[str] | None = None) -> int:
     options = [f"--bias-set={s}" for s in untiered_settings()]
     files = [f"probes/test_{PROBE}.py"]
     run, repeat = args.out / "releases-run", args.out / "releases-repeat"
-    probe_models(files, [BASE, *[str(path) for path, _, _ in tuned]], run, options)
-    probe_models(files, [BASE], repeat, options)
+    if not args.from_runs:
+        probe_models(files, [BASE, *[str(path) for path, _, _ in tuned]], run, options)
+        probe_models(files, [BASE], repeat, options)
     first = json.loads((run / "results.json").read_text())
     again = json.loads((repeat / "results.json").read_text())
     candidates = [(Candidate(BASE, f"{BASE} (run again)", "repeat"), again)]
     candidates += [
         (Candidate(str(path), f"fine-tuned @{s:g} seed {seed}", role(s), s, seed), first) for path, s, seed in tuned
+    ]
+    control_of = {seed: str(path) for path, s, seed in tuned if s == 0}
+    candidates += [  # a plant against the control of its own seed: the same training but the association
+        (Candidate(str(path), f"@{s:g} seed {seed} vs @0 seed {seed}", "plant", s, seed, control_of[seed]), first)
+        for path, s, seed in tuned
+        if s > 0 and seed in control_of
     ]
     controls = [(path, seed) for path, s, seed in tuned if s == 0]
     candidates += [

@@ -63,9 +63,29 @@ def test_no_control_and_no_repeat_is_flagged_and_the_page_says_so(doc):
     assert doc["candidates"][0]["metrics"]["all.share"]["change"] == 0
     assert ra.problems(doc) == []
     page = ra.markdown(doc, "cmd")
-    assert "| plant | plant | +0.061 |" in page and "Problems: none" in page
+    assert "| plant | plant | +0.061 | 16 / 0 of 262 |" in page and "Problems: none" in page
+    assert doc["candidates"][1]["metrics"]["all.share"]["turned"] == {"up": 2, "down": 0, "n": 262}
 
 
 def test_a_flagged_control_is_a_problem(doc):
     bad = {**doc, "candidates": [{**doc["candidates"][2], "role": "control"}]}
     assert ra.problems(bad) == ["plant (control) flagged by the paired rule: ['all.share']"]
+
+
+def test_the_committed_crows_releases_page_is_its_results_file_and_no_control_is_flagged():
+    """docs/known_answers/releases_crows.json (lab/scripts/planted_releases.py): the page is generated from it, no
+    control or repeat is flagged, the repeat changed nothing, and every share's paired noise is what its turned items
+    give (1.96 √(up + down − (up − down)² / n) / n, within the bootstrap's own scatter)."""
+    import json
+    from pathlib import Path
+
+    folder = Path(__file__).resolve().parents[2] / "docs" / "known_answers"
+    doc = json.loads((folder / "releases_crows.json").read_text())
+    assert (folder / "releases_crows.md").read_text() == ra.markdown(doc, doc["command"])
+    assert ra.problems(doc) == []
+    for row in doc["candidates"]:
+        share = row["metrics"]["all.stereo_share"]
+        up, down, n = share["turned"]["up"], share["turned"]["down"], share["turned"]["n"]
+        assert share["change"] == pytest.approx((up - down) / n, abs=1e-9)
+        expected = 1.96 * np.sqrt(up + down - (up - down) ** 2 / n) / n
+        assert share["paired"]["noise"] == pytest.approx(expected, abs=0.006), row["label"]
