@@ -137,29 +137,8 @@ LAB = (
 KNOWN_ANSWER_TEST = "test_known_answer.py"
 
 
-# The longest modules (measured 2026-11-28 under -n 2: the two contract runs 101-127 s of setup each, the Ray sweeps
-# about 190 s, the workflow about 100 s, then 35-56 s each), first: `--dist loadfile` hands modules out in collection
-# order as workers come free, so a long module collected last left one worker idle while the other finished it
-# (174 % of 2 cores over a run). Longest first, the tail is short modules.
-LONGEST_FIRST = (
-    "tests/plugin/test_probe_contract.py",
-    "tests/plugin/test_probe_contract_tiny.py",
-    "tests/plugin/test_ray_sweep.py",
-    "tests/plugin/test_workflow.py",
-    "tests/models/test_converted.py",
-    "tests/test_gpu_kit.py",
-    "tests/plugin/test_gate_loop.py",
-    "tests/plugin/test_sweep.py",
-    "tests/plugin/test_end_to_end.py",
-    "tests/models/test_gemma.py",
-)
-
-
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
         path = Path(item.path).relative_to(REPO).as_posix()
         if path.startswith(LAB) or Path(path).name == KNOWN_ANSWER_TEST:
             item.add_marker(pytest.mark.lab)
-    if os.environ.get("PYTEST_XDIST_WORKER"):  # every worker collects the same order; a serial run keeps the files'
-        rank = {path: i for i, path in enumerate(LONGEST_FIRST)}
-        items.sort(key=lambda item: rank.get(Path(item.path).relative_to(REPO).as_posix(), len(rank)))

@@ -25,13 +25,3 @@ def test_not_lab_leaves_out_the_lab_and_keeps_the_product():
     assert any(t.startswith("tests/methods/pronoun_ratio/test_math.py") for t in product)
     assert any(t.startswith("tests/planted/test_build.py") for t in product)
     assert any(t.startswith("tests/test_architecture.py") for t in product)
-
-
-def test_the_modules_run_first_under_xdist_exist():
-    """tests/conftest.py's LONGEST_FIRST names modules by path: a renamed one would silently lose its place."""
-    import ast
-
-    tree = ast.parse((REPO / "tests" / "conftest.py").read_text(encoding="utf-8"))
-    (value,) = [n.value for n in tree.body if isinstance(n, ast.Assign) and n.targets[0].id == "LONGEST_FIRST"]
-    longest_first = ast.literal_eval(value)
-    assert len(longest_first) >= 5 and [p for p in longest_first if not (REPO / p).is_file()] == []
