@@ -17,10 +17,11 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from biascheck.gate.paired import items_for, paired_change
+import numpy as np
+
+from biascheck.gate.paired import COUNTED, items_for, paired_change
 from biascheck.results import Result
 
-SHARES = ("share_positive", "share_greater")
 MAX_FLIPS = 60
 
 
@@ -32,8 +33,7 @@ def unpaired_detectable(result: Result) -> float | None:
 
 
 def _counts(recipe: Mapping[str, Any], item: Mapping[str, Any]) -> bool:
-    fields = recipe["fields"]
-    return float(item[fields[0]]) > (0.0 if recipe["statistic"] == "share_positive" else float(item[fields[1]]))
+    return bool(COUNTED[recipe["statistic"]]([np.asarray(float(item[f])) for f in recipe["fields"]]))
 
 
 def _turned(recipe: Mapping[str, Any], item: Mapping[str, Any]) -> dict[str, Any]:
@@ -57,7 +57,7 @@ def fewest_flagged(
 ) -> tuple[int, float] | None:
     """Step 2: (items turned, the change) of the fewest turned items the paired rule flags; None when no count up
     to `MAX_FLIPS` is flagged, or the recipe is not a share."""
-    if recipe.get("statistic") not in SHARES:
+    if recipe.get("statistic") not in COUNTED:
         return None
     candidates = [i for i, item in enumerate(items) if _counts(recipe, item) != upward]
     for k in range(1, min(MAX_FLIPS, len(candidates)) + 1):

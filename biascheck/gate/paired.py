@@ -34,13 +34,19 @@ from biascheck.stats import CONFIDENCE, N_RESAMPLES, SEED, pearson_rows, spearma
 
 Columns = Sequence[np.ndarray]
 
+# The shares' items, each counted or not (the share is their mean): `biascheck.gate.detectable` turns them.
+COUNTED: dict[str, Callable[[Columns], np.ndarray]] = {
+    "share_positive": lambda c: c[0] > 0,
+    "share_greater": lambda c: c[0] > c[1],
+}
+
 # Each statistic along the last axis: one value per row of a (resamples x items) array, or of one item vector.
 STATISTICS: dict[str, Callable[[Columns], np.ndarray]] = {
     "mean": lambda c: np.mean(c[0], axis=-1),
     "mean_abs": lambda c: np.mean(np.abs(c[0]), axis=-1),
     "median": lambda c: np.median(c[0], axis=-1),
-    "share_positive": lambda c: np.mean(c[0] > 0, axis=-1),
-    "share_greater": lambda c: np.mean(c[0] > c[1], axis=-1),
+    "share_positive": lambda c: np.mean(COUNTED["share_positive"](c), axis=-1),
+    "share_greater": lambda c: np.mean(COUNTED["share_greater"](c), axis=-1),
     "share_equal": lambda c: np.mean(c[0] == c[1], axis=-1),
     "mean_difference": lambda c: np.mean(c[0] - c[1], axis=-1),
     "mean_abs_difference": lambda c: np.mean(np.abs(c[0] - c[1]), axis=-1),
