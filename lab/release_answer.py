@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from biascheck.gate.baseline import REGRESSED, compare, saved_results
-from biascheck.gate.paired import STATISTICS, items_for, paired_columns
+from biascheck.gate.paired import COUNTED, items_for, paired_columns
 from biascheck.spec import COMPETENCE
 
 RULES = ("paired", "unpaired")
@@ -85,22 +85,14 @@ def turned(
     mates = {(r.task, r.metric): r for r in after}
     for r in before:
         other = mates.get((r.task, r.metric))
-        if (
-            r.probe != probe
-            or not r.paired
-            or other is None
-            or r.paired["statistic"] not in ("share_positive", "share_greater")
-        ):
+        if r.probe != probe or not r.paired or other is None or r.paired["statistic"] not in COUNTED:
             continue
         found = paired_columns(r.paired, items_for(before, r) or [], items_for(after, other) or [])
         if isinstance(found, str):
             continue
         _clusters, old, new = found
-        statistic = STATISTICS[r.paired["statistic"]]
-        was = [bool(statistic([column[i : i + 1] for column in old])) for i in range(len(old[0]))]
-        now = [bool(statistic([column[i : i + 1] for column in new])) for i in range(len(new[0]))]
-        up = sum(b and not a for a, b in zip(was, now, strict=True))
-        down = sum(a and not b for a, b in zip(was, now, strict=True))
+        was, now = COUNTED[r.paired["statistic"]](old), COUNTED[r.paired["statistic"]](new)
+        up, down = int((now & ~was).sum()), int((was & ~now).sum())
         out[f"{r.task}.{r.metric}"] = {"up": up, "down": down, "n": len(was)}
     return out
 
@@ -114,6 +106,9 @@ def releases(
     probe: str, base: Mapping[str, Any], base_model: str, candidates: Sequence[tuple[Candidate, Mapping[str, Any]]]
 ) -> dict[str, Any]:
     """The results document: every candidate (with the run that scored it) against `base_model` in `base`."""
+    labels: dict[str, str] = {}  # a fine-tune's name is its path; its label is where it first stands
+    for candidate, _run in candidates:
+        labels.setdefault(candidate.model, candidate.label)
     rows = []
     for candidate, run in candidates:
         against = (run, candidate.baseline) if candidate.baseline else (base, base_model)
@@ -123,7 +118,7 @@ def releases(
         rows.append(
             {
                 "label": candidate.label,
-                "baseline": candidate.baseline or base_model,
+                "baseline": labels[candidate.baseline] if candidate.baseline else base_model,
                 "role": candidate.role,
                 "strength": candidate.strength,
                 "seed": candidate.seed,
@@ -142,7 +137,7 @@ def problems(doc: Mapping[str, Any]) -> list[str]:
             if row["role"] in ("control", "repeat") and row["flagged"][rule]:
                 out.append(f"{row['label']} ({row['role']}) flagged by the {rule} rule: {row['flagged'][rule]}")
         for key, metric in row["metrics"].items():
-            if row["role"] == "repeat" and metric["change"] not in (0, 0.0, None):
+            if row["role"] == "repeat" and metric["change"] not in (0, None):
                 out.append(f"{row['label']}: {key} changed by {metric['change']} on a repeated run")
     return out
 

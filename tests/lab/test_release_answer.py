@@ -58,7 +58,7 @@ def test_the_paired_rule_flags_the_plant_the_unpaired_rule_misses(doc):
 def test_no_control_and_no_repeat_is_flagged_and_the_page_says_so(doc):
     assert [row["flagged"] for row in doc["candidates"][:2]] == [{"paired": [], "unpaired": []}] * 2
     against_plant = doc["candidates"][3]
-    assert against_plant["baseline"] == "plt" and against_plant["metrics"]["all.share"]["change"] < -0.05
+    assert against_plant["baseline"] == "plant" and against_plant["metrics"]["all.share"]["change"] < -0.05
     assert against_plant["metrics"]["all.share"]["paired"]["status"] == "improved"
     assert doc["candidates"][0]["metrics"]["all.share"]["change"] == 0
     assert ra.problems(doc) == []
@@ -83,6 +83,7 @@ def test_the_committed_crows_releases_page_is_its_results_file_and_no_control_is
     doc = json.loads((folder / "releases_crows.json").read_text())
     assert (folder / "releases_crows.md").read_text() == ra.markdown(doc, doc["command"])
     assert ra.problems(doc) == []
+    assert not [row["baseline"] for row in doc["candidates"] if "/" in row["baseline"]]  # labels, not paths
     for row in doc["candidates"]:
         share = row["metrics"]["all.stereo_share"]
         up, down, n = share["turned"]["up"], share["turned"]["down"], share["turned"]["n"]
