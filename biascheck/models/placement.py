@@ -44,9 +44,11 @@ def half_dtype(device: str) -> str:
     return "float16" if str(device).startswith("cuda") and not torch.cuda.is_bf16_supported() else "bfloat16"
 
 
-def _free_memory() -> None:
+def _back_to_cpu(model: Any) -> None:
+    """After a move that ran out of memory: the model whole on the CPU again, the card's cached blocks freed."""
     import torch
 
+    model.to("cpu")
     if torch.cuda.is_available():
         torch.cuda.empty_cache()
 
@@ -58,8 +60,7 @@ def place(model: Any, device: str, dtype: str, auto: bool) -> Placed:
     try:
         return Placed(_move(model, device), dtype)
     except torch.cuda.OutOfMemoryError as exc:
-        model.to("cpu")
-        _free_memory()
+        _back_to_cpu(model)
         if not (auto and dtype == "float32"):
             raise ConfigError(
                 f"the model's weights in {dtype} do not fit in {device}'s memory ({exc}). Free the card, use a "
@@ -70,8 +71,7 @@ def place(model: Any, device: str, dtype: str, auto: bool) -> Placed:
     try:
         moved = _move(model.to(getattr(torch, half)), device)
     except torch.cuda.OutOfMemoryError as exc:
-        model.to("cpu")
-        _free_memory()
+        _back_to_cpu(model)
         raise ConfigError(
             f"the model's weights fit {device}'s memory neither in float32 nor in {half} ({exc}). Use a larger card "
             "or run with --device cpu."
