@@ -32,35 +32,23 @@ PROBE = ProbeSpec(
             reference="gold",
             paired=Paired(statistic="mean", fields=("diff",), cluster="pair_id", items_of="pro_share"),
         ),
-        MetricSpec(
-            name="pro_share_female_occ",
-            description="pro_share over pairs whose referent is a female-majority occupation",
-            better="target",
-            reference="gold",
-            target=0.5,
-            gold_match="bias",
-            paired=Paired(
-                statistic="share_positive",
-                fields=("diff",),
-                cluster="pair_id",
-                items_of="pro_share",
-                where=(("occupation_gender", "female"),),
-            ),
-        ),
-        MetricSpec(
-            name="pro_share_male_occ",
-            description="pro_share over pairs whose referent is a male-majority occupation",
-            better="target",
-            reference="gold",
-            target=0.5,
-            gold_match="bias",
-            paired=Paired(
-                statistic="share_positive",
-                fields=("diff",),
-                cluster="pair_id",
-                items_of="pro_share",
-                where=(("occupation_gender", "male"),),
-            ),
+        *(
+            MetricSpec(
+                name=f"pro_share_{gender}_occ",
+                description=f"pro_share over pairs whose referent is a {gender}-majority occupation",
+                better="target",
+                reference="gold",
+                target=0.5,
+                gold_match="bias",
+                paired=Paired(
+                    statistic="share_positive",
+                    fields=("diff",),
+                    cluster="pair_id",
+                    items_of="pro_share",
+                    where=(("occupation_gender", gender),),
+                ),
+            )
+            for gender in ("female", "male")
         ),
     ),
     settings=(
