@@ -10,6 +10,10 @@ A cache that cannot be written is not an error: the table is parsed and used.
 Floats are written with 17 significant digits, so a table read back equals the parsed one exactly.
 Only tables whose text columns have no missing values are cached (an empty CSV field reads back as a
 missing number, but as an empty string in a text column).
+
+What is derived from several sources and is not a table (e.g. the politicians probe's word forms, from a
+treebank or a lemma table) is stored the same way as JSON (`cached_json`): ``parsed/<name>-<key>-v<version>.json``,
+the key a digest of the sha256s of everything it was derived from, its own sha256 in a ``.sha256`` beside it.
 """
 
 from __future__ import annotations
@@ -17,8 +21,9 @@ from __future__ import annotations
 import hashlib
 import io
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
@@ -86,3 +91,31 @@ def cached_table(
         frame = parse(source_path)
         store(path, frame)
     return frame
+
+
+def json_path(refdata: ReferenceData, name: str, sources: Sequence[str], version: int) -> Path:
+    key = hashlib.sha256("\n".join(sorted(sources)).encode("utf-8")).hexdigest()[:16]
+    return refdata.cache / "parsed" / f"{name}-{key}-v{version}.json"
+
+
+def cached_json(
+    refdata: ReferenceData, name: str, sources: Sequence[str], version: int, build: Callable[[], Any]
+) -> Any:
+    """`build()` (a JSON value), from the cache when it was built before from the same `sources` (the sha256
+    of every file it reads) and `version`; a stored value that fails its checksum is built again. Bump
+    `version` whenever `build` changes what it returns."""
+    path = json_path(refdata, name, sources, version)
+    try:
+        data = path.read_bytes()
+        if hashlib.sha256(data).hexdigest() == path.with_suffix(".sha256").read_text(encoding="utf-8").strip():
+            return json.loads(data)
+    except (OSError, ValueError):
+        pass
+    value = build()
+    data = json.dumps(value, ensure_ascii=False, sort_keys=True).encode("utf-8")
+    try:
+        atomic_write(path, data)
+        atomic_write(path.with_suffix(".sha256"), hashlib.sha256(data).hexdigest() + "\n")
+    except OSError:
+        pass  # a cache that cannot be written is not an error
+    return value

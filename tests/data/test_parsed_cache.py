@@ -90,3 +90,27 @@ def test_the_norwegian_names_from_the_cache_equal_the_rda(refdata, monkeypatch):
     monkeypatch.setattr(norwegian, "_NAME_TABLES", {})
     monkeypatch.setattr(norwegian, "_read_name_table", lambda path: pytest.fail("parsed again"))
     pd.testing.assert_frame_equal(norwegian.name_table(refdata), parsed, check_exact=True)
+
+
+def test_a_json_value_is_built_once_per_set_of_sources_and_version_and_never_read_corrupt(refdata):
+    builds = []
+
+    def build():
+        builds.append(1)
+        return {"form": ["lemma", 1.5], "ø": None}
+
+    value = parsed_cache.cached_json(refdata, "forms", ["aa", "bb"], 1, build)
+    assert parsed_cache.cached_json(refdata, "forms", ["bb", "aa"], 1, build) == value and len(builds) == 1
+    parsed_cache.cached_json(refdata, "forms", ["aa", "cc"], 1, build)  # another source file: another entry
+    parsed_cache.cached_json(refdata, "forms", ["aa", "bb"], 2, build)  # another builder version: another entry
+    assert len(builds) == 3
+    path = parsed_cache.json_path(refdata, "forms", ["aa", "bb"], 1)
+    path.write_text(path.read_text(encoding="utf-8").replace("1.5", "2.5"), encoding="utf-8")
+    assert parsed_cache.cached_json(refdata, "forms", ["aa", "bb"], 1, build) == value and len(builds) == 4
+
+
+def test_a_json_value_that_cannot_be_stored_is_still_returned(mirror, tmp_path):
+    blocked = tmp_path / "file"
+    blocked.write_text("not a folder")
+    refdata = ReferenceData(mirror=mirror, cache=blocked)
+    assert parsed_cache.cached_json(refdata, "forms", ["aa"], 1, lambda: [1, 2]) == [1, 2]

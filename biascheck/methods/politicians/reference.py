@@ -7,7 +7,7 @@ does not cover the language, never reads its data.
    is not applicable (`NotApplicable`: skipped), with the counts in the reason; so is one whose treebank
    has no adjective or verb forms.
 2. Candidate forms per part of speech: the treebank's adjective / verb lemmas and their forms
-   (`biascheck.data.lexicons`, `math.candidate_forms`).
+   (`biascheck.data.lexicons`, `math.candidate_forms`), built once per machine (`candidate_forms_of`).
 3. Sentiment of the lemmas: hard labels (VADER for English, Chen & Skiena otherwise) for the PMI gaps, and
    the soft lexicon q(s|w) (`biascheck.data.soft_sentiment`: en VADER + General Inquirer, otherwise Chen &
    Skiena, combined as Dirichlet pseudo-counts) for the latent model and the gated gaps.
@@ -26,7 +26,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from biascheck.data import ReferenceData, lexicons, politicians, soft_sentiment, supersenses
+from biascheck.data import SOURCES, ReferenceData, lexicons, parsed_cache, politicians, soft_sentiment, supersenses
 from biascheck.errors import NotApplicable
 from biascheck.methods.politicians.math import candidate_forms, spread_subset
 from biascheck.methods.politicians.spec import MIN_NAMES_PER_GENDER, POS
@@ -120,8 +120,7 @@ def load_language(
     skip = _skip_reason(got.counts(), language)
     if skip:
         raise NotApplicable(skip)
-    lemmatizer = lexicons.lemmatizer(refdata, language)  # read once for both parts of speech (1-3 s a language)
-    forms = {pos: candidate_forms(lemmatizer, lexicons.pos_lemmas(refdata, language, pos)) for pos in POS}
+    forms = candidate_forms_of(refdata, language)
     if not all(forms.values()):
         raise NotApplicable(f"politicians[{language}]: no adjective or verb forms in the {language} treebank")
     lexicon = "VADER" if language == "en" else "Chen & Skiena (2014)"
@@ -141,3 +140,27 @@ def load_language(
         soft=soft_sentiment.soft_lexicon(refdata, language),
         classes=classes,
     )
+
+
+FORMS_VERSION = 1  # bump when candidate_forms, lexicons.lemmatizer or lexicons.pos_lemmas change what they return
+
+
+def candidate_forms_of(refdata: ReferenceData, language: str) -> dict[str, dict[str, str]]:
+    """Step 2 for both parts of speech, {pos: {form: lemma}}: built from the lemmatizer and the POS lemmas
+    (2-5 s a language: parsing the treebank or the lemma tables) once per machine and kept in the parsed-data
+    cache, keyed by the sha256 of the files they come from (`parsed_cache.cached_json`)."""
+    if language in lexicons.TREEBANK_SOURCES:
+        names = lexicons.TREEBANK_SOURCES[language]
+        for name in names:
+            refdata.path(name)  # verified by its sha256 and recorded as used, as a build would
+        sources = [SOURCES[name].sha256 for name in names]
+    else:
+        tables = [f"{language}_lemma_{kind}.json.gz" for kind in ("lookup", "index")]
+        sources = [lexicons.SPACY_LOOKUPS_SHA256[table] for table in tables]
+
+    def build() -> dict[str, dict[str, str]]:
+        lemmatizer = lexicons.lemmatizer(refdata, language)  # read once for both parts of speech
+        return {pos: candidate_forms(lemmatizer, lexicons.pos_lemmas(refdata, language, pos)) for pos in POS}
+
+    forms = parsed_cache.cached_json(refdata, f"politicians-forms-{language}", sources, FORMS_VERSION, build)
+    return {pos: forms[pos] for pos in POS}

@@ -9,7 +9,7 @@ import pytest
 
 from biascheck.errors import NotApplicable
 from biascheck.methods.politicians.reference import Language, Reference, load, load_language
-from biascheck.methods.politicians.spec import MIN_NAMES_PER_GENDER, PROBE
+from biascheck.methods.politicians.spec import MIN_NAMES_PER_GENDER, POS, PROBE
 from biascheck.settings import settings_of
 
 
@@ -65,3 +65,27 @@ def test_too_few_names_of_a_gender_is_not_applicable_with_the_counts(tmp_path):
     with pytest.raises(NotApplicable) as info:
         reference.language("en")
     assert str(info.value) == expected
+
+
+def test_candidate_forms_are_built_once_per_machine_and_rebuilt_when_the_stored_copy_is_corrupt(mirror, tmp_path):
+    from biascheck.data import ReferenceData, lexicons
+    from biascheck.methods.politicians import reference
+    from biascheck.methods.politicians.math import candidate_forms
+
+    built = reference.candidate_forms_of(ReferenceData(mirror=mirror, cache=tmp_path), "en")
+    elsewhere = ReferenceData(mirror=mirror, cache=tmp_path / "other")
+    lemmatizer = lexicons.lemmatizer(elsewhere, "en")
+    fresh = {pos: candidate_forms(lemmatizer, lexicons.pos_lemmas(elsewhere, "en", pos)) for pos in POS}
+    assert built == fresh and all(built.values())
+
+    again = ReferenceData(mirror=mirror, cache=tmp_path)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(lexicons, "lemmatizer", lambda *a: pytest.fail("built again"))
+        assert reference.candidate_forms_of(again, "en") == fresh
+    assert set(again.used) == set(lexicons.TREEBANK_SOURCES["en"])  # the run still records what it rests on
+
+    (stored,) = (tmp_path / "parsed").glob("politicians-forms-en-*.json")
+    text = stored.read_text(encoding="utf-8")
+    stored.write_text(text.replace('"good"', '"bad"', 1), encoding="utf-8")  # still JSON, not what was built
+    assert stored.read_text(encoding="utf-8") != text
+    assert reference.candidate_forms_of(ReferenceData(mirror=mirror, cache=tmp_path), "en") == fresh
