@@ -16,7 +16,8 @@ reads, still sha256-checked where they are used).
 ``run`` unpacks the data, builds each model of ``--models`` from its real configuration (random
 weights, seeded; the causal ones with SmolLM2's tokenizer, the masked one with BERT's), saves it, and
 runs the shipped probes on it in a pytest process (``--bias-tier full --bias-any-language``, the
-model on ``--device``), while `GpuSampler` reads the card every 100 ms (``nvidia-smi``). Per model it
+model on ``--device``, the competence guard off unless ``--guard``: random weights fail it, and every probe
+would be skipped untimed), while `GpuSampler` reads the card every 100 ms (``nvidia-smi``). Per model it
 records the wall time, the setup (the ``setup`` stage of the run's timings: the model load and the
 reference data), the time by stage,
 the GPU's busy seconds (utilisation x time), its share of the run and of the scoring stages (forward
@@ -144,6 +145,31 @@ def prepare(kit: Path, mirror: Path | None) -> dict:
 
 
 # ------------------------------------------------------------------ run (on the GPU machine)
+def machine(command: str = "nvidia-smi") -> dict:
+    """What ran the numbers: the card's name (None without nvidia-smi or a card), the CPU's model and the
+    cores this process may use, so that a summary says which machine it measured."""
+    card = None
+    try:
+        done = subprocess.run(
+            [command, "--id=0", "--query-gpu=name", "--format=csv,noheader"],
+            capture_output=True,
+            text=True,
+            timeout=30,
+            check=False,
+        )
+        card = done.stdout.strip().splitlines()[0].strip() if done.returncode == 0 and done.stdout.strip() else None
+    except (OSError, subprocess.TimeoutExpired):
+        pass
+    cpu = None
+    try:
+        found = [ln for ln in Path("/proc/cpuinfo").read_text().splitlines() if ln.startswith("model name")]
+        cpu = found[0].split(":", 1)[1].strip() if found else None
+    except OSError:
+        pass
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return {"card": card, "cpu": cpu, "cores": cores}
+
+
 class GpuSampler:
     """Samples utilisation (%) and memory used (MiB) of one card every `interval_ms` with
     ``nvidia-smi -lms``, in a background thread; `samples` holds (seconds since start, util, MiB).
@@ -241,13 +267,31 @@ def _plugin_args() -> list[str]:
     return [] if installed else ["-p", "biascheck.plugin"]
 
 
-def run_probes(model_dir: Path, report: Path, env: dict, device: str, tier: str, extra: list[str]) -> tuple[int, str]:
+UNGUARDED_PLUGIN = "biascheck_kit_unguarded"
+
+
+def _unguarded_plugin(work: Path) -> Path:
+    """A folder holding a pytest plugin that switches the competence guard off (`biascheck.testing.
+    UNGUARDED_CONFTEST`): on random weights the guard rightly refuses every probe, which would leave nothing to
+    time. Loaded with ``-p`` from PYTHONPATH, so the checkout's probes/ stay as they are."""
+    from biascheck.testing import UNGUARDED_CONFTEST
+
+    folder = work / "plugins"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / f"{UNGUARDED_PLUGIN}.py").write_text(UNGUARDED_CONFTEST, encoding="utf-8")
+    return folder
+
+
+def run_probes(
+    model_dir: Path, report: Path, env: dict, device: str, tier: str, extra: list[str], guard: bool = False
+) -> tuple[int, str]:
     argv = [
         sys.executable,
         "-m",
         "pytest",
         "probes",
         *_plugin_args(),
+        *([] if guard else ["-p", UNGUARDED_PLUGIN]),
         "-p",
         "no:cacheprovider",
         "-q",
@@ -281,7 +325,15 @@ def share(part: float | None, whole: float) -> float | None:
 
 
 def run(
-    kit: Path, out: Path, models: list[str], scale: str, device: str, tier: str, extra: list[str], work: Path
+    kit: Path,
+    out: Path,
+    models: list[str],
+    scale: str,
+    device: str,
+    tier: str,
+    extra: list[str],
+    work: Path,
+    guard: bool = False,
 ) -> list[dict]:
     data = work / "data"
     if not data.is_dir():
@@ -292,9 +344,12 @@ def run(
         BIASCHECK_DATA_DIR=str(data),
         BIASCHECK_OFFLINE="1",
         PYTHONUNBUFFERED="1",
-        PYTHONPATH=os.pathsep.join([str(kit.resolve() / "site"), str(REPO), os.environ.get("PYTHONPATH", "")]),
+        PYTHONPATH=os.pathsep.join(
+            [str(kit.resolve() / "site"), str(REPO), str(_unguarded_plugin(work)), os.environ.get("PYTHONPATH", "")]
+        ),
     )
     out.mkdir(parents=True, exist_ok=True)
+    where = machine()
     rows = []
     for name in models:
         t0 = time.perf_counter()
@@ -303,7 +358,7 @@ def run(
         report = work / "reports" / name
         with GpuSampler() as sampler:
             t1 = time.perf_counter()
-            code, tail = run_probes(model_dir, report, env, device, tier, extra)
+            code, tail = run_probes(model_dir, report, env, device, tier, extra, guard)
             wall = time.perf_counter() - t1
         results_path = report / "results.json"
         results = json.loads(results_path.read_text()) if results_path.is_file() else {}
@@ -317,6 +372,8 @@ def run(
             "scale": scale,
             "device": device,
             "tier": tier,
+            "guard": guard,
+            "machine": where,
             "pytest_exit": code,
             "results": len(results.get("results", [])),
             "build_s": round(built, 1),
@@ -342,7 +399,11 @@ def run(
 
 
 def markdown(rows: list[dict]) -> str:
+    where = rows[0]["machine"] if rows else {}
+    said = f"{where.get('card') or 'no GPU'}; CPU {where.get('cpu') or 'unknown'}, {where.get('cores')} cores"
+    guard = "on" if rows and rows[0].get("guard") else "off"
     head = (
+        f"Machine: {said}; competence guard {guard}.\n\n"
         "| model | exit | results | wall s | setup s (load + data) | wall less setup s | forward s | lm_head s | "
         "GPU busy s | busy share of run | of scoring | peak MiB |\n"
         "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n"
@@ -373,6 +434,11 @@ def main(argv: list[str] | None = None) -> int:
     go.add_argument("--scale", choices=("real", "tiny"), default="real")
     go.add_argument("--device", default="cuda")
     go.add_argument("--tier", choices=("quick", "full"), default="full")
+    go.add_argument(
+        "--guard",
+        action="store_true",
+        help="keep the competence guard on (default off: random weights fail it, and nothing would be timed)",
+    )
     go.add_argument("pytest_args", nargs="*", help="passed to pytest after --, e.g. -- -k pronoun_ratio")
     args = parser.parse_args(argv)
     if args.command == "prepare":
@@ -386,7 +452,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"unknown model(s) {', '.join(unknown)}; known: {', '.join(ARCHITECTURES)}")
     if not (args.kit / "data.tar.gz").is_file():
         parser.error(f"{args.kit} is not a prepared kit (no data.tar.gz): run `gpu_kit.py prepare` where the mirror is")
-    rows = run(args.kit, args.out, models, args.scale, args.device, args.tier, args.pytest_args, args.work)
+    rows = run(args.kit, args.out, models, args.scale, args.device, args.tier, args.pytest_args, args.work, args.guard)
     failed = [r["model"] for r in rows if r["pytest_exit"] not in (0, 1) or not r["results"]]
     if failed:
         print(f"gpu_kit: no results from {', '.join(failed)} (see pytest_tail in summary.json)", file=sys.stderr)

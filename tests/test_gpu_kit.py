@@ -107,4 +107,10 @@ def test_the_kit_prepares_and_runs_a_probe_on_both_families_at_tiny_scale(tmp_pa
         assert row["model_device"] == "cpu" and row["model_dtype"] == "float32"
         assert 0 < row["setup_s"] < row["wall_s"] and row["stages"]["forward"] > 0
         assert row["gpu"]["busy_s"] is None  # no card here: said, not invented
-    assert "| smollm2-135m (tiny, cpu float32, quick) |" in (out / "summary.md").read_text()
+        assert row["guard"] is False and row["machine"]["card"] is None and row["machine"]["cores"] >= 1
+        results = json.loads((tmp_path / "work" / "reports" / row["model"] / "results.json").read_text())["results"]
+        scored = {r["task"] for r in results if r["probe"] == "pronoun_ratio" and r["metric"] == "mean_abs_log_n"}
+        assert scored == {"is", "works_as"}, row  # the guard, off, let random weights be scored and timed
+    summary = (out / "summary.md").read_text()
+    assert "| smollm2-135m (tiny, cpu float32, quick) |" in summary and "Machine: no GPU; CPU " in summary
+    assert "competence guard off" in summary
