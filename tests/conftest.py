@@ -53,9 +53,14 @@ def mirror() -> Path:
 
 @pytest.fixture(scope="session")
 def real_refdata(mirror, tmp_path_factory):
+    """The mirror, with a cache that starts empty in each test run and that a run's pytest-xdist workers share
+    (their base folders sit side by side in the run's), so the slow parses (the Norwegian names' .rda, 10-15 s;
+    the politicians probe's word forms) run once a run, not once a worker. Writes are atomic, reads checked."""
     from biascheck.data import ReferenceData
 
-    return ReferenceData(mirror=mirror, cache=tmp_path_factory.mktemp("cache"))
+    base = tmp_path_factory.getbasetemp()
+    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    return ReferenceData(mirror=mirror, cache=shared / "refdata-cache")
 
 
 @pytest.fixture(scope="session")
