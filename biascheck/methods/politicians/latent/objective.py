@@ -86,6 +86,9 @@ def _kl_per_word(data: _Data, log_post: np.ndarray) -> np.ndarray:
     return data.q_log_q - np.sum(data.q * log_post, axis=-2)
 
 
+_TINY = 1e-300
+
+
 def _objective(
     eta: np.ndarray, sigma: np.ndarray, data: _Data, pr: float | np.ndarray, grad: bool = True
 ) -> tuple[float | np.ndarray, np.ndarray | None, np.ndarray | None]:
@@ -106,8 +109,10 @@ def _objective(
     joint = logits + (log_sigma - log_norm[..., 0] + data.log_pg)[..., None]  # J = log pθ(w,s,g) (K,S,G,W)
     top = joint.max(axis=(-3, -2), keepdims=True)  # (K,1,1,W)
     e = np.exp(joint - top)
-    e_wg = e.sum(axis=-3, keepdims=True)  # (K,1,G,W): pθ(w,g) e^-top
-    e_ws = e.sum(axis=-2, keepdims=True)  # (K,S,1,W): pθ(w,s) e^-top
+    # Each word's sums are ≥ its largest entry, 1 (e_w); a margin more than ~700 nats below it would underflow
+    # to 0 (the logsumexp form gave a finite log): floored, so that its log is finite and 0/0 cannot occur.
+    e_wg = np.maximum(e.sum(axis=-3, keepdims=True), _TINY)  # (K,1,G,W): pθ(w,g) e^-top
+    e_ws = np.maximum(e.sum(axis=-2, keepdims=True), _TINY)  # (K,S,1,W): pθ(w,s) e^-top
     e_w = e_ws.sum(axis=-3, keepdims=True)  # (K,1,1,W): pθ(w) e^-top
     cross_entropy = -(data.p_wg * (np.log(e_wg) + top)[:, 0]).sum(axis=(-2, -1))
     omega = pr[:, None] * data.in_lexicon  # (K,W)

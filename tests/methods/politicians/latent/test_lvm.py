@@ -428,3 +428,15 @@ def test_soft_gaps_by_hand():
     assert kept["share_neg_female"] == pytest.approx(0.225)
     with pytest.raises(ValueError, match="without NaN"):
         R.soft_gaps(result, np.full((4, 3), np.nan), k=2)
+
+
+def test_a_gender_margin_far_below_its_words_largest_entry_keeps_the_objective_finite():
+    """`_objective` exponentiates the joint once, shifted by each word's largest entry: a (word, gender) ~800
+    nats below it underflows to 0, and the floor keeps its log finite and no 0/0 in the responsibilities."""
+    counts = np.array([[3.0, 0.0], [2.0, 5.0], [1.0, 4.0]])
+    q = np.array([[0.2, 0.5, 0.3], [np.nan] * 3, [0.6, 0.2, 0.2]])
+    data = O._prepare(counts, q)
+    eta = np.zeros((3, 2, 3))
+    eta[:, 1, 0] = -800.0  # word 0: every sentiment of the second gender far below the first
+    value, d_eta, d_sigma = O._objective(eta, np.zeros((3, 2)), data, 1.0)
+    assert np.isfinite(value) and np.isfinite(d_eta).all() and np.isfinite(d_sigma).all()
