@@ -43,12 +43,10 @@ def tokenizer_dir() -> Path:
 
 
 def per_checkpoint(results: dict) -> dict[str, dict[str, float]]:
-    """model -> {stage: seconds} over every probe test of that model."""
-    out: dict[str, dict[str, float]] = {}
-    for row in results.get("timings", []):
-        stages = out.setdefault(row["model"], {})
-        stages[row["stage"]] = stages.get(row["stage"], 0.0) + row["seconds"]
-    return out
+    """model -> {stage: seconds} over every probe test of that model (`biascheck.timing.by_field`)."""
+    from biascheck.timing import by_field
+
+    return by_field(results.get("timings", []), "model")
 
 
 def summarise(models: list[str], stages: dict[str, dict[str, float]]) -> dict:

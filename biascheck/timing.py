@@ -74,14 +74,19 @@ def timed(name: str) -> Callable[[F], F]:
     return wrap
 
 
-def by_probe(rows: list[dict]) -> dict[str, dict[str, float]]:
-    """probe -> stage -> seconds, summed over models and tests, from rows of
+def by_field(rows: list[dict], field: str) -> dict[str, dict[str, float]]:
+    """row[field] -> stage -> seconds, summed over the rest, from rows of
     ``{"model", "probe", "test", "stage", "seconds"}`` (results.json's ``timings``)."""
     out: dict[str, dict[str, float]] = {}
     for row in rows:
-        per = out.setdefault(row["probe"], {})
+        per = out.setdefault(row[field], {})
         per[row["stage"]] = per.get(row["stage"], 0.0) + float(row["seconds"])
     return out
+
+
+def by_probe(rows: list[dict]) -> dict[str, dict[str, float]]:
+    """probe -> stage -> seconds, summed over models and tests (`by_field`)."""
+    return by_field(rows, "probe")
 
 
 def table(rows: list[dict]) -> tuple[list[str], list[list[str]]]:
