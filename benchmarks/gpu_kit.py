@@ -267,31 +267,18 @@ def _plugin_args() -> list[str]:
     return [] if installed else ["-p", "biascheck.plugin"]
 
 
-UNGUARDED_PLUGIN = "biascheck_kit_unguarded"
-
-
-def _unguarded_plugin(work: Path) -> Path:
-    """A folder holding a pytest plugin that switches the competence guard off (`biascheck.testing.
-    UNGUARDED_CONFTEST`): on random weights the guard rightly refuses every probe, which would leave nothing to
-    time. Loaded with ``-p`` from PYTHONPATH, so the checkout's probes/ stay as they are."""
-    from biascheck.testing import UNGUARDED_CONFTEST
-
-    folder = work / "plugins"
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / f"{UNGUARDED_PLUGIN}.py").write_text(UNGUARDED_CONFTEST, encoding="utf-8")
-    return folder
-
-
 def run_probes(
     model_dir: Path, report: Path, env: dict, device: str, tier: str, extra: list[str], guard: bool = False
 ) -> tuple[int, str]:
+    from biascheck.testing import UNGUARDED_PLUGIN
+
     argv = [
         sys.executable,
         "-m",
         "pytest",
         "probes",
         *_plugin_args(),
-        *([] if guard else ["-p", UNGUARDED_PLUGIN]),
+        *([] if guard else ["-p", UNGUARDED_PLUGIN]),  # found on PYTHONPATH (`run`)
         "-p",
         "no:cacheprovider",
         "-q",
@@ -335,6 +322,8 @@ def run(
     work: Path,
     guard: bool = False,
 ) -> list[dict]:
+    from biascheck.testing import unguarded_plugin
+
     data = work / "data"
     if not data.is_dir():
         with tarfile.open(kit / "data.tar.gz") as tar:
@@ -345,7 +334,12 @@ def run(
         BIASCHECK_OFFLINE="1",
         PYTHONUNBUFFERED="1",
         PYTHONPATH=os.pathsep.join(
-            [str(kit.resolve() / "site"), str(REPO), str(_unguarded_plugin(work)), os.environ.get("PYTHONPATH", "")]
+            [
+                str(kit.resolve() / "site"),
+                str(REPO),
+                str(unguarded_plugin(work / "plugins")),
+                os.environ.get("PYTHONPATH", ""),
+            ]
         ),
     )
     out.mkdir(parents=True, exist_ok=True)

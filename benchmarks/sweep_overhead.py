@@ -83,7 +83,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("pytest_args", nargs="*", help="passed to pytest after --, e.g. -- -k pronoun_ratio")
     args = parser.parse_args(argv)
 
-    from biascheck.testing import UNGUARDED_CONFTEST, save_tiny_bert
+    from biascheck.testing import UNGUARDED_PLUGIN, save_tiny_bert, unguarded_plugin
 
     work = Path(tempfile.mkdtemp(prefix="sweep-overhead-"))
     out = args.out or work
@@ -91,13 +91,11 @@ def main(argv: list[str] | None = None) -> int:
     models = [str(save_tiny_bert(work / f"seed{seed}", tokenizer, seed)) for seed in range(args.checkpoints)]
     listed = work / "checkpoints.csv"
     listed.write_text("model,seed\n" + "".join(f"{m},{i}\n" for i, m in enumerate(models)))
-    plugins = work / "plugins"
-    plugins.mkdir()
-    (plugins / "sweep_overhead_unguarded.py").write_text(UNGUARDED_CONFTEST, encoding="utf-8")
+    plugins = unguarded_plugin(work / "plugins")
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(plugins), os.environ.get("PYTHONPATH", "")]))
     report = work / "report"
     argv_run = [
-        sys.executable, "-m", "pytest", "probes", "-p", "sweep_overhead_unguarded", "-p", "no:cacheprovider", "-q",
+        sys.executable, "-m", "pytest", "probes", "-p", UNGUARDED_PLUGIN, "-p", "no:cacheprovider", "-q",
         "--model-list", str(listed), "--device", "cpu", "--bias-tier", args.tier, "--bias-any-language",
         "--bias-report", str(report), "--bias-timings", *args.pytest_args,
     ]  # fmt: skip

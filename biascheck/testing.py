@@ -211,6 +211,16 @@ from biascheck.session import BiasSession
 
 BiasSession.guard = lambda self, *args: ""
 """
+UNGUARDED_PLUGIN = "biascheck_unguarded"
+
+
+def unguarded_plugin(folder: Path) -> Path:
+    """Write `UNGUARDED_CONFTEST` as the module `UNGUARDED_PLUGIN` into `folder` and return it: a timing script
+    puts the folder on PYTHONPATH and passes ``-p UNGUARDED_PLUGIN`` to pytest, leaving the checkout's probes/ as
+    they are (random weights fail the guard, and every probe would be skipped untimed)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / f"{UNGUARDED_PLUGIN}.py").write_text(UNGUARDED_CONFTEST, encoding="utf-8")
+    return folder
 
 
 @dataclass
