@@ -217,16 +217,16 @@ def test_a_second_checkpoint_with_the_same_tokenizer_does_not_tokenise_the_candi
     checkpoint reads its names at them without tokenising the language's candidates, and scores exactly as
     without the cache; a model without a tokenizer digest is never cached."""
     import torch
-    from transformers import BertConfig, BertForMaskedLM
+    from transformers import BertForMaskedLM
 
     from biascheck.methods.politicians import score as politicians_score
     from biascheck.models.identity import tokenizer_digest
     from biascheck.scoring import ModelInfo
+    from biascheck.testing import tiny_bert_config
 
     def checkpoint(seed: int, digest: str | None) -> MaskedLM:
         torch.manual_seed(seed)
-        config = BertConfig(vocab_size=bert_tokenizer.vocab_size, hidden_size=32, num_hidden_layers=2,
-                            num_attention_heads=2, intermediate_size=64, max_position_embeddings=128)  # fmt: skip
+        config = tiny_bert_config(bert_tokenizer.vocab_size)
         extra = {"tokenizer_sha256": digest} if digest else {}
         info = ModelInfo(f"seed{seed}", "memory", "unknown", "masked", "BertForMaskedLM", "cpu", "float32", extra=extra)
         return MaskedLM(BertForMaskedLM(config).eval(), bert_tokenizer, info=info)
