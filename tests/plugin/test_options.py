@@ -54,12 +54,16 @@ def test_help_lists_every_option(pytester):
 
 
 def test_importing_the_plugin_does_not_import_torch(pytester):
+    """Nor scipy.stats through what the end of every run reads (the report, the gate's comparison, the CLI):
+    a run or a command that computes no interval does not pay for it (`biascheck.stats` docstring)."""
     pytester.makepyfile(
         test_x="""
 import sys
 def test_no_torch():
     import biascheck.plugin, biascheck.catalog, biascheck.session
     assert "torch" not in sys.modules and "transformers" not in sys.modules
+    import biascheck.report.summary, biascheck.gate.baseline, biascheck.gate.paired, biascheck.cli
+    assert "scipy.stats" not in sys.modules
 """
     )
     pytester.runpytest_subprocess("-p", "no:cacheprovider").assert_outcomes(passed=1)
