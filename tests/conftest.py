@@ -18,6 +18,16 @@ if os.environ.get("PYTEST_XDIST_WORKER"):
         os.environ.setdefault(_threads, "1")
 
 
+@pytest.fixture
+def pytester(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.Pytester:
+    """pytest's own, its subprocess runs without hypothesis's plugin (`biascheck.testing.NO_HYPOTHESIS`)."""
+    from biascheck.testing import NO_HYPOTHESIS
+
+    command = pytester._getpytestargs()  # (python, "-mpytest"): what runpytest_subprocess and spawn_pytest start
+    monkeypatch.setattr(pytester, "_getpytestargs", lambda: (*command, *NO_HYPOTHESIS))
+    return pytester
+
+
 def mirror_dir() -> Path | None:
     """The offline reference-data mirror: $BIASCHECK_DATA_DIR, else ../shared/data beside the repo."""
     env = os.environ.get("BIASCHECK_DATA_DIR")

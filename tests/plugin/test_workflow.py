@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 from fake_probe import CONFTEST
 
+from biascheck.testing import NO_HYPOTHESIS
+
 REPO = Path(__file__).resolve().parents[2]
 WORKFLOWS = sorted((REPO / ".github" / "workflows").glob("*.yml"))
 ACTION = REPO / "action.yml"
@@ -159,7 +161,7 @@ def test_gate_step_saves_compares_and_fails_on_a_regression(pytester):
         "PROFILE": "default",
         "PROBES": "test_probe.py -p no:cacheprovider",
         "GITHUB_STEP_SUMMARY": str(summary),
-        "PYTEST": f"{sys.executable} -m pytest",
+        "PYTEST": f"{sys.executable} -m pytest {' '.join(NO_HYPOTHESIS)}",
         "BIASCHECK": f"{sys.executable} -m biascheck.cli",
     }
 
@@ -320,7 +322,7 @@ def test_pytest_args_with_a_quoted_space_reach_pytest_whole(pytester):
     gate = {
         "PROBES": f"test_probe.py -p no:cacheprovider {selection}",
         "REPORT": "gate-report",
-        "PYTEST": f"{sys.executable} -m pytest",
+        "PYTEST": f"{sys.executable} -m pytest {' '.join(NO_HYPOTHESIS)}",
         "BIASCHECK": f"{sys.executable} -m biascheck.cli",
     }
     done = run_step({"run": f"{REPO / 'scripts' / 'gate.sh'} org/v-0.5"}, pytester.path, gate)
