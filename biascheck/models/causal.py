@@ -325,16 +325,12 @@ class CausalLM(EngineModel):
         check_candidates(candidates)
         first = prompts[0]
         texts = [first + " " + c for c in candidates]
-        enc = self._encode(texts, add_special_tokens=False)
-        ids = np.full(len(candidates), -1, dtype=np.int64)
-        pieces = np.zeros(len(candidates), dtype=np.int64)
-        for j, (c, text) in enumerate(zip(candidates, texts, strict=True)):
-            e_ = enc[text]
-            what = f"prompt {first!r} with candidate {c!r}"
-            got = covering_pieces(text, e_.offsets, e_.special, len(first), len(text), what=what, tokens=e_.tokens)
-            pieces[j] = len(got)
-            if len(got) == 1:
-                ids[j] = e_.ids[got[0]]
+        ids, pieces = self._slot_pieces(
+            texts,
+            [(len(first), len(text)) for text in texts],
+            add_special_tokens=False,
+            what=lambda j: f"prompt {first!r} with candidate {candidates[j]!r}",
+        )
         logprob = np.full((len(templates), len(candidates)), -np.inf)
         one = np.flatnonzero(ids >= 0)
         if one.size:

@@ -129,17 +129,16 @@ class MaskedLM(EngineModel):
 
     def _one_piece_ids(self, template: str, candidates: Sequence[str]) -> np.ndarray:
         """Each candidate's token id when it fills `template`'s SLOT as one piece, else -1; and piece counts."""
-        filled = [fill(template, c, self.tokenizer.mask_token) for c in candidates]
-        enc = self._encode([f[0] for f in filled], add_special_tokens=True)
-        out = np.full((2, len(candidates)), -1, dtype=np.int64)
-        for j, (c, (text, s, e)) in enumerate(zip(candidates, filled, strict=True)):
-            e_ = enc[text]
-            what = f"template {template!r} with candidate {c!r}"
-            pieces = covering_pieces(text, e_.offsets, e_.special, s, e, what=what, tokens=e_.tokens)
-            out[1, j] = len(pieces)
-            if len(pieces) == 1:
-                out[0, j] = e_.ids[pieces[0]]
-        return out
+        text, start, _ = fill(template, "", self.tokenizer.mask_token)
+        before, after = text[:start], text[start:]
+        return np.stack(
+            self._slot_pieces(
+                [before + c + after for c in candidates],
+                [(start, start + len(c)) for c in candidates],
+                add_special_tokens=True,
+                what=lambda j: f"template {template!r} with candidate {candidates[j]!r}",
+            )
+        )
 
     @staticmethod
     def _check_slot_templates(templates: Sequence[str]) -> None:

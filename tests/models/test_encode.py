@@ -4,12 +4,15 @@ tokenizer kind the engine tests use; where the two disagree the wrapper is used.
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
-from types import SimpleNamespace
+from types import MethodType, SimpleNamespace
 
 import pytest
 
+from biascheck.errors import TokenizationError
 from biascheck.models.common import EngineModel
+from biascheck.models.text import covering_pieces
 
 TEXTS = [
     "He is a nurse.",
@@ -30,14 +33,17 @@ TEXTS = [
 ]
 
 
-def _as_model(tok):
-    fake = SimpleNamespace(tokenizer=tok)
-    fake._encode_wrapper = lambda unique, special: EngineModel._encode_wrapper(fake, unique, special)
+def _as_engine(tok, wrapper=None):
+    """An object on which EngineModel's tokenizing methods run: the tokenizer alone, no model."""
+    fake = SimpleNamespace(tokenizer=tok, _check_lengths=lambda texts, lengths: None)
+    for name in ("_encode", "_encode_backend", "_backend_encodings", "_slot_pieces"):
+        setattr(fake, name, MethodType(getattr(EngineModel, name), fake))
+    fake._encode_wrapper = wrapper or MethodType(EngineModel._encode_wrapper, fake)
     return fake
 
 
 def _both(tok, special):
-    fake = _as_model(tok)
+    fake = _as_engine(tok)
     unique = sorted(set(TEXTS))
     return EngineModel._encode_backend(fake, unique, special), EngineModel._encode_wrapper(fake, unique, special)
 
@@ -53,7 +59,7 @@ def test_the_backend_path_equals_the_tokenizer_call(fixture, special, request):
 
 
 def test_a_disagreement_on_the_first_text_falls_back_to_the_wrapper(bert_tokenizer):
-    fake = _as_model(bert_tokenizer)
+    fake = _as_engine(bert_tokenizer)
     real = fake._encode_wrapper
     fake._encode_wrapper = lambda unique, special: {
         t: replace(e, tokens=("x",)) for t, e in real(unique, special).items()
@@ -62,4 +68,50 @@ def test_a_disagreement_on_the_first_text_falls_back_to_the_wrapper(bert_tokeniz
 
 
 def test_a_tokenizer_without_a_backend_uses_the_wrapper():
-    assert EngineModel._encode_backend(SimpleNamespace(tokenizer=object()), ["a"], True) is None
+    assert EngineModel._encode_backend(_as_engine(object()), ["a"], True) is None
+
+
+def _text_by_text(fake, text, span, special):
+    """`covering_pieces` on the wrapper's encoding: (token id or -1, pieces) or the error's message."""
+    e_ = EngineModel._encode_wrapper(fake, [text], special)[text]
+    try:
+        got = covering_pieces(text, e_.offsets, e_.special, *span, what=f"word {span}", tokens=e_.tokens)
+    except TokenizationError as exc:
+        return str(exc)
+    return (e_.ids[got[0]] if len(got) == 1 else -1, len(got))
+
+
+@pytest.mark.parametrize(
+    "fixture", ["bert_tokenizer", "roberta_tokenizer", "xlmr_tokenizer", "gpt2_tokenizer", "llama_tokenizer"]
+)
+@pytest.mark.parametrize("special", [True, False])
+def test_slot_pieces_equal_covering_pieces_text_by_text(fixture, special, request):
+    """Every word of every text as the span: the same id and piece count in one batch, and where a piece also
+    covers neighbouring text, the same TokenizationError (with the token strings) for that text."""
+    fake = _as_engine(request.getfixturevalue(fixture))
+    cases = [(text, m.span()) for text in TEXTS for m in re.finditer(r"\w+", text)]
+    expected = [_text_by_text(fake, text, span, special) for text, span in cases]
+    clean = [n for n, e in enumerate(expected) if not isinstance(e, str)]
+    ids, pieces = fake._slot_pieces(
+        [cases[n][0] for n in clean], [cases[n][1] for n in clean], add_special_tokens=special, what=str
+    )
+    assert list(zip(ids.tolist(), pieces.tolist(), strict=True)) == [expected[n] for n in clean]
+    for n, message in ((n, e) for n, e in enumerate(expected) if isinstance(e, str)):
+        text, span = cases[n]
+        with pytest.raises(TokenizationError) as raised:
+            fake._slot_pieces([text], [span], add_special_tokens=special, what=lambda j, s=span: f"word {s}")
+        assert str(raised.value) == message
+
+
+def test_slot_pieces_without_the_backend_path_are_the_same(bert_tokenizer):
+    real = _as_engine(bert_tokenizer)
+    disagreeing = _as_engine(bert_tokenizer)
+    disagreeing._encode_wrapper = lambda unique, special: {
+        t: replace(e, tokens=("x",)) for t, e in EngineModel._encode_wrapper(disagreeing, unique, special).items()
+    }
+    texts = ["He is a nurse.", "She is an engineer.", "phlebologist"]
+    spans = [(0, 2), (10, 18), (0, 12)]
+    assert disagreeing._backend_encodings(texts, True) is None
+    got = disagreeing._slot_pieces(texts, spans, add_special_tokens=True, what=str)
+    want = real._slot_pieces(texts, spans, add_special_tokens=True, what=str)
+    assert all((a == b).all() for a, b in zip(got, want, strict=True)) and want[1].tolist() == [1, 1, 4]
