@@ -140,7 +140,7 @@ COMMANDS: dict[str, tuple[str, ...]] = {
         "tests/plugin/test_ray_sweep.py::test_model_list_on_ray_stores_exactly_the_serial_numbers",
     ),
     "biascheck fluctuation --model-list sweep.csv --ray --out fl/": (
-        "tests/plugin/test_ray_sweep.py::test_fluctuation_on_ray_writes_exactly_the_serial_matrices",
+        "tests/plugin/test_ray_sweep.py::TestFluctuationOnRay::test_it_writes_exactly_the_serial_matrices",
     ),
     "pytest -m \"biascheck(probe='pronoun_ratio')\"": (SELECTION,),
     "pytest --model ./my-checkpoint --device cpu": (END_TO_END,),
@@ -238,7 +238,11 @@ def test_every_command_the_docs_show_has_what_runs_it():
             assert (REPO / path).is_file(), f"{command!r}: {path} does not exist"
             if function:
                 source = (REPO / path).read_text(encoding="utf-8")
-                assert re.search(rf"^def {function}\(", source, re.M), f"{command!r}: no {function} in {path}"
+                cls, _, method = function.rpartition("::")  # a test function, or Class::method
+                if cls:
+                    source = source.split(f"\nclass {cls}", 1)[1] if f"\nclass {cls}" in source else ""
+                indent = r"\s+" if cls else ""
+                assert re.search(rf"^{indent}def {method}\(", source, re.M), f"{command!r}: no {function} in {path}"
 
 
 def test_every_test_the_fail_closed_table_names_exists():
