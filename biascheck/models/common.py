@@ -283,10 +283,11 @@ class EngineModel(LanguageModel):
         for j, (text, (start, end), (token_ids, offsets, special)) in enumerate(zip(texts, spans, rows, strict=True)):
             try:
                 got = covering_pieces(text, offsets, special, start, end, what="")
-            except TokenizationError:  # again, with the names a reader needs
+            except TokenizationError:
+                got = []  # covering_pieces finds one piece or raises
+            if not got:  # raise it again, with the names a reader needs, outside the handler (one error shown)
                 tokens = self.tokenizer.convert_ids_to_tokens(list(token_ids))
-                covering_pieces(text, offsets, special, start, end, what=what(j), tokens=tokens)
-                raise
+                got = covering_pieces(text, offsets, special, start, end, what=what(j), tokens=tokens)
             pieces[j] = len(got)
             if len(got) == 1:
                 ids[j] = token_ids[got[0]]

@@ -100,7 +100,7 @@ def test_slot_pieces_equal_covering_pieces_text_by_text(fixture, special, reques
         text, span = cases[n]
         with pytest.raises(TokenizationError) as raised:
             fake._slot_pieces([text], [span], add_special_tokens=special, what=lambda j, s=span: f"word {s}")
-        assert str(raised.value) == message
+        assert str(raised.value) == message and raised.value.__context__ is None  # one error, not two chained
 
 
 def test_slot_pieces_without_the_backend_path_are_the_same(bert_tokenizer):
