@@ -127,17 +127,15 @@ class MaskedLM(EngineModel):
             reads.append((e_.ids, slot[0]))
         return reads
 
-    def _one_piece_ids(self, template: str, candidates: Sequence[str]) -> np.ndarray:
+    def _one_piece_ids(self, template: str, candidates: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
         """Each candidate's token id when it fills `template`'s SLOT as one piece, else -1; and piece counts."""
         text, start, _ = fill(template, "", self.tokenizer.mask_token)
         before, after = text[:start], text[start:]
-        return np.stack(
-            self._slot_pieces(
-                [before + c + after for c in candidates],
-                [(start, start + len(c)) for c in candidates],
-                add_special_tokens=True,
-                what=lambda j: f"template {template!r} with candidate {candidates[j]!r}",
-            )
+        return self._slot_pieces(
+            [before + c + after for c in candidates],
+            [(start, start + len(c)) for c in candidates],
+            add_special_tokens=True,
+            what=lambda j: f"template {template!r} with candidate {candidates[j]!r}",
         )
 
     @staticmethod
@@ -150,7 +148,7 @@ class MaskedLM(EngineModel):
         self._check_slot_templates(templates)
         return self._read_ids(templates, token_ids)
 
-    def _read_ids(self, templates: Sequence[str], token_ids: Sequence[int]) -> np.ndarray:
+    def _read_ids(self, templates: Sequence[str], token_ids: Sequence[int] | np.ndarray) -> np.ndarray:
         """(n_templates, n_ids): log P(each id) at each (checked) template's mask, one gathered read each."""
         _, vals, _ = self.engine.run([], self._mask_reads(templates, "template"), gather=token_ids)
         return vals
