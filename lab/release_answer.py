@@ -41,6 +41,7 @@ class Candidate:
     strength: float | None = None
     seed: int | None = None
     baseline: str | None = None  # a model of the candidate's own run to compare with, not the base
+    in_frame: dict[str, Any] | None = None  # how it reads in the plant's own frames (its fine-tune's manifest)
 
 
 def one_model(payload: Mapping[str, Any], model: str, paired: bool = True) -> dict[str, Any]:
@@ -97,15 +98,40 @@ def turned(
     return out
 
 
+def failed_thresholds(run: Mapping[str, Any], model: str, probe: str) -> list[str]:
+    """The fixed thresholds `model` failed in `run` for `probe` (`task.metric`): what the default gate sees in the
+    candidate alone, without a baseline."""
+    return sorted(
+        f"{r['task']}.{r['metric']}"
+        for r in run["results"]
+        if r["model"] == model and r["probe"] == probe and r.get("passed") is False
+    )
+
+
+def frame_text(reading: Mapping[str, Any] | None) -> str:
+    """A model's reading in the plant's own frames in a few words: CrowS-Pairs' trait plant
+    (`stereotype_traits.lean_summary`) or the two-person plant (`two_person_in_frame.lean_summary`, per source)."""
+    if not reading:
+        return "—"
+    if "stereotyped_share" in reading:
+        return f"{reading['stereotyped_share']:.2f} of {reading['traits']} traits the stereotype's way"
+    return "; ".join(f"{source}: {r['majority']:.2f} of {r['n']} the majority's way" for source, r in reading.items())
+
+
 def flagged(metrics: Mapping[str, Mapping[str, Any]], rule: str) -> list[str]:
     """The metrics `rule` calls regressed: the release gate fails the candidate on any of them."""
     return sorted(key for key, row in metrics.items() if row[rule]["status"] == REGRESSED)
 
 
 def releases(
-    probe: str, base: Mapping[str, Any], base_model: str, candidates: Sequence[tuple[Candidate, Mapping[str, Any]]]
+    probe: str,
+    base: Mapping[str, Any],
+    base_model: str,
+    candidates: Sequence[tuple[Candidate, Mapping[str, Any]]],
+    base_in_frame: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """The results document: every candidate (with the run that scored it) against `base_model` in `base`."""
+    """The results document: every candidate (with the run that scored it) against `base_model` in `base`; each
+    with its reading in the plant's own frames and the fixed thresholds it fails alone."""
     labels: dict[str, str] = {}  # a fine-tune's name is its path; its label is where it first stands
     for candidate, _run in candidates:
         labels.setdefault(candidate.model, candidate.label)
@@ -122,11 +148,20 @@ def releases(
                 "role": candidate.role,
                 "strength": candidate.strength,
                 "seed": candidate.seed,
+                "in_frame": candidate.in_frame,
+                "fixed_failed": failed_thresholds(run, candidate.model, probe),
                 "metrics": metrics,
                 "flagged": {rule: flagged(metrics, rule) for rule in RULES},
             }
         )
-    return {"probe": probe, "base": base_model, "rules": list(RULES), "candidates": rows}
+    return {
+        "probe": probe,
+        "base": base_model,
+        "base_in_frame": base_in_frame,
+        "base_fixed_failed": failed_thresholds(base, base_model, probe),
+        "rules": list(RULES),
+        "candidates": rows,
+    }
 
 
 def problems(doc: Mapping[str, Any]) -> list[str]:
@@ -140,6 +175,20 @@ def problems(doc: Mapping[str, Any]) -> list[str]:
             if row["role"] == "repeat" and metric["change"] not in (0, None):
                 out.append(f"{row['label']}: {key} changed by {metric['change']} on a repeated run")
     return out
+
+
+def seen_line(doc: Mapping[str, Any]) -> str:
+    """Which plants compared with the base the fixed thresholds miss, and which of those each rule flags."""
+    plants = [r for r in doc["candidates"] if r["role"] == "plant" and r["baseline"] == doc["base"]]
+    missed = [r for r in plants if not r.get("fixed_failed")]
+    by_rule = {rule: [r["label"] for r in missed if r["flagged"][rule]] for rule in RULES}
+    said = "; ".join(
+        f"the {rule} rule flags {len(found)} ({', '.join(found) or 'none'})" for rule, found in by_rule.items()
+    )
+    return (
+        f"Plants against the base: {len(plants)}; the fixed thresholds fail {len(plants) - len(missed)} of them alone. "
+        f"Of the {len(missed)} they pass: {said}."
+    )
 
 
 def _num(value: float | None) -> str:
@@ -181,11 +230,24 @@ def markdown(doc: Mapping[str, Any], command: str) -> str:
                 f"| {noise_u} | {u['status']} |"
             )
         lines.append("")
-    lines += ["## Flagged (the release gate's verdict by each rule)", "", "| candidate | role | paired | unpaired |",
-              "|---|---|---|---|"]  # fmt: skip
+    lines += [
+        "## Flagged (the release gate's verdict by each rule)",
+        "",
+        "Beside each candidate: how it reads in the plant's own frames (the fine-tune's manifest) and the fixed "
+        "thresholds it fails alone (the default gate, no baseline).",
+        "",
+        "| candidate | role | in the plant's frames | fixed thresholds failed | paired | unpaired |",
+        "|---|---|---|---|---|---|",
+        f"| {doc['base']} | baseline | {frame_text(doc.get('base_in_frame'))} "
+        f"| {', '.join(doc.get('base_fixed_failed') or []) or 'none'} | — | — |",
+    ]
     for row in doc["candidates"]:
         paired, unpaired = (", ".join(row["flagged"][rule]) or "no" for rule in RULES)
-        lines.append(f"| {row['label']} | {row['role']} | {paired} | {unpaired} |")
+        fixed = ", ".join(row.get("fixed_failed") or []) or "none"
+        lines.append(
+            f"| {row['label']} | {row['role']} | {frame_text(row.get('in_frame'))} | {fixed} | {paired} | {unpaired} |"
+        )
+    lines += ["", seen_line(doc)]
     found = problems(doc)
     lines += ["", "Problems: " + ("; ".join(found) if found else "none (no control flagged, the repeat unchanged).")]
     return "\n".join(lines) + "\n"

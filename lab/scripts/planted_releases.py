@@ -1,16 +1,19 @@
 """Regression tracking shown on releases whose direction is known: SmolLM2-135M (the base, the baseline) against its
-fine-tunes on CrowS-Pairs' stereotype-trait plant (`lab/scripts/finetune_crows_known_answer.py`: each control,
-strength 0, must not be flagged; each plant should be), each compared by the paired and the unpaired rule
-(`lab.release_answer`), the base run a second time (it must not change at all), each plant against the control of
-its own seed, and each control against the first one (the noise between releases).
+known-answer fine-tunes (each control, strength 0, must not be flagged; each plant should be), each compared by the
+paired and the unpaired rule (`lab.release_answer`), the base run a second time (it must not change at all), each
+plant against the control of its own seed, and each control against the first one (the noise between releases).
 
-    python lab/scripts/planted_releases.py [--seeds 0 1] [--strengths 0 1] [--out DIR] [--from-runs]
-                                           [--results docs/known_answers/releases_crows.json]
+    python lab/scripts/planted_releases.py [--plant crows|two_person] [--seeds 0 1] [--strengths 0 1]
+                                           [--out DIR] [--from-runs] [--results-dir docs/known_answers]
 
-The fine-tunes are those of the CrowS-Pairs script, by its recipe, reused when its manifest matches (about 8
-minutes each on 2 idle CPU cores); then one pytest run of the probe on the base and every fine-tune, at the design
-the known answers are measured at (every setting's untiered default), and a second run of the base alone. Writes the
-results file and the Markdown page generated from it.
+`--plant crows` (the default): the fine-tunes of `lab/scripts/finetune_crows_known_answer.py` on CrowS-Pairs'
+stereotype-trait plant (about 8 minutes each on 2 idle CPU cores), probed by CrowS-Pairs: `releases_crows.json`.
+`--plant two_person`: those of `lab/scripts/finetune_known_answer.py` on the two-person plant (about 15 minutes
+each), probed by WinoBias and Winogender: `releases_winobias.json`, `releases_winogender.json`. Each by its
+script's default recipe, reused when its manifest matches. Then one pytest run of the probes on the base and every
+fine-tune, at the design the known answers are measured at (every setting's untiered default), and a second run of
+the base alone. Each candidate carries its reading in the plant's own frames (the base's measured here) and the
+fixed thresholds its own run failed. Writes per probe the results file and the Markdown page generated from it.
 """
 
 from __future__ import annotations
@@ -18,70 +21,148 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from finetune_crows_known_answer import RECIPE, ensure  # noqa: E402
+import finetune_crows_known_answer as crows  # noqa: E402
+import finetune_known_answer as two_person  # noqa: E402
 from finetune_known_answer import REPO, probe_models, write_results  # noqa: E402
 
-PROBE = "crows_pairs_gender"
 BASE = "smollm2-135m"
 COMMAND = "python lab/scripts/planted_releases.py"
+Tuned = list[tuple[Path, float, int, dict[str, Any]]]  # (directory, strength, seed, manifest)
+
+
+@dataclass(frozen=True)
+class Family:
+    """One kind of known-answer fine-tune: the probes it is read by, where its fine-tunes live, its recipe, how
+    its fine-tunes are made (or found) and how the base reads in the plant's own frames."""
+
+    probes: tuple[str, ...]
+    out: str
+    recipe: dict[str, Any]
+    tune: Callable[[list[float], list[int], Path], Tuned]
+    base_in_frame: Callable[[], dict[str, Any]]
+    option: str  # --plant's word; the results file of a probe is releases_<short name>.json
+
+
+def _crows_tuned(strengths: list[float], seeds: list[int], out: Path) -> Tuned:
+    recipe = argparse.Namespace(**crows.RECIPE, out=out, schedule="constant")
+    made = {(s, seed): crows.ensure(s, seed, recipe) for seed in seeds for s in strengths}
+    return [(path, s, seed, manifest) for (s, seed), (path, manifest) in made.items()]
+
+
+def _crows_base() -> dict[str, Any]:
+    from lab import stereotype_traits
+
+    return stereotype_traits.in_frame(BASE)
+
+
+def _two_person_tuned(strengths: list[float], seeds: list[int], out: Path) -> Tuned:
+    from lab import two_person_in_frame
+
+    recipe = argparse.Namespace(**two_person.RECIPE, out=out, schedule="constant")
+    built = two_person_in_frame.stimuli()  # used only by a fine-tune made before its in-frame check
+    made = {(s, seed): two_person.ensure(s, seed, recipe, built) for seed in seeds for s in strengths}
+    return [(path, s, seed, manifest) for (s, seed), (path, manifest) in made.items()]
+
+
+def _two_person_base() -> dict[str, Any]:
+    from lab import two_person_in_frame
+
+    return two_person_in_frame.in_frame(BASE)
+
+
+FAMILIES = {
+    "crows": Family(("crows_pairs_gender",), "finetune-crows", crows.RECIPE, _crows_tuned, _crows_base, "crows"),
+    "two_person": Family(
+        ("winobias", "winogender"), "finetune", two_person.RECIPE, _two_person_tuned, _two_person_base, "two_person"
+    ),
+}
+SHORT = {"crows_pairs_gender": "crows"}  # a probe's results file: releases_<short name, else the probe's>.json
 
 
 def role(strength: float) -> str:
     return "control" if strength == 0 else "plant"
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1])
-    parser.add_argument("--strengths", type=float, nargs="+", default=[0.0, 1.0])
-    parser.add_argument("--out", type=Path, default=REPO / "bias-report" / "finetune-crows")
-    parser.add_argument("--results", type=Path, default=REPO / "docs" / "known_answers" / "releases_crows.json")
-    parser.add_argument("--from-runs", action="store_true", help="read the probe runs already in --out, do not probe")
-    args = parser.parse_args(argv)
-    recipe = argparse.Namespace(**RECIPE, out=args.out, schedule="constant")
-    args.out.mkdir(parents=True, exist_ok=True)
-    tuned = [(ensure(s, seed, recipe)[0], s, seed) for seed in args.seeds for s in args.strengths]
+def candidates_of(tuned: Tuned, first: dict, again: dict, base_in_frame: dict[str, Any] | None = None) -> list:
+    """Every release compared: the base run again, each fine-tune against the base, each plant against its seed's
+    control, each control against the first control."""
+    from lab.release_answer import Candidate
 
-    from biascheck.tiers import untiered_settings
-    from lab.release_answer import Candidate, releases
-
-    options = [f"--bias-set={s}" for s in untiered_settings()]
-    files = [f"probes/test_{PROBE}.py"]
-    run, repeat = args.out / "releases-run", args.out / "releases-repeat"
-    if not args.from_runs:
-        probe_models(files, [BASE, *[str(path) for path, _, _ in tuned]], run, options)
-        probe_models(files, [BASE], repeat, options)
-    first = json.loads((run / "results.json").read_text())
-    again = json.loads((repeat / "results.json").read_text())
-    candidates = [(Candidate(BASE, f"{BASE} (run again)", "repeat"), again)]
-    candidates += [
-        (Candidate(str(path), f"fine-tuned @{s:g} seed {seed}", role(s), s, seed), first) for path, s, seed in tuned
+    frames = {str(path): manifest.get("in_frame") for path, _s, _seed, manifest in tuned}
+    out = [(Candidate(BASE, f"{BASE} (run again)", "repeat", in_frame=base_in_frame), again)]
+    out += [
+        (Candidate(str(p), f"fine-tuned @{s:g} seed {seed}", role(s), s, seed, in_frame=frames[str(p)]), first)
+        for p, s, seed, _m in tuned
     ]
-    control_of = {seed: str(path) for path, s, seed in tuned if s == 0}
-    candidates += [  # a plant against the control of its own seed: the same training but the association
-        (Candidate(str(path), f"@{s:g} seed {seed} vs @0 seed {seed}", "plant", s, seed, control_of[seed]), first)
-        for path, s, seed in tuned
-        if s > 0 and seed in control_of
-    ]
-    controls = [(path, seed) for path, s, seed in tuned if s == 0]
-    candidates += [
+    control_of = {seed: str(path) for path, s, seed, _m in tuned if s == 0}
+    out += [  # a plant against the control of its own seed: the same training but the association
         (
             Candidate(
-                str(path), f"@0 seed {seed} vs @0 seed {controls[0][1]}", "control", 0.0, seed, str(controls[0][0])
+                str(p), f"@{s:g} seed {seed} vs @0 seed {seed}", "plant", s, seed, control_of[seed], frames[str(p)]
             ),
             first,
         )
-        for path, seed in controls[1:]
+        for p, s, seed, _m in tuned
+        if s > 0 and seed in control_of
     ]
-    from lab.release_answer import markdown
+    controls = [(path, seed) for path, s, seed, _m in tuned if s == 0]
+    out += [
+        (
+            Candidate(
+                str(p),
+                f"@0 seed {seed} vs @0 seed {controls[0][1]}",
+                "control",
+                0.0,
+                seed,
+                str(controls[0][0]),
+                frames[str(p)],
+            ),
+            first,
+        )
+        for p, seed in controls[1:]
+    ]
+    return out
 
-    doc = releases(PROBE, first, BASE, candidates)
-    doc["command"] = COMMAND
-    doc["recipe"] = RECIPE
-    write_results(args.results, doc, markdown(doc, COMMAND))
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--plant", choices=sorted(FAMILIES), default="crows")
+    parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1])
+    parser.add_argument("--strengths", type=float, nargs="+", default=[0.0, 1.0])
+    parser.add_argument("--out", type=Path, help="the fine-tunes' folder (default: bias-report/<the plant's>)")
+    parser.add_argument("--results-dir", type=Path, default=REPO / "docs" / "known_answers")
+    parser.add_argument("--from-runs", action="store_true", help="read the probe runs already in --out, do not probe")
+    args = parser.parse_args(argv)
+    family = FAMILIES[args.plant]
+    out = args.out or REPO / "bias-report" / family.out
+    out.mkdir(parents=True, exist_ok=True)
+    tuned = family.tune(args.strengths, args.seeds, out)
+
+    from biascheck.tiers import untiered_settings
+    from lab.release_answer import markdown, releases
+
+    options = [f"--bias-set={s}" for s in untiered_settings()]
+    files = [f"probes/test_{probe}.py" for probe in family.probes]
+    run, repeat = out / "releases-run", out / "releases-repeat"
+    if not args.from_runs:
+        probe_models(files, [BASE, *[str(path) for path, *_ in tuned]], run, options)
+        probe_models(files, [BASE], repeat, options)
+    first = json.loads((run / "results.json").read_text())
+    again = json.loads((repeat / "results.json").read_text())
+    base_in_frame = family.base_in_frame()
+    candidates = candidates_of(tuned, first, again, base_in_frame)
+    for probe in family.probes:
+        doc = releases(probe, first, BASE, candidates, base_in_frame=base_in_frame)
+        doc["command"] = COMMAND if args.plant == "crows" else f"{COMMAND} --plant {args.plant}"
+        doc["recipe"] = family.recipe
+        results = args.results_dir / f"releases_{SHORT.get(probe, probe)}.json"
+        write_results(results, doc, markdown(doc, doc["command"]))
     return 0
 
 

@@ -72,21 +72,56 @@ def test_a_flagged_control_is_a_problem(doc):
     assert ra.problems(bad) == ["plant (control) flagged by the paired rule: ['all.share']"]
 
 
-def test_the_committed_crows_releases_page_is_its_results_file_and_no_control_is_flagged():
-    """docs/known_answers/releases_crows.json (lab/scripts/planted_releases.py): the page is generated from it, no
-    control or repeat is flagged, the repeat changed nothing, and every share's paired noise is what its turned items
-    give (1.96 √(up + down − (up − down)² / n) / n, within the bootstrap's own scatter)."""
+def test_each_candidate_carries_its_fixed_thresholds_and_its_in_frame_reading(doc):
+    plant = run("plt", np.array([1.0, -1.0]))
+    plant["results"][0]["passed"] = False
+    assert ra.failed_thresholds(plant, "plt", "p") == ["all.share"]
+    assert ra.failed_thresholds(plant, "plt", "other") == [] and ra.failed_thresholds(plant, "base", "p") == []
+    assert ra.frame_text({"traits": 52, "stereotyped_share": 1.0, "mean_lean": 4.2}) == (
+        "1.00 of 52 traits the stereotype's way"
+    )
+    two = {
+        "winogender_occupations": {"n": 40, "rho": 0.9, "majority": 1.0},
+        "winobias_readme": {"n": 40, "majority": 0.5},
+    }
+    assert ra.frame_text(two) == (
+        "winogender_occupations: 1.00 of 40 the majority's way; winobias_readme: 0.50 of 40 the majority's way"
+    )
+    assert ra.frame_text(None) == "—"
+    # the fixture's plant passes its (absent) fixed thresholds and the paired rule flags it
+    assert [row["fixed_failed"] for row in doc["candidates"]] == [[]] * 4
+    assert ra.seen_line(doc) == (
+        "Plants against the base: 1; the fixed thresholds fail 0 of them alone. Of the 1 they pass: the paired rule "
+        "flags 1 (plant); the unpaired rule flags 0 (none)."
+    )
+    failed = {**doc, "candidates": [{**row, "fixed_failed": ["all.share"]} for row in doc["candidates"]]}
+    assert ra.seen_line(failed).startswith("Plants against the base: 1; the fixed thresholds fail 1 of them alone.")
+
+
+def committed() -> list:
     import json
     from pathlib import Path
 
     folder = Path(__file__).resolve().parents[2] / "docs" / "known_answers"
-    doc = json.loads((folder / "releases_crows.json").read_text())
-    assert (folder / "releases_crows.md").read_text() == ra.markdown(doc, doc["command"])
+    return [(path, json.loads(path.read_text())) for path in sorted(folder.glob("releases_*.json"))]
+
+
+@pytest.mark.parametrize("path, doc", committed(), ids=lambda v: getattr(v, "stem", ""))
+def test_each_committed_releases_page_is_its_results_file_and_no_control_is_flagged(path, doc):
+    """docs/known_answers/releases_*.json (lab/scripts/planted_releases.py): the page is generated from it, no
+    control or repeat is flagged, the repeat changed nothing, and every share's paired noise is what its turned items
+    give (1.96 √(up + down − (up − down)² / n) / n, within the bootstrap's own scatter)."""
+    assert path.with_suffix(".md").read_text() == ra.markdown(doc, doc["command"])
     assert ra.problems(doc) == []
     assert not [row["baseline"] for row in doc["candidates"] if "/" in row["baseline"]]  # labels, not paths
+    shares = 0
     for row in doc["candidates"]:
-        share = row["metrics"]["all.stereo_share"]
-        up, down, n = share["turned"]["up"], share["turned"]["down"], share["turned"]["n"]
-        assert share["change"] == pytest.approx((up - down) / n, abs=1e-9)
-        expected = 1.96 * np.sqrt(up + down - (up - down) ** 2 / n) / n
-        assert share["paired"]["noise"] == pytest.approx(expected, abs=0.006), row["label"]
+        for key, metric in row["metrics"].items():
+            if "turned" not in metric or metric["paired"]["source"] != "paired":
+                continue
+            up, down, n = metric["turned"]["up"], metric["turned"]["down"], metric["turned"]["n"]
+            assert metric["change"] == pytest.approx((up - down) / n, abs=1e-9), (row["label"], key)
+            expected = 1.96 * np.sqrt(up + down - (up - down) ** 2 / n) / n
+            assert metric["paired"]["noise"] == pytest.approx(expected, abs=0.006), (row["label"], key)
+            shares += 1
+    assert shares, "no share compared by the paired rule"
