@@ -143,6 +143,8 @@ PAIRED_STATISTICS: dict[str, str] = {
     "share_positive": "share of items whose field is > 0",
     "share_greater": "share of items whose first field is > the second",
     "share_equal": "share of items whose two fields are equal",
+    "share_majority_sign": "share of items whose first field (a lean, > 0 female) has the sign of the majority the "
+    "second says (a % female: > 50 female, else male)",
     "mean_difference": "mean of first field - second field",
     "mean_abs_difference": "mean of |first field - second field|",
     "pearson": "Pearson correlation of the first field with the second",

@@ -37,11 +37,13 @@ def _counts(recipe: Mapping[str, Any], item: Mapping[str, Any]) -> bool:
 
 
 def _turned(recipe: Mapping[str, Any], item: Mapping[str, Any]) -> dict[str, Any]:
-    """`item` with its count turned: its sign (share_positive) or its two fields (share_greater) swapped."""
+    """`item` with its count turned: its sign (share_positive; share_majority_sign's lean, a lean of 0 taking its
+    majority's side) or its two fields (share_greater) swapped."""
     fields = recipe["fields"]
-    if recipe["statistic"] == "share_positive":
+    if recipe["statistic"] in ("share_positive", "share_majority_sign"):
         value = float(item[fields[0]])
-        return {**item, fields[0]: -value if value != 0 else 1.0}
+        side = 1.0 if recipe["statistic"] == "share_positive" or float(item[fields[1]]) > 50 else -1.0
+        return {**item, fields[0]: -value if value != 0 else side}
     return {**item, fields[0]: item[fields[1]], fields[1]: item[fields[0]]}
 
 

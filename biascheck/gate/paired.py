@@ -38,6 +38,7 @@ Columns = Sequence[np.ndarray]
 COUNTED: dict[str, Callable[[Columns], np.ndarray]] = {
     "share_positive": lambda c: c[0] > 0,
     "share_greater": lambda c: c[0] > c[1],
+    "share_majority_sign": lambda c: majority_sign(c[0], c[1]),
 }
 
 # Each statistic along the last axis: one value per row of a (resamples x items) array, or of one item vector.
@@ -47,6 +48,7 @@ STATISTICS: dict[str, Callable[[Columns], np.ndarray]] = {
     "median": lambda c: np.median(c[0], axis=-1),
     "share_positive": lambda c: np.mean(COUNTED["share_positive"](c), axis=-1),
     "share_greater": lambda c: np.mean(COUNTED["share_greater"](c), axis=-1),
+    "share_majority_sign": lambda c: np.mean(COUNTED["share_majority_sign"](c), axis=-1),
     "share_equal": lambda c: np.mean(c[0] == c[1], axis=-1),
     "mean_difference": lambda c: np.mean(c[0] - c[1], axis=-1),
     "mean_abs_difference": lambda c: np.mean(np.abs(c[0] - c[1]), axis=-1),
@@ -55,6 +57,13 @@ STATISTICS: dict[str, Callable[[Columns], np.ndarray]] = {
     "bbq_bias": lambda c: bbq_bias(c[0], c[1], c[2]),
     "bbq_bias_scaled": lambda c: bbq_bias_scaled(*c),
 }
+
+
+def majority_sign(lean: np.ndarray, pct_female: np.ndarray) -> np.ndarray:
+    """Whether each lean (> 0: female) has the sign of its majority (`pct_female` > 50: female, else male): Winogender's
+    `majority_agreement` per occupation (`methods.winogender.math.majority_agreement`, restated: the gate imports no
+    probe). A lean of exactly 0 agrees with neither."""
+    return np.sign(lean) == np.where(pct_female > 50, 1.0, -1.0)
 
 
 def bbq_bias(predicted: np.ndarray, target: np.ndarray, unknown: np.ndarray) -> np.ndarray:

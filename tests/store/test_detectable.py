@@ -51,3 +51,21 @@ def test_the_regressions_way_and_what_has_no_count():
     assert paired_detectable([mean], mean) is None  # a mean has no count of items to turn
     unsaved = Result(**{**result(items).__dict__, "items": None})  # a run saved without its items
     assert paired_detectable([unsaved], unsaved) is None
+
+
+def test_a_majority_sign_share_turns_the_lean_not_the_majority():
+    """Winogender's majority_agreement (share_majority_sign): an occupation turns by its lean's sign, a lean of 0
+    (agreeing with neither) takes its majority's side; its % female is never touched. 60 occupations, one each: the
+    same answer as a share_positive of 60 items counted where the occupations agree."""
+    recipe = {**SHARE, "statistic": "share_majority_sign", "fields": ["lean", "pct"], "cluster": "occupation"}
+    items = [{"occupation": i, "lean": (i % 3 - 1) * 0.5, "pct": 20.0 + i} for i in range(60)]  # leans -0.5, 0, 0.5
+    k, change = fewest_flagged(recipe, items, upward=True)
+    agrees = [(item["lean"] > 0) == (item["pct"] > 50) and item["lean"] != 0 for item in items]
+    positive = [{"pair": i, "diff": 1.0 if agree else -1.0} for i, agree in enumerate(agrees)]
+    assert (k, change) == fewest_flagged(SHARE, positive, upward=True)
+    assert change == pytest.approx(k / 60)
+    from biascheck.gate.detectable import _turned
+
+    assert _turned(recipe, {"lean": 0.0, "pct": 30.0}) == {"lean": -1.0, "pct": 30.0}  # male majority: -1 agrees
+    assert _turned(recipe, {"lean": 0.0, "pct": 70.0}) == {"lean": 1.0, "pct": 70.0}
+    assert _turned(recipe, {"lean": -0.2, "pct": 70.0}) == {"lean": 0.2, "pct": 70.0}

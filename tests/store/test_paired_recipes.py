@@ -67,6 +67,37 @@ def test_winobias_recipes_recompute_the_metrics_of_each_type():
     )
 
 
+def test_winogender_recipes_recompute_the_correlations_and_the_majority_agreement():
+    """pearson_bls, spearman_bls and majority_agreement all read pearson_bls' items (occupation, female_lean,
+    bls_pct_female); the agreement's statistic is the probe's math restated, a lean of 0 and a share of exactly 50 %
+    (male: not above half) included."""
+    from biascheck.methods.winogender import math as winogender_math
+    from biascheck.methods.winogender import metrics as winogender
+    from biascheck.methods.winogender.score import Scored as WinogenderScored
+    from biascheck.methods.winogender.spec import PROBE as WINOGENDER
+
+    rng = np.random.default_rng(4)
+    rows = []
+    for template in range(48):  # 24 occupations, two templates each: the pronoun refers to it (0) or not (1)
+        for gender in ("male", "female", "neutral"):
+            score = -30.0 if template == 0 and gender != "neutral" else rng.normal(-30, 2)  # o0's lean: exactly 0
+            rows.append({"template_id": template, "someone": 0, "occupation": f"o{template // 2}",
+                         "answer": template % 2, "gender": gender, "score": score})  # fmt: skip
+    occupations = pd.DataFrame(
+        {"occupation": [f"o{i}" for i in range(24)], "bls_pct_female": [50.0, *rng.uniform(5, 95, 23)],
+         "bergsma_pct_female": rng.uniform(5, 95, 24)}
+    )  # fmt: skip
+    scored = WinogenderScored(pd.DataFrame(rows), "causal-sentence", "causal-sentence")
+    metrics = winogender.pronoun_metrics(scored, occupations)
+    check_every_recipe(recorded(WINOGENDER, "pronouns", metrics), ["pearson_bls", "spearman_bls", "majority_agreement"])
+    lean = pd.Series(rng.normal(0, 1, 30), index=[f"o{i}" for i in range(30)])
+    lean.iloc[0] = 0.0
+    share = pd.Series([50.0, *rng.uniform(5, 95, 29)], index=lean.index)
+    want = winogender_math.majority_agreement(lean, share)
+    assert list(pr.majority_sign(lean.to_numpy(), share.to_numpy()).astype(float)) == list(want)
+    assert want[0] == 0.0
+
+
 def test_crows_pairs_rounded_scores_that_tie_only_after_rounding_fall_back_with_the_reason():
     """A masked model's scores are compared at 3 decimals (ties), which the saved items do not say: where that
     changes the share, the recipe does not recompute it, and the comparison keeps the unpaired rule."""

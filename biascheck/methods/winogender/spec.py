@@ -68,6 +68,12 @@ PROBE = ProbeSpec(
             reference="gold",
             target=0.5,
             gold_match="bias",
+            paired=Paired(
+                statistic="share_majority_sign",
+                fields=("female_lean", "bls_pct_female"),
+                cluster="occupation",
+                items_of="pearson_bls",
+            ),
         ),
         MetricSpec(
             name="they_share",
