@@ -129,9 +129,14 @@ def releases(
     base_model: str,
     candidates: Sequence[tuple[Candidate, Mapping[str, Any]]],
     base_in_frame: Mapping[str, Any] | None = None,
+    null_draws: int = 0,
 ) -> dict[str, Any]:
     """The results document: every candidate (with the run that scored it) against `base_model` in `base`; each
-    with its reading in the plant's own frames and the fixed thresholds it fails alone."""
+    with its reading in the plant's own frames and the fixed thresholds it fails alone; with `null_draws`, per
+    paired metric of every candidate but the repeat, how many of that many sign-flip releases of its items the
+    paired rule calls (`lab.release_null`), and all of them pooled."""
+    from lab.release_null import null_rates, pooled
+
     labels: dict[str, str] = {}  # a fine-tune's name is its path; its label is where it first stands
     for candidate, _run in candidates:
         labels.setdefault(candidate.model, candidate.label)
@@ -141,6 +146,9 @@ def releases(
         metrics = compare_release(*against, run, candidate.model, probe)
         for key, counts in turned(*against, run, candidate.model, probe).items():
             metrics[key]["turned"] = counts
+        if null_draws and candidate.role != "repeat":
+            for key, counts in null_rates(*against, run, candidate.model, probe, null_draws).items():
+                metrics[key]["null"] = counts
         rows.append(
             {
                 "label": candidate.label,
@@ -161,6 +169,7 @@ def releases(
         "base_fixed_failed": failed_thresholds(base, base_model, probe),
         "rules": list(RULES),
         "candidates": rows,
+        "null": pooled(rows) if null_draws else None,
     }
 
 
@@ -191,6 +200,21 @@ def seen_line(doc: Mapping[str, Any]) -> str:
     )
 
 
+def null_lines(pooled: Mapping[str, int] | None) -> list[str]:
+    """The paired rule's measured false-alarm rate (`lab.release_null`), in a paragraph; none before it was kept."""
+    if not pooled or not pooled["draws"]:
+        return []
+    rate = pooled["called"] / pooled["draws"]
+    return [
+        "False alarms, measured: per paired metric and candidate, releases made from its own items and the "
+        "baseline's with each cluster's two readings exchanged at random (the sign-flip null: the same churn, no "
+        "direction; `lab.release_null`); the paired rule is run on each as the gate runs it (column *null releases "
+        f"called*). Over all of them it called {pooled['called']} of {pooled['draws']} ({100 * rate:.1f} %; its 95 % "
+        "interval means 5 %, half of them in the regression's direction).",
+        "",
+    ]
+
+
 def _num(value: float | None) -> str:
     return "—" if value is None else f"{value:+.3f}"
 
@@ -209,13 +233,15 @@ def markdown(doc: Mapping[str, Any], command: str) -> str:
         "it must not be flagged either. For a share, the items the candidate counts that the base did not (up) and "
         "the other way (down): the paired noise follows them, about 1.96 √(up + down − (up − down)² / n) / n.",
         "",
+        *null_lines(doc.get("null")),
     ]
     keys = list(dict.fromkeys(k for row in doc["candidates"] for k in row["metrics"]))
     for key in keys:
         header = (
-            "| candidate | role | change | items turned up / down | paired noise | paired | unpaired noise | unpaired |"
+            "| candidate | role | change | items turned up / down | paired noise | paired | null releases called "
+            "| unpaired noise | unpaired |"
         )
-        lines += [f"## `{key}`", "", header, "|---|---|---:|---:|---:|---|---:|---|"]
+        lines += [f"## `{key}`", "", header, "|---|---|---:|---:|---:|---|---:|---:|---|"]
         for row in doc["candidates"]:
             m = row["metrics"].get(key)
             if m is None:
@@ -225,9 +251,11 @@ def markdown(doc: Mapping[str, Any], command: str) -> str:
             noise_u = "—" if u["noise"] is None else f"{u['noise']:.3f} ({u['source']})"
             t = m.get("turned")
             turned = "—" if t is None else f"{t['up']} / {t['down']} of {t['n']}"
+            null = m.get("null")
+            called = "—" if not null else f"{null['called']} / {null['draws']}" if null["draws"] else "no spread"
             lines.append(
                 f"| {row['label']} | {row['role']} | {_num(m['change'])} | {turned} | {noise_p} | {p['status']} "
-                f"| {noise_u} | {u['status']} |"
+                f"| {called} | {noise_u} | {u['status']} |"
             )
         lines.append("")
     lines += [

@@ -137,7 +137,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--strengths", type=float, nargs="+", default=[0.0, 1.0])
     parser.add_argument("--out", type=Path, help="the fine-tunes' folder (default: bias-report/<the plant's>)")
     parser.add_argument("--results-dir", type=Path, default=REPO / "docs" / "known_answers")
-    parser.add_argument("--from-runs", action="store_true", help="read the probe runs already in --out, do not probe")
+    parser.add_argument(
+        "--from-runs",
+        action="store_true",
+        help="read the probe runs in --out (the base's in-frame reading from the results file), do not probe",
+    )
     args = parser.parse_args(argv)
     family = FAMILIES[args.plant]
     out = args.out or REPO / "bias-report" / family.out
@@ -146,6 +150,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from biascheck.tiers import untiered_settings
     from lab.release_answer import markdown, releases
+    from lab.release_null import DRAWS
 
     options = [f"--bias-set={s}" for s in untiered_settings()]
     files = [f"probes/test_{probe}.py" for probe in family.probes]
@@ -155,10 +160,12 @@ def main(argv: list[str] | None = None) -> int:
         probe_models(files, [BASE], repeat, options)
     first = json.loads((run / "results.json").read_text())
     again = json.loads((repeat / "results.json").read_text())
-    base_in_frame = family.base_in_frame()
+    kept = args.results_dir / f"releases_{SHORT.get(family.probes[0], family.probes[0])}.json"
+    earlier = json.loads(kept.read_text()).get("base_in_frame") if args.from_runs and kept.exists() else None
+    base_in_frame = earlier or family.base_in_frame()  # the same model and frames: its reading does not change
     candidates = candidates_of(tuned, first, again, base_in_frame)
     for probe in family.probes:
-        doc = releases(probe, first, BASE, candidates, base_in_frame=base_in_frame)
+        doc = releases(probe, first, BASE, candidates, base_in_frame=base_in_frame, null_draws=DRAWS)
         doc["command"] = COMMAND if args.plant == "crows" else f"{COMMAND} --plant {args.plant}"
         doc["recipe"] = family.recipe
         results = args.results_dir / f"releases_{SHORT.get(probe, probe)}.json"
