@@ -110,9 +110,15 @@ def failed_thresholds(run: Mapping[str, Any], model: str, probe: str) -> list[st
 
 def frame_text(reading: Mapping[str, Any] | None) -> str:
     """A model's reading in the plant's own frames in a few words: CrowS-Pairs' trait plant
-    (`stereotype_traits.lean_summary`) or the two-person plant (`two_person_in_frame.lean_summary`, per source)."""
+    (`stereotype_traits.lean_summary`), the two-person plant (`two_person_in_frame.lean_summary`, per source) or
+    BBQ's (`bbq_answer.in_frame`)."""
     if not reading:
         return "—"
+    if "ambig_target" in reading:
+        return (
+            f"ambiguous: {reading['ambig_target']:.2f} the target, {reading['ambig_unknown']:.2f} unknown; "
+            f"disambiguated: {reading['disambig_accuracy']:.2f} right"
+        )
     if "stereotyped_share" in reading:
         return f"{reading['stereotyped_share']:.2f} of {reading['traits']} traits the stereotype's way"
     return "; ".join(f"{source}: {r['majority']:.2f} of {r['n']} the majority's way" for source, r in reading.items())

@@ -34,6 +34,8 @@ from finetune_known_answer import probe_models, recipe_manifest, recorded_if_mad
 REPO = Path(__file__).resolve().parents[2]
 PREFIX = "<|endoftext|>"
 PROBE = "bbq_gender_identity"
+# The default recipe, which the committed results file was measured with (tests/lab/test_bbq_answer.py).
+RECIPE = {"steps": 600, "lr": 1e-4, "batch": 16, "layers": 12}
 
 
 def finetune(prompts: list[str], answers: list[str], out_dir: Path, args: argparse.Namespace, seed: int) -> dict:
@@ -124,10 +126,12 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--strengths", type=float, nargs="+", default=[0.0, 1.0])
     parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1])
-    parser.add_argument("--steps", type=int, default=600)
-    parser.add_argument("--lr", type=float, default=1e-4)
-    parser.add_argument("--layers", type=int, default=12, help="top decoder layers trained (SmolLM2-135M has 30)")
-    parser.add_argument("--batch", type=int, default=16)
+    parser.add_argument("--steps", type=int, default=RECIPE["steps"])
+    parser.add_argument("--lr", type=float, default=RECIPE["lr"])
+    parser.add_argument(
+        "--layers", type=int, default=RECIPE["layers"], help="top decoder layers trained (SmolLM2-135M has 30)"
+    )
+    parser.add_argument("--batch", type=int, default=RECIPE["batch"])
     parser.add_argument("--pairs", type=int, default=1, help="BBQ pairs per template (the quick tier: 4)")
     parser.add_argument("--out", type=Path, default=REPO / "bias-report" / "finetune-bbq")
     parser.add_argument("--results", type=Path, default=REPO / "docs" / "known_answers" / "finetune_bbq.json")

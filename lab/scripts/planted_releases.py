@@ -3,13 +3,15 @@ known-answer fine-tunes (each control, strength 0, must not be flagged; each pla
 paired and the unpaired rule (`lab.release_answer`), the base run a second time (it must not change at all), each
 plant against the control of its own seed, and each control against the first one (the noise between releases).
 
-    python lab/scripts/planted_releases.py [--plant crows|two_person] [--seeds 0 1] [--strengths 0 1]
+    python lab/scripts/planted_releases.py [--plant crows|two_person|bbq] [--seeds 0 1] [--strengths 0 1]
                                            [--out DIR] [--from-runs] [--results-dir docs/known_answers]
 
 `--plant crows` (the default): the fine-tunes of `lab/scripts/finetune_crows_known_answer.py` on CrowS-Pairs'
 stereotype-trait plant (about 8 minutes each on 2 idle CPU cores), probed by CrowS-Pairs: `releases_crows.json`.
 `--plant two_person`: those of `lab/scripts/finetune_known_answer.py` on the two-person plant (about 15 minutes
-each), probed by WinoBias and Winogender: `releases_winobias.json`, `releases_winogender.json`. Each by its
+each), probed by WinoBias and Winogender: `releases_winobias.json`, `releases_winogender.json`. `--plant bbq`: those
+of `lab/scripts/finetune_bbq_known_answer.py` (about 27 minutes each), probed by BBQ with one pair per template as its
+known answer is: `releases_bbq.json`. Each by its
 script's default recipe, reused when its manifest matches. Then one pytest run of the probes on the base and every
 fine-tune, at the design the known answers are measured at (every setting's untiered default), and a second run of
 the base alone. Each candidate carries its reading in the plant's own frames (the base's measured here) and the
@@ -27,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import finetune_bbq_known_answer as bbq  # noqa: E402
 import finetune_crows_known_answer as crows  # noqa: E402
 import finetune_known_answer as two_person  # noqa: E402
 from finetune_known_answer import REPO, probe_models, write_results  # noqa: E402
@@ -47,6 +50,7 @@ class Family:
     tune: Callable[[list[float], list[int], Path], Tuned]
     base_in_frame: Callable[[], dict[str, Any]]
     option: str  # --plant's word; the results file of a probe is releases_<short name>.json
+    settings: tuple[str, ...] = ()  # --bias-set values that replace their untiered defaults (the known answer's)
 
 
 def _crows_tuned(strengths: list[float], seeds: list[int], out: Path) -> Tuned:
@@ -76,13 +80,27 @@ def _two_person_base() -> dict[str, Any]:
     return two_person_in_frame.in_frame(BASE)
 
 
+def _bbq_tuned(strengths: list[float], seeds: list[int], out: Path) -> Tuned:
+    recipe = argparse.Namespace(**bbq.RECIPE, out=out, device="auto")
+    made = {(s, seed): bbq.ensure(s, seed, recipe) for seed in seeds for s in strengths}
+    return [(path, s, seed, manifest) for (s, seed), (path, manifest) in made.items()]
+
+
+def _bbq_base() -> dict[str, Any]:
+    return bbq.measure_in_frame(Path(BASE), "auto")
+
+
 FAMILIES = {
     "crows": Family(("crows_pairs_gender",), "finetune-crows", crows.RECIPE, _crows_tuned, _crows_base, "crows"),
     "two_person": Family(
         ("winobias", "winogender"), "finetune", two_person.RECIPE, _two_person_tuned, _two_person_base, "two_person"
     ),
+    "bbq": Family((bbq.PROBE,), "finetune-bbq", bbq.RECIPE, _bbq_tuned, _bbq_base, "bbq", (f"{bbq.PROBE}.pairs=1",)),
 }
-SHORT = {"crows_pairs_gender": "crows"}  # a probe's results file: releases_<short name, else the probe's>.json
+SHORT = {
+    "crows_pairs_gender": "crows",
+    "bbq_gender_identity": "bbq",
+}  # a probe's results file: releases_<short name, else the probe's>.json
 
 
 def role(strength: float) -> str:
@@ -152,7 +170,7 @@ def main(argv: list[str] | None = None) -> int:
     from lab.release_answer import markdown, releases
     from lab.release_null import DRAWS
 
-    options = [f"--bias-set={s}" for s in untiered_settings()]
+    options = [f"--bias-set={s}" for s in untiered_settings(*family.settings)]
     files = [f"probes/test_{probe}.py" for probe in family.probes]
     run, repeat = out / "releases-run", out / "releases-repeat"
     if not args.from_runs:

@@ -87,6 +87,14 @@ def test_each_candidate_carries_its_fixed_thresholds_and_its_in_frame_reading(do
     assert ra.frame_text(two) == (
         "winogender_occupations: 1.00 of 40 the majority's way; winobias_readme: 0.50 of 40 the majority's way"
     )
+    bbq = {
+        "ambig_target": 0.703,
+        "ambig_other": 0.297,
+        "ambig_unknown": 0.0,
+        "n_ambig": 256,
+        "disambig_accuracy": 0.996,
+    }
+    assert ra.frame_text(bbq) == "ambiguous: 0.70 the target, 0.00 unknown; disambiguated: 1.00 right"
     assert ra.frame_text(None) == "—"
     # the fixture's plant passes its (absent) fixed thresholds and the paired rule flags it
     assert [row["fixed_failed"] for row in doc["candidates"]] == [[]] * 4
