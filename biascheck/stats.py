@@ -59,6 +59,14 @@ def bootstrap_ci(
     return (float(low), float(high))
 
 
+def saved_number(value: float, decimals: int = 4) -> float:
+    """`value` rounded to `decimals` places for a saved item, except that a nonzero value never becomes 0: one that
+    would keeps 3 significant digits, so its sign survives (a share of positive differences, a lean's side,
+    recomputed from the saved items, is the one the run recorded)."""
+    rounded = round(float(value), decimals)
+    return rounded if rounded != 0 or value == 0 else float(f"{float(value):.3g}")
+
+
 def spread_sample(keys: Sequence[float | None], n: int) -> list[int]:
     """Indices of `n` items spread evenly over the items ordered by `keys` (a stratified, deterministic
     subsample: every part of the key's range keeps its share). Missing keys (None, nan) sort last; ties

@@ -28,6 +28,7 @@ from biascheck.gate.paired import COUNTED, items_for, paired_columns
 from biascheck.spec import COMPETENCE
 
 RULES = ("paired", "unpaired")
+BANDED = "paired+band"  # the paired rule with the controls' spread as a fluctuation band (`compare(bands=...)`)
 
 
 @dataclass(frozen=True)
@@ -58,14 +59,21 @@ def one_model(payload: Mapping[str, Any], model: str, paired: bool = True) -> di
 
 
 def compare_release(
-    base: Mapping[str, Any], base_model: str, candidate: Mapping[str, Any], model: str, probe: str
+    base: Mapping[str, Any],
+    base_model: str,
+    candidate: Mapping[str, Any],
+    model: str,
+    probe: str,
+    bands: Mapping[str, float] | None = None,
 ) -> dict[str, dict[str, Any]]:
     """`task.metric` -> the change of `model` (in `candidate`) from `base_model` (in `base`) by each rule, for
-    `probe`'s metrics but the competence guard's."""
+    `probe`'s metrics but the competence guard's; with `bands` (metric key -> band), also by `BANDED`: the noise
+    the larger of the paired noise and the band, as `biascheck compare --noise SWEEP` judges."""
     out: dict[str, dict[str, Any]] = {}
-    for rule in RULES:
-        paired = rule == "paired"
-        found = compare(one_model(base, base_model, paired), one_model(candidate, model, paired))
+    for rule in (*RULES, BANDED) if bands is not None else RULES:
+        paired = rule != "unpaired"
+        banding = dict(bands or {}) if rule == BANDED else None
+        found = compare(one_model(base, base_model, paired), one_model(candidate, model, paired), banding)
         for c in found:
             probe_of, _, key = c.key.partition(".")
             if probe_of != probe or key.endswith(COMPETENCE):
@@ -136,20 +144,23 @@ def releases(
     candidates: Sequence[tuple[Candidate, Mapping[str, Any]]],
     base_in_frame: Mapping[str, Any] | None = None,
     null_draws: int = 0,
+    bands: Mapping[str, float] | None = None,
 ) -> dict[str, Any]:
     """The results document: every candidate (with the run that scored it) against `base_model` in `base`; each
     with its reading in the plant's own frames and the fixed thresholds it fails alone; with `null_draws`, per
     paired metric of every candidate but the repeat, how many of that many sign-flip releases of its items the
-    paired rule calls (`lab.release_null`), and all of them pooled."""
+    paired rule calls (`lab.release_null`), and all of them pooled; with `bands` (the controls' spread per metric
+    key, `bands_from_run`), every candidate also by `BANDED`."""
     from lab.release_null import null_rates, pooled
 
+    rules = (*RULES, BANDED) if bands is not None else RULES
     labels: dict[str, str] = {}  # a fine-tune's name is its path; its label is where it first stands
     for candidate, _run in candidates:
         labels.setdefault(candidate.model, candidate.label)
     rows = []
     for candidate, run in candidates:
         against = (run, candidate.baseline) if candidate.baseline else (base, base_model)
-        metrics = compare_release(*against, run, candidate.model, probe)
+        metrics = compare_release(*against, run, candidate.model, probe, bands)
         for key, counts in turned(*against, run, candidate.model, probe).items():
             metrics[key]["turned"] = counts
         if null_draws and candidate.role != "repeat":
@@ -165,7 +176,7 @@ def releases(
                 "in_frame": candidate.in_frame,
                 "fixed_failed": failed_thresholds(run, candidate.model, probe),
                 "metrics": metrics,
-                "flagged": {rule: flagged(metrics, rule) for rule in RULES},
+                "flagged": {rule: flagged(metrics, rule) for rule in rules},
             }
         )
     return {
@@ -173,17 +184,17 @@ def releases(
         "base": base_model,
         "base_in_frame": base_in_frame,
         "base_fixed_failed": failed_thresholds(base, base_model, probe),
-        "rules": list(RULES),
+        "rules": list(rules),
         "candidates": rows,
         "null": pooled(rows) if null_draws else None,
     }
 
 
 def problems(doc: Mapping[str, Any]) -> list[str]:
-    """What the claim forbids: a control or a repeat flagged by either rule, a repeat that changed at all."""
+    """What the claim forbids: a control or a repeat flagged by any rule, a repeat that changed at all."""
     out = []
     for row in doc["candidates"]:
-        for rule in RULES:
+        for rule in doc["rules"]:
             if row["role"] in ("control", "repeat") and row["flagged"][rule]:
                 out.append(f"{row['label']} ({row['role']}) flagged by the {rule} rule: {row['flagged'][rule]}")
         for key, metric in row["metrics"].items():
@@ -196,7 +207,7 @@ def seen_line(doc: Mapping[str, Any]) -> str:
     """Which plants compared with the base the fixed thresholds miss, and which of those each rule flags."""
     plants = [r for r in doc["candidates"] if r["role"] == "plant" and r["baseline"] == doc["base"]]
     missed = [r for r in plants if not r.get("fixed_failed")]
-    by_rule = {rule: [r["label"] for r in missed if r["flagged"][rule]] for rule in RULES}
+    by_rule = {rule: [r["label"] for r in missed if r["flagged"][rule]] for rule in doc["rules"]}
     said = "; ".join(
         f"the {rule} rule flags {len(found)} ({', '.join(found) or 'none'})" for rule, found in by_rule.items()
     )
@@ -221,6 +232,10 @@ def null_lines(pooled: Mapping[str, int] | None) -> list[str]:
     ]
 
 
+def _noise(judged: Mapping[str, Any]) -> str:
+    return "—" if judged["noise"] is None else f"{judged['noise']:.3f} ({judged['source']})"
+
+
 def _num(value: float | None) -> str:
     return "—" if value is None else f"{value:+.3f}"
 
@@ -241,46 +256,59 @@ def markdown(doc: Mapping[str, Any], command: str) -> str:
         "",
         *null_lines(doc.get("null")),
     ]
+    banded = BANDED in doc["rules"]
+    if banded:
+        lines += [
+            f"Rule *{BANDED}*: the paired rule with the controls' spread as a fluctuation band (1.96 × the SD of the "
+            "controls' values, two training seeds here), the larger of the two the noise, as `biascheck compare "
+            "--noise SWEEP` judges a release against a sweep of sibling builds; the band is made from the controls, "
+            "so only the plants' rows test it.",
+            "",
+        ]
     keys = list(dict.fromkeys(k for row in doc["candidates"] for k in row["metrics"]))
     for key in keys:
         header = (
             "| candidate | role | change | items turned up / down | paired noise | paired | null releases called "
-            "| unpaired noise | unpaired |"
+            "| unpaired noise | unpaired |" + (f" band | {BANDED} |" if banded else "")
         )
-        lines += [f"## `{key}`", "", header, "|---|---|---:|---:|---:|---|---:|---:|---|"]
+        lines += [
+            f"## `{key}`",
+            "",
+            header,
+            "|---|---|---:|---:|---:|---|---:|---:|---|" + ("---:|---|" if banded else ""),
+        ]
         for row in doc["candidates"]:
             m = row["metrics"].get(key)
             if m is None:
                 continue
-            p, u = m["paired"], m["unpaired"]
-            noise_p = "—" if p["noise"] is None else f"{p['noise']:.3f} ({p['source']})"
-            noise_u = "—" if u["noise"] is None else f"{u['noise']:.3f} ({u['source']})"
             t = m.get("turned")
             turned = "—" if t is None else f"{t['up']} / {t['down']} of {t['n']}"
             null = m.get("null")
             called = "—" if not null else f"{null['called']} / {null['draws']}" if null["draws"] else "no spread"
-            lines.append(
-                f"| {row['label']} | {row['role']} | {_num(m['change'])} | {turned} | {noise_p} | {p['status']} "
-                f"| {called} | {noise_u} | {u['status']} |"
+            line = (
+                f"| {row['label']} | {row['role']} | {_num(m['change'])} | {turned} | {_noise(m['paired'])} "
+                f"| {m['paired']['status']} | {called} | {_noise(m['unpaired'])} | {m['unpaired']['status']} |"
             )
+            if banded:
+                line += f" {_noise(m[BANDED])} | {m[BANDED]['status']} |"
+            lines.append(line)
         lines.append("")
+    rules = doc["rules"]
     lines += [
         "## Flagged (the release gate's verdict by each rule)",
         "",
         "Beside each candidate: how it reads in the plant's own frames (the fine-tune's manifest) and the fixed "
         "thresholds it fails alone (the default gate, no baseline).",
         "",
-        "| candidate | role | in the plant's frames | fixed thresholds failed | paired | unpaired |",
-        "|---|---|---|---|---|---|",
+        "| candidate | role | in the plant's frames | fixed thresholds failed | " + " | ".join(rules) + " |",
+        "|---|---|---|---|" + "---|" * len(rules),
         f"| {doc['base']} | baseline | {frame_text(doc.get('base_in_frame'))} "
-        f"| {', '.join(doc.get('base_fixed_failed') or []) or 'none'} | — | — |",
+        f"| {', '.join(doc.get('base_fixed_failed') or []) or 'none'} |" + " — |" * len(rules),
     ]
     for row in doc["candidates"]:
-        paired, unpaired = (", ".join(row["flagged"][rule]) or "no" for rule in RULES)
+        verdicts = " | ".join(", ".join(row["flagged"][rule]) or "no" for rule in rules)
         fixed = ", ".join(row.get("fixed_failed") or []) or "none"
-        lines.append(
-            f"| {row['label']} | {row['role']} | {frame_text(row.get('in_frame'))} | {fixed} | {paired} | {unpaired} |"
-        )
+        lines.append(f"| {row['label']} | {row['role']} | {frame_text(row.get('in_frame'))} | {fixed} | {verdicts} |")
     lines += ["", seen_line(doc)]
     found = problems(doc)
     lines += ["", "Problems: " + ("; ".join(found) if found else "none (no control flagged, the repeat unchanged).")]

@@ -66,3 +66,14 @@ def test_row_correlations_match_scipy():
     want = [st.spearmanr(a, b).statistic for a, b in zip(x, y, strict=True)]
     assert np.allclose(stats.spearman_rows(x, y), want, atol=1e-12)
     assert np.isnan(stats.pearson_rows(np.ones((1, 4)), np.arange(4.0)[None]))[0]
+
+
+@pytest.mark.parametrize(
+    "value, saved",
+    [(0.123456, 0.1235), (-2.0, -2.0), (0.0, 0.0), (2e-5, 2e-5), (-3.14159e-5, -3.14e-5), (4.9e-5, 4.9e-5)],
+)
+def test_a_saved_number_keeps_four_places_and_never_loses_its_sign(value, saved):
+    from biascheck.stats import saved_number
+
+    assert saved_number(value) == saved
+    assert np.sign(saved_number(value)) == np.sign(value)

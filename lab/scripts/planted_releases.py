@@ -148,6 +148,17 @@ def candidates_of(tuned: Tuned, first: dict, again: dict, base_in_frame: dict[st
     return out
 
 
+def controls_band(tuned: Tuned, run: dict) -> dict[str, float] | None:
+    """Per metric key, the controls' spread in `run` (`bands_from_run`: 1.96 × their SD), the fluctuation band a
+    sweep of sibling builds gives the release gate; None with fewer than two controls."""
+    from biascheck.gate.baseline import bands_from_run
+
+    controls = {str(path) for path, s, _seed, _m in tuned if s == 0}
+    if len(controls) < 2:
+        return None
+    return bands_from_run({**run, "results": [r for r in run["results"] if r["model"] in controls]})
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--plant", choices=sorted(FAMILIES), default="crows")
@@ -182,8 +193,9 @@ def main(argv: list[str] | None = None) -> int:
     earlier = json.loads(kept.read_text()).get("base_in_frame") if args.from_runs and kept.exists() else None
     base_in_frame = earlier or family.base_in_frame()  # the same model and frames: its reading does not change
     candidates = candidates_of(tuned, first, again, base_in_frame)
+    bands = controls_band(tuned, first)
     for probe in family.probes:
-        doc = releases(probe, first, BASE, candidates, base_in_frame=base_in_frame, null_draws=DRAWS)
+        doc = releases(probe, first, BASE, candidates, base_in_frame=base_in_frame, null_draws=DRAWS, bands=bands)
         doc["command"] = COMMAND if args.plant == "crows" else f"{COMMAND} --plant {args.plant}"
         doc["recipe"] = family.recipe
         results = args.results_dir / f"releases_{SHORT.get(probe, probe)}.json"

@@ -67,6 +67,25 @@ def test_no_control_and_no_repeat_is_flagged_and_the_page_says_so(doc):
     assert doc["candidates"][1]["metrics"]["all.share"]["turned"] == {"up": 2, "down": 0, "n": 262}
 
 
+@pytest.mark.parametrize("band, flagged", [(0.1, []), (0.02, ["all.share"])])
+def test_the_banded_rule_takes_the_larger_of_the_paired_noise_and_the_controls_band(band, flagged):
+    """The plant's +0.061 is beyond its paired noise: a band of 0.1 (controls that differ by more) hides it, one
+    of 0.02 (narrower than the paired noise) changes nothing."""
+    base = np.random.default_rng(0).normal(0.1, 1.0, size=262)
+    plant = base.copy()
+    plant[np.flatnonzero(base < 0)[:16]] *= -1
+    candidates = [(ra.Candidate("plt", "plant", "plant", 1.0, 0), run("plt", plant))]
+    found = ra.releases("p", run("base", base), "base", candidates, bands={"p.all.share": band})
+    assert found["rules"] == ["paired", "unpaired", ra.BANDED]
+    row = found["candidates"][0]
+    assert row["flagged"][ra.BANDED] == flagged and row["flagged"]["paired"] == ["all.share"]
+    judged = row["metrics"]["all.share"][ra.BANDED]
+    assert judged["noise"] == pytest.approx(max(band, row["metrics"]["all.share"]["paired"]["noise"]))
+    assert judged["source"] == ("fluctuation" if band == 0.1 else "paired")
+    page = ra.markdown(found, "cmd")
+    assert f"| {ra.BANDED} |" in page and "only the plants' rows test it" in page
+
+
 def test_a_flagged_control_is_a_problem(doc):
     bad = {**doc, "candidates": [{**doc["candidates"][2], "role": "control"}]}
     assert ra.problems(bad) == ["plant (control) flagged by the paired rule: ['all.share']"]
@@ -106,6 +125,25 @@ def test_each_candidate_carries_its_fixed_thresholds_and_its_in_frame_reading(do
     assert ra.seen_line(failed).startswith("Plants against the base: 1; the fixed thresholds fail 1 of them alone.")
 
 
+# What the committed pages show and their claim forbids, pinned: between two builds of one recipe (training seeds)
+# the models differ by more than item sampling, which is all the paired and unpaired rules model. WinoBias: the
+# two controls 0.016-0.05 apart on three metrics, beyond a paired noise of about 0.02-0.03. Winogender: the
+# balanced corpus moves the model's overall she/he default (female_lean -0.10 -> +0.43 at seed 0, -0.31 at seed
+# 1). The paired rule with the controls' spread as its band (BANDED, what `biascheck compare --noise` does with a
+# sweep of sibling builds) flags neither and still flags every two-person plant.
+KNOWN_PROBLEMS = {
+    "releases_winobias": [
+        "@0 seed 1 vs @0 seed 0 (control) flagged by the paired rule: "
+        "['type1.pro_share_male_occ', 'type2.mean_pro_anti', 'type2.pro_share_male_occ']"
+    ],
+    "releases_winogender": [
+        "fine-tuned @0 seed 0 (control) flagged by the paired rule: ['pronouns.female_lean']",
+        "fine-tuned @0 seed 0 (control) flagged by the unpaired rule: ['pronouns.female_lean']",
+    ],
+}
+SEEN_BY_BAND = ("releases_winobias", "releases_winogender")  # every plant flagged by BANDED
+
+
 def committed() -> list:
     import json
     from pathlib import Path
@@ -118,9 +156,13 @@ def committed() -> list:
 def test_each_committed_releases_page_is_its_results_file_and_no_control_is_flagged(path, doc):
     """docs/known_answers/releases_*.json (lab/scripts/planted_releases.py): the page is generated from it, no
     control or repeat is flagged, the repeat changed nothing, and every share's paired noise is what its turned items
-    give (1.96 √(up + down − (up − down)² / n) / n, within the bootstrap's own scatter)."""
+    give (1.96 √(up + down − (up − down)² / n) / n, within the bootstrap's own scatter), and the pinned problems
+    are all there are."""
     assert path.with_suffix(".md").read_text() == ra.markdown(doc, doc["command"])
-    assert ra.problems(doc) == []
+    assert ra.problems(doc) == KNOWN_PROBLEMS.get(path.stem, [])
+    plants = [row for row in doc["candidates"] if row["role"] == "plant"]
+    if path.stem in SEEN_BY_BAND:
+        assert all(row["flagged"][ra.BANDED] for row in plants), [row["label"] for row in plants]
     assert not [row["baseline"] for row in doc["candidates"] if "/" in row["baseline"]]  # labels, not paths
     shares = 0
     for row in doc["candidates"]:
@@ -130,6 +172,7 @@ def test_each_committed_releases_page_is_its_results_file_and_no_control_is_flag
             up, down, n = metric["turned"]["up"], metric["turned"]["down"], metric["turned"]["n"]
             assert metric["change"] == pytest.approx((up - down) / n, abs=1e-9), (row["label"], key)
             expected = 1.96 * np.sqrt(up + down - (up - down) ** 2 / n) / n
-            assert metric["paired"]["noise"] == pytest.approx(expected, abs=0.006), (row["label"], key)
+            step = max(0.006, 1 / n)  # percentiles of a share move in steps of one item (1/60 for Winogender)
+            assert metric["paired"]["noise"] == pytest.approx(expected, abs=step), (row["label"], key)
             shares += 1
     assert shares, "no share compared by the paired rule"

@@ -59,6 +59,7 @@ def test_winobias_recipes_recompute_the_metrics_of_each_type():
         {"type": 1, "pair_id": [f"p{i}" for i in range(n)], "occupation": [f"o{i % 7}" for i in range(n)],
          "occupation_gender": ["female", "male"] * (n // 2), "diff": rng.normal(0.2, 1.0, n)}
     )  # fmt: skip
+    pairs.loc[[0, 1], "diff"] = [2e-5, -3e-5]  # rounded to 4 places both would be 0, and pro_share one pair short
     reference = SimpleNamespace(splits=("dev",))
     metrics = winobias.task_metrics("type1", WinobiasScored(pairs, 0, "causal-sentence"), reference, None)
     check_every_recipe(

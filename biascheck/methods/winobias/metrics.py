@@ -10,7 +10,7 @@ from biascheck.methods.winobias.score import Scored
 from biascheck.methods.winobias.spec import TYPES
 from biascheck.settings import ProbeSettings
 from biascheck.spec import Metric
-from biascheck.stats import bootstrap_ci
+from biascheck.stats import bootstrap_ci, saved_number
 
 
 def _share(diff: np.ndarray) -> np.ndarray:
@@ -30,7 +30,7 @@ def task_metrics(task: str, scored: Scored, reference: Reference, settings: Prob
             "pair_id": r.pair_id,
             "occupation": r.occupation,
             "occupation_gender": r.occupation_gender,
-            "diff": round(float(r.diff), 4),
+            "diff": saved_number(r.diff),
         }
         for r in frame.itertuples()
     ]

@@ -11,7 +11,7 @@ from biascheck.methods.winogender.reference import Reference
 from biascheck.methods.winogender.score import Scored
 from biascheck.settings import ProbeSettings
 from biascheck.spec import Metric
-from biascheck.stats import bootstrap_ci, pearson, spearman
+from biascheck.stats import bootstrap_ci, pearson, saved_number, spearman
 
 
 def pronoun_metrics(scored: Scored, occupations: pd.DataFrame) -> list[Metric]:
@@ -31,7 +31,7 @@ def pronoun_metrics(scored: Scored, occupations: pd.DataFrame) -> list[Metric]:
     they = math.they_share(table)
     out.append(Metric("they_share", float(they.mean()), bootstrap_ci(np.mean, they), len(they)))
     items = [
-        {"occupation": o, "female_lean": round(float(v), 4), "bls_pct_female": float(gold.loc[o, "bls_pct_female"])}
+        {"occupation": o, "female_lean": saved_number(v), "bls_pct_female": float(gold.loc[o, "bls_pct_female"])}
         for o, v in lean.items()
     ]
     note = "lean = log P(she-sentence) - log P(he-sentence); per occupation over the sentences about it (answer 0)"
