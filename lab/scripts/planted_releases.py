@@ -11,11 +11,13 @@ stereotype-trait plant (about 8 minutes each on 2 idle CPU cores), probed by Cro
 `--plant two_person`: those of `lab/scripts/finetune_known_answer.py` on the two-person plant (about 15 minutes
 each), probed by WinoBias and Winogender: `releases_winobias.json`, `releases_winogender.json`. `--plant bbq`: those
 of `lab/scripts/finetune_bbq_known_answer.py` (about 27 minutes each), probed by BBQ with one pair per template as its
-known answer is: `releases_bbq.json`. Each by its
-script's default recipe, reused when its manifest matches. Then one pytest run of the probes on the base and every
-fine-tune, at the design the known answers are measured at (every setting's untiered default), and a second run of
-the base alone. Each candidate carries its reading in the plant's own frames (the base's measured here) and the
-fixed thresholds its own run failed. Writes per probe the results file and the Markdown page generated from it.
+known answer is: `releases_bbq.json`. Each by its script's default recipe, reused when its manifest matches. Then
+one pytest run of the probes on the base and every fine-tune, at the design the known answers are measured at (every
+setting's untiered default), and a second run of the base alone. Each candidate carries its reading in the plant's
+own frames (the base's measured here) and the fixed thresholds its own run failed; with two controls or more, a
+third rule judges it with their spread as a fluctuation band (`controls_band`). Per candidate and paired metric,
+the paired rule's calls on sign-flip releases of its items (`lab.release_null`). Writes per probe the results file
+and the Markdown page generated from it.
 """
 
 from __future__ import annotations
@@ -49,7 +51,6 @@ class Family:
     recipe: dict[str, Any]
     tune: Callable[[list[float], list[int], Path], Tuned]
     base_in_frame: Callable[[], dict[str, Any]]
-    option: str  # --plant's word; the results file of a probe is releases_<short name>.json
     settings: tuple[str, ...] = ()  # --bias-set values that replace their untiered defaults (the known answer's)
 
 
@@ -91,11 +92,11 @@ def _bbq_base() -> dict[str, Any]:
 
 
 FAMILIES = {
-    "crows": Family(("crows_pairs_gender",), "finetune-crows", crows.RECIPE, _crows_tuned, _crows_base, "crows"),
+    "crows": Family(("crows_pairs_gender",), "finetune-crows", crows.RECIPE, _crows_tuned, _crows_base),
     "two_person": Family(
-        ("winobias", "winogender"), "finetune", two_person.RECIPE, _two_person_tuned, _two_person_base, "two_person"
+        ("winobias", "winogender"), "finetune", two_person.RECIPE, _two_person_tuned, _two_person_base
     ),
-    "bbq": Family((bbq.PROBE,), "finetune-bbq", bbq.RECIPE, _bbq_tuned, _bbq_base, "bbq", (f"{bbq.PROBE}.pairs=1",)),
+    "bbq": Family((bbq.PROBE,), "finetune-bbq", bbq.RECIPE, _bbq_tuned, _bbq_base, (f"{bbq.PROBE}.pairs=1",)),
 }
 SHORT = {
     "crows_pairs_gender": "crows",
