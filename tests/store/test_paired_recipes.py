@@ -69,9 +69,9 @@ def test_winobias_recipes_recompute_the_metrics_of_each_type():
 
 
 def test_winogender_recipes_recompute_the_correlations_and_the_majority_agreement():
-    """pearson_bls, spearman_bls and majority_agreement all read pearson_bls' items (occupation, female_lean,
-    bls_pct_female); the agreement's statistic is the probe's math restated, a lean of 0 and a share of exactly 50 %
-    (male: not above half) included."""
+    """pearson_bls, spearman_bls, the Bergsma correlations and majority_agreement all read pearson_bls' items
+    (occupation, female_lean, bls_pct_female, bergsma_pct_female); the agreement's statistic is the probe's math
+    restated, a lean of 0 and a share of exactly 50 % (male: not above half) included."""
     from biascheck.methods.winogender import math as winogender_math
     from biascheck.methods.winogender import metrics as winogender
     from biascheck.methods.winogender.score import Scored as WinogenderScored
@@ -90,7 +90,10 @@ def test_winogender_recipes_recompute_the_correlations_and_the_majority_agreemen
     )  # fmt: skip
     scored = WinogenderScored(pd.DataFrame(rows), "causal-sentence", "causal-sentence")
     metrics = winogender.pronoun_metrics(scored, occupations)
-    check_every_recipe(recorded(WINOGENDER, "pronouns", metrics), ["pearson_bls", "spearman_bls", "majority_agreement"])
+    check_every_recipe(
+        recorded(WINOGENDER, "pronouns", metrics),
+        ["pearson_bls", "spearman_bls", "pearson_bergsma", "spearman_bergsma", "majority_agreement"],
+    )
     lean = pd.Series(rng.normal(0, 1, 30), index=[f"o{i}" for i in range(30)])
     lean.iloc[0] = 0.0
     share = pd.Series([50.0, *rng.uniform(5, 95, 29)], index=lean.index)

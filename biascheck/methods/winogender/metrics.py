@@ -31,7 +31,12 @@ def pronoun_metrics(scored: Scored, occupations: pd.DataFrame) -> list[Metric]:
     they = math.they_share(table)
     out.append(Metric("they_share", float(they.mean()), bootstrap_ci(np.mean, they), len(they)))
     items = [
-        {"occupation": o, "female_lean": saved_number(v), "bls_pct_female": float(gold.loc[o, "bls_pct_female"])}
+        {
+            "occupation": o,
+            "female_lean": saved_number(v),
+            "bls_pct_female": float(gold.loc[o, "bls_pct_female"]),
+            "bergsma_pct_female": float(gold.loc[o, "bergsma_pct_female"]),
+        }
         for o, v in lean.items()
     ]
     note = "lean = log P(she-sentence) - log P(he-sentence); per occupation over the sentences about it (answer 0)"

@@ -53,6 +53,12 @@ PROBE = ProbeSpec(
             better="zero",
             reference="gold",
             gold_match="bias",
+            paired=Paired(
+                statistic="pearson",
+                fields=("female_lean", "bergsma_pct_female"),
+                cluster="occupation",
+                items_of="pearson_bls",
+            ),
         ),
         MetricSpec(
             name="spearman_bergsma",
@@ -60,6 +66,12 @@ PROBE = ProbeSpec(
             better="zero",
             reference="gold",
             gold_match="bias",
+            paired=Paired(
+                statistic="spearman",
+                fields=("female_lean", "bergsma_pct_female"),
+                cluster="occupation",
+                items_of="pearson_bls",
+            ),
         ),
         MetricSpec(
             name="majority_agreement",
