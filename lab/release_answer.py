@@ -24,8 +24,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from biascheck.gate.baseline import REGRESSED, compare, saved_results
-from biascheck.gate.paired import COUNTED, items_for, paired_columns
+from biascheck.gate.paired import COUNTED, MIN_CLUSTERS, items_for, paired_columns
 from biascheck.spec import COMPETENCE
+from lab.release_null import null_calls, pooled
 
 RULES = ("paired", "unpaired")
 BANDED = "paired+band"  # the paired rule with the controls' spread as a fluctuation band (`compare(bands=...)`)
@@ -83,27 +84,39 @@ def compare_release(
     return out
 
 
-def turned(
-    base: Mapping[str, Any], base_model: str, candidate: Mapping[str, Any], model: str, probe: str
-) -> dict[str, dict[str, int]]:
-    """`task.metric` -> how many items the candidate counts that the base did not (`up`) and the other way
-    (`down`), of `n`, for every share metric both runs saved items for: what the paired noise of a share follows
-    (about 1.96 √(up + down − (up − down)² / n) / n with one item per cluster; docs/gate.md)."""
-    out = {}
+def item_readings(
+    base: Mapping[str, Any],
+    base_model: str,
+    candidate: Mapping[str, Any],
+    model: str,
+    probe: str,
+    null_draws: int = 0,
+) -> dict[str, dict[str, dict[str, int]]]:
+    """`task.metric` -> what the items both runs saved say, from one pairing of them (`paired_columns`): for a
+    share, how many items the candidate counts that the base did not (`turned`: `up`) and the other way (`down`),
+    of `n`, what its paired noise follows (about 1.96 √(up + down − (up − down)² / n) / n with one item per
+    cluster; docs/gate.md); with `null_draws`, where both runs share the recipe over at least the gate's
+    `MIN_CLUSTERS`, the paired rule's calls on that many sign-flip releases of the items (`null`:
+    `lab.release_null.null_calls`)."""
+    out: dict[str, dict[str, dict[str, int]]] = {}
     before, after = saved_results(one_model(base, base_model)), saved_results(one_model(candidate, model))
     mates = {(r.task, r.metric): r for r in after}
     for r in before:
         other = mates.get((r.task, r.metric))
-        if r.probe != probe or not r.paired or other is None or r.paired["statistic"] not in COUNTED:
+        if r.probe != probe or not r.paired or other is None:
             continue
         found = paired_columns(r.paired, items_for(before, r) or [], items_for(after, other) or [])
         if isinstance(found, str):
             continue
-        _clusters, old, new = found
-        was, now = COUNTED[r.paired["statistic"]](old), COUNTED[r.paired["statistic"]](new)
-        up, down = int((now & ~was).sum()), int((was & ~now).sum())
-        out[f"{r.task}.{r.metric}"] = {"up": up, "down": down, "n": len(was)}
-    return out
+        clusters, old, new = found
+        said = out.setdefault(f"{r.task}.{r.metric}", {})
+        counted = COUNTED.get(r.paired["statistic"])
+        if counted is not None:
+            was, now = counted(old), counted(new)
+            said["turned"] = {"up": int((now & ~was).sum()), "down": int((was & ~now).sum()), "n": len(was)}
+        if null_draws and other.paired == r.paired and int(clusters.max()) + 1 >= MIN_CLUSTERS:
+            said["null"] = null_calls(r.paired, old, new, clusters, null_draws)  # fewer: the gate stays unpaired
+    return {key: said for key, said in out.items() if said}
 
 
 def failed_thresholds(run: Mapping[str, Any], model: str, probe: str) -> list[str]:
@@ -151,8 +164,6 @@ def releases(
     paired metric of every candidate but the repeat, how many of that many sign-flip releases of its items the
     paired rule calls (`lab.release_null`), and all of them pooled; with `bands` (the controls' spread per metric
     key, `bands_from_run`), every candidate also by `BANDED`."""
-    from lab.release_null import null_rates, pooled
-
     rules = (*RULES, BANDED) if bands is not None else RULES
     labels: dict[str, str] = {}  # a fine-tune's name is its path; its label is where it first stands
     for candidate, _run in candidates:
@@ -161,11 +172,9 @@ def releases(
     for candidate, run in candidates:
         against = (run, candidate.baseline) if candidate.baseline else (base, base_model)
         metrics = compare_release(*against, run, candidate.model, probe, bands)
-        for key, counts in turned(*against, run, candidate.model, probe).items():
-            metrics[key]["turned"] = counts
-        if null_draws and candidate.role != "repeat":
-            for key, counts in null_rates(*against, run, candidate.model, probe, null_draws).items():
-                metrics[key]["null"] = counts
+        draws = 0 if candidate.role == "repeat" else null_draws  # a repeat's items are all equal: nothing to flip
+        for key, said in item_readings(*against, run, candidate.model, probe, draws).items():
+            metrics[key].update(said)
         rows.append(
             {
                 "label": candidate.label,

@@ -5,7 +5,8 @@ sign (the sign-flip null: a release that churns items as this one did, with no d
 gate's paired comparison (`biascheck.gate.paired`) runs as it would and calls a change when it is beyond its noise.
 A rule whose 95 % interval means what it says calls about 5 % of them (2.5 % in the regression's direction).
 
-Pure numpy over saved runs; the bootstrap is the gate's own (`bootstrap_change`), so the rate is the gate's.
+Pure numpy over two runs' paired columns (`biascheck.gate.paired.paired_columns`; `lab.release_answer` pairs them once
+for this and the items turned); the bootstrap is the gate's own (`bootstrap_change`), so the rate is the gate's.
 """
 
 from __future__ import annotations
@@ -15,8 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from biascheck.gate.baseline import saved_results
-from biascheck.gate.paired import MIN_CLUSTERS, STATISTICS, Columns, bootstrap_change, items_for, paired_columns
+from biascheck.gate.paired import STATISTICS, Columns, bootstrap_change
 
 DRAWS = 200  # null releases per metric and candidate: a rate of 5 % within about ±3 %
 
@@ -55,31 +55,6 @@ def null_calls(
         defined += 1
         called += abs(change) > (interval[1] - interval[0]) / 2
     return {"draws": defined, "called": called}
-
-
-def null_rates(
-    base: Mapping[str, Any], base_model: str, candidate: Mapping[str, Any], model: str, probe: str, draws: int = DRAWS
-) -> dict[str, dict[str, int]]:
-    """`task.metric` -> `null_calls` of `model` (in `candidate`) and `base_model` (in `base`), for every metric of
-    `probe` both runs can pair over at least the gate's `MIN_CLUSTERS` (`one_model` as `lab.release_answer`
-    reads a run)."""
-    from lab.release_answer import one_model
-
-    out = {}
-    before, after = saved_results(one_model(base, base_model)), saved_results(one_model(candidate, model))
-    mates = {(r.task, r.metric): r for r in after}
-    for r in before:
-        other = mates.get((r.task, r.metric))
-        if r.probe != probe or not r.paired or other is None or other.paired != r.paired:
-            continue
-        found = paired_columns(r.paired, items_for(before, r) or [], items_for(after, other) or [])
-        if isinstance(found, str):
-            continue
-        clusters, old, new = found
-        if int(clusters.max()) + 1 < MIN_CLUSTERS:  # the gate keeps the unpaired rule there
-            continue
-        out[f"{r.task}.{r.metric}"] = null_calls(r.paired, old, new, clusters, draws)
-    return out
 
 
 def pooled(rows: Sequence[Mapping[str, Any]]) -> dict[str, int]:
