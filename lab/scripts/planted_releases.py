@@ -39,6 +39,7 @@ from finetune_known_answer import REPO, probe_models, write_results  # noqa: E40
 BASE = "smollm2-135m"
 COMMAND = "python lab/scripts/planted_releases.py"
 Tuned = list[tuple[Path, float, int, dict[str, Any]]]  # (directory, strength, seed, manifest)
+Ensure = Callable[[float, int], tuple[Path, dict[str, Any]]]  # (strength, seed) -> the fine-tune, made or found
 
 
 @dataclass(frozen=True)
@@ -49,15 +50,14 @@ class Family:
     probes: tuple[str, ...]
     out: str
     recipe: dict[str, Any]
-    tune: Callable[[list[float], list[int], Path], Tuned]
+    maker: Callable[[Path], Ensure]  # the fine-tunes' folder -> its script's `ensure` by its default recipe
     base_in_frame: Callable[[], dict[str, Any]]
     settings: tuple[str, ...] = ()  # --bias-set values that replace their untiered defaults (the known answer's)
 
 
-def _crows_tuned(strengths: list[float], seeds: list[int], out: Path) -> Tuned:
+def _crows_maker(out: Path) -> Ensure:
     recipe = argparse.Namespace(**crows.RECIPE, out=out, schedule="constant")
-    made = {(s, seed): crows.ensure(s, seed, recipe) for seed in seeds for s in strengths}
-    return [(path, s, seed, manifest) for (s, seed), (path, manifest) in made.items()]
+    return lambda s, seed: crows.ensure(s, seed, recipe)
 
 
 def _crows_base() -> dict[str, Any]:
@@ -66,13 +66,12 @@ def _crows_base() -> dict[str, Any]:
     return stereotype_traits.in_frame(BASE)
 
 
-def _two_person_tuned(strengths: list[float], seeds: list[int], out: Path) -> Tuned:
+def _two_person_maker(out: Path) -> Ensure:
     from lab import two_person_in_frame
 
     recipe = argparse.Namespace(**two_person.RECIPE, out=out, schedule="constant")
     built = two_person_in_frame.stimuli()  # used only by a fine-tune made before its in-frame check
-    made = {(s, seed): two_person.ensure(s, seed, recipe, built) for seed in seeds for s in strengths}
-    return [(path, s, seed, manifest) for (s, seed), (path, manifest) in made.items()]
+    return lambda s, seed: two_person.ensure(s, seed, recipe, built)
 
 
 def _two_person_base() -> dict[str, Any]:
@@ -81,10 +80,9 @@ def _two_person_base() -> dict[str, Any]:
     return two_person_in_frame.in_frame(BASE)
 
 
-def _bbq_tuned(strengths: list[float], seeds: list[int], out: Path) -> Tuned:
+def _bbq_maker(out: Path) -> Ensure:
     recipe = argparse.Namespace(**bbq.RECIPE, out=out, device="auto")
-    made = {(s, seed): bbq.ensure(s, seed, recipe) for seed in seeds for s in strengths}
-    return [(path, s, seed, manifest) for (s, seed), (path, manifest) in made.items()]
+    return lambda s, seed: bbq.ensure(s, seed, recipe)
 
 
 def _bbq_base() -> dict[str, Any]:
@@ -92,16 +90,22 @@ def _bbq_base() -> dict[str, Any]:
 
 
 FAMILIES = {
-    "crows": Family(("crows_pairs_gender",), "finetune-crows", crows.RECIPE, _crows_tuned, _crows_base),
+    "crows": Family(("crows_pairs_gender",), "finetune-crows", crows.RECIPE, _crows_maker, _crows_base),
     "two_person": Family(
-        ("winobias", "winogender"), "finetune", two_person.RECIPE, _two_person_tuned, _two_person_base
+        ("winobias", "winogender"), "finetune", two_person.RECIPE, _two_person_maker, _two_person_base
     ),
-    "bbq": Family((bbq.PROBE,), "finetune-bbq", bbq.RECIPE, _bbq_tuned, _bbq_base, (f"{bbq.PROBE}.pairs=1",)),
+    "bbq": Family((bbq.PROBE,), "finetune-bbq", bbq.RECIPE, _bbq_maker, _bbq_base, (f"{bbq.PROBE}.pairs=1",)),
 }
 SHORT = {
     "crows_pairs_gender": "crows",
     "bbq_gender_identity": "bbq",
 }  # a probe's results file: releases_<short name, else the probe's>.json
+
+
+def tuned_of(family: Family, strengths: list[float], seeds: list[int], out: Path) -> Tuned:
+    """Every fine-tune of `family` in `out`, seed by seed, each strength in turn (made where it is not there)."""
+    ensure = family.maker(out)
+    return [(path, s, seed, manifest) for seed in seeds for s in strengths for path, manifest in [ensure(s, seed)]]
 
 
 def role(strength: float) -> str:
@@ -176,7 +180,7 @@ def main(argv: list[str] | None = None) -> int:
     family = FAMILIES[args.plant]
     out = args.out or REPO / "bias-report" / family.out
     out.mkdir(parents=True, exist_ok=True)
-    tuned = family.tune(args.strengths, args.seeds, out)
+    tuned = tuned_of(family, args.strengths, args.seeds, out)
 
     from biascheck.tiers import untiered_settings
     from lab.release_answer import markdown, releases
