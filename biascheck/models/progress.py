@@ -66,7 +66,7 @@ class Heartbeat:
             print(line, file=self.stream, flush=True)
 
     def line(self, elapsed: float) -> str:
-        test = os.environ.get("PYTEST_CURRENT_TEST", "").rsplit(" (", 1)[0]
+        test = running_test(os.environ.get("PYTEST_CURRENT_TEST", ""))
         rate = self.done / elapsed if elapsed > 0 else 0.0
         eta = f"about {_duration((self.total - self.done) / rate)} left" if rate > 0 else "ETA unknown"
         share = 100 * self.done / self.total if self.total else 100.0
@@ -77,6 +77,16 @@ class Heartbeat:
 
     def close(self) -> None:
         pass
+
+
+def running_test(current: str) -> str:
+    """What a heartbeat names, from pytest's PYTEST_CURRENT_TEST ('NODEID (setup|call|teardown)'): the test in
+    its call; in a setup, its file: a probe scores in a module fixture that every test of the file shares, so
+    the first test's id (task1) would label the scoring of all its tasks."""
+    test, _, phase = current.rpartition(" (")
+    if not test:
+        return current
+    return f"{test.split('::', 1)[0]}, setting up" if phase.startswith("setup") else test
 
 
 def _duration(seconds: float) -> str:

@@ -33,6 +33,15 @@ def test_without_a_terminal_a_call_reports_done_total_rate_and_eta(monkeypatch):
     assert progress.Heartbeat(10, "x", log).line(0.0).endswith("ETA unknown")
 
 
+def test_a_setup_is_named_by_its_file_not_by_the_first_test_that_needs_it():
+    """A probe scores every task in a module fixture, set up for its first test: three scoring calls of the
+    Norwegian probe all read '...[task1]' where they scored tasks 1 to 5."""
+    node = "probes/test_norwegian_occupations.py::test_norwegian_occupations[gemma3-270m-task1]"
+    assert progress.running_test(f"{node} (setup)") == "probes/test_norwegian_occupations.py, setting up"
+    assert progress.running_test(f"{node} (call)") == node
+    assert progress.running_test("") == ""
+
+
 def test_lines_are_rate_limited_over_all_calls_and_can_be_turned_off(monkeypatch):
     log = _Log()
     monkeypatch.setattr(progress.sys, "__stderr__", log)
