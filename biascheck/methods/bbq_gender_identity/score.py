@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from biascheck.data.bbq_generate import UNKNOWN_OPTIONS
-from biascheck.errors import NotApplicable
+from biascheck.errors import ConfigError
 from biascheck.methods.bbq_gender_identity.reference import Reference
 from biascheck.scoring import LanguageModel
 from biascheck.settings import ProbeSettings
@@ -73,7 +73,11 @@ def score(lm: LanguageModel, reference: Reference, settings: ProbeSettings) -> S
     chat = settings.chat_template == "on"
     tokenizer = getattr(lm, "tokenizer", None)
     if chat and getattr(tokenizer, "chat_template", None) is None:
-        raise NotApplicable("chat_template=on, but the model's tokenizer has no chat template")
+        raise ConfigError(
+            f"bbq_gender_identity.chat_template=on, but {lm.info.name}'s tokenizer has no chat template (a base "
+            "model, not an instruction-tuned one), so its prompts cannot be put in one: nothing of BBQ is measured. "
+            "Leave the setting at its default (off: lm-evaluation-harness's plain prompt), or drop it for this model."
+        )
     rows = list(items.itertuples(index=False))
     prompts = [chat_prompt(tokenizer, r.context, r.question) if chat else prompt(r.context, r.question) for r in rows]
     texts = [choices(r, settings.choices) for r in rows]

@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 from biascheck.data.bbq_generate import UNKNOWN_OPTIONS
-from biascheck.errors import NotApplicable
+from biascheck.errors import ConfigError
 from biascheck.methods.bbq_gender_identity.reference import Reference
 from biascheck.methods.bbq_gender_identity.score import choices, predicted_answer, prompt, score
 from biascheck.models.base import SlotScores
@@ -49,6 +49,7 @@ class LM:
     """A masked model's interface (`next_token`), recording the prompts it was given."""
 
     family = "masked"
+    info = SimpleNamespace(name="base-model")
 
     def __init__(self, tokenizer):
         self.tokenizer = tokenizer
@@ -75,8 +76,10 @@ def test_the_chat_template_puts_the_question_in_a_user_turn():
     assert set(lm.prompts) == {"<user>C.\n\nQ: Q?</user><assistant>A:"} and scored.chat_template
 
 
-def test_a_tokenizer_without_a_chat_template_is_skipped_with_the_reason():
-    with pytest.raises(NotApplicable, match="no chat template"):
+def test_chat_template_on_for_a_model_without_one_is_an_error_that_says_what_to_set():
+    """Not a skip: the user asked for the chat template, and a run whose every BBQ test skipped ended red
+    'nothing measured' without saying why (issue 59, Gemma 3 270M, a base model)."""
+    with pytest.raises(ConfigError, match=r"chat_template=on, but base-model's tokenizer has no chat template.*off"):
         score(LM(SimpleNamespace(chat_template=None)), Reference(ITEMS, 0, 1, 0), _settings("on"))
 
 
