@@ -16,7 +16,7 @@ the "first N professions only" note, and Table 8 / Figure 1 in the notes of `tem
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 
 import numpy as np
@@ -215,6 +215,25 @@ def compare_metrics(scored: Scored) -> list[Metric]:
     return out
 
 
+SPACED_RATIO = 100.0  # the first-word forms this many times likelier than the leading-space ones: say so
+
+
+def unlikely_spaced_note(spaced: Mapping[str, float], initial: Mapping[str, float] | None) -> str:
+    """A note for the leading-space readings where the model all but never starts a text with ' he' (Gemma's
+    tokenizer has no leading space after <bos>: P(' he' ...) ≈ 5e-7 in all): they then compare two tokens it
+    does not expect there, and its first-word forms ('He', 'She') are the default's reading. Pure."""
+    if not initial:
+        return ""
+    total, first = float(sum(spaced.values())), float(sum(initial.values()))
+    if first < SPACED_RATIO * total:
+        return ""
+    return (
+        f"; the model gives the leading-space pronouns P = {total:.2g} in all after its start token, against "
+        f"{first:.2g} for the first-word forms: its texts do not start with a space, so read "
+        "default_log_he_she_initial"
+    )
+
+
 def default_metrics(scored: Scored) -> list[Metric]:
     """Task ``default``: the default pronoun preference (step 6, Figure 1), three readings."""
     d = scored.default
@@ -223,6 +242,7 @@ def default_metrics(scored: Scored) -> list[Metric]:
         for w in PRONOUNS
     ]
     note = "one context (the bare start token): no interval"
+    spaced = note + unlikely_spaced_note(d, scored.default_initial)
     out = [
         Metric(
             "default_log_he_she",
@@ -230,10 +250,10 @@ def default_metrics(scored: Scored) -> list[Metric]:
             None,
             1,
             items=items,
-            note=note + "; leading-space pronoun after the start token, as the paper's code",
+            note=spaced + "; leading-space pronoun after the start token, as the paper's code",
         ),
-        Metric("default_log_male_female", log_ratio(d, MALE, FEMALE), None, 1, note=note),
-        Metric("default_p_pronoun", float(sum(d.values())), None, 1, note=note),
+        Metric("default_log_male_female", log_ratio(d, MALE, FEMALE), None, 1, note=spaced),
+        Metric("default_p_pronoun", float(sum(d.values())), None, 1, note=spaced),
     ]
     if scored.default_initial:
         di = scored.default_initial

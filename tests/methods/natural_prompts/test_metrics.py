@@ -148,3 +148,19 @@ def test_table8_and_figure1_notes(scored_masked, reference, settings):
         "Figure 1: he 2.0e-02, she 1.0e-02, they 1.0e-02, his 1.0e-02, her 1.0e-02, him 1.0e-02, hers 1.0e-02, "
         "them 1.0e-02, theirs 1.0e-02"
     )
+
+
+def test_a_model_that_never_starts_a_text_with_a_space_is_told_to_read_the_first_word_forms(scored):
+    """Gemma 3 gives ' he' after <bos> P ≈ 5e-7 (no leading space there): its leading-space readings compare
+    two tokens it does not expect, and the note says so with both totals (all nine pronouns); the fake's
+    (0.1 against 0.075) not."""
+    plain = {x.name: x for x in metrics.metrics_for("default", scored)}
+    assert "do not start with a space" not in plain["default_log_he_she"].note
+    spaced = {w: p * 1e-5 for w, p in scored.default.items()}
+    d = {x.name: x for x in metrics.metrics_for("default", dataclasses.replace(scored, default=spaced))}
+    for name in ("default_log_he_she", "default_log_male_female", "default_p_pronoun"):
+        assert "P = 1e-06 in all after its start token, against 0.075" in d[name].note, d[name].note
+        assert "read default_log_he_she_initial" in d[name].note
+    assert d["default_log_he_she"].value == pytest.approx(plain["default_log_he_she"].value)  # a note, the same ratio
+    assert "do not start" not in d["default_log_he_she_initial"].note
+    assert metrics.unlikely_spaced_note(spaced, None) == ""  # a model read without first-word forms: no note
