@@ -85,6 +85,9 @@ class ForwardEngine:
         # runs packed prefix-tree rows (`biascheck.models.packing`); when set, batches are packed rows.
         self.pack_body = pack_body if causal else None
         self.pack_row_len = DEFAULT_ROW_LEN
+        # causal: the longest input the packed rows reproduce (a sliding attention window, which their own mask
+        # replaces); a call with a longer input runs padded batches, where the model applies its window
+        self.pack_max_len: int | None = None
         self.min_shared_prefix = 2
         self.device = device
         self.pad_id = int(pad_id)
@@ -185,10 +188,11 @@ class ForwardEngine:
             return out_t, out_kv, out_ki
         if n_k and not 1 <= k <= self.vocab_size:
             raise ValueError(f"k must be between 1 and the vocabulary size {self.vocab_size}, got {k}")
-        packed = self.pack_body is not None
         with stage("plan"):
             plan = plan_reads(target_reads, top_reads, self.causal, self._order)
             hosts = plan.hosts
+            longest = max((len(h) for h in hosts), default=0)
+            packed = self.pack_body is not None and (self.pack_max_len is None or longest <= self.pack_max_len)
             reads = _ReadsByRow(plan, np.fromiter((r[2] for r in target_reads), dtype=np.int64, count=n_t))
             pending: list[list[Any]] = (
                 self._packed_batches(hosts)
@@ -202,7 +206,7 @@ class ForwardEngine:
                 while pending:
                     batch = pending.pop()
                     try:
-                        self._run_batch(batch, plan, reads, k, out_t, out_kv, out_ki, gather)
+                        self._run_batch(batch, plan, reads, k, out_t, out_kv, out_ki, gather, packed)
                     except Exception as exc:  # noqa: BLE001 - only OOM is handled
                         if not is_oom(exc):
                             raise
@@ -316,10 +320,10 @@ class ForwardEngine:
 
         return hidden.reshape(-1, hidden.shape[-1]), where
 
-    def _run_batch(self, batch, plan: Plan, reads: _ReadsByRow, k, out_t, out_kv, out_ki, gather=None) -> None:
+    def _run_batch(self, batch, plan: Plan, reads: _ReadsByRow, k, out_t, out_kv, out_ki, gather, packed) -> None:
         import torch
 
-        if self.pack_body is not None:
+        if packed:
             flat, where = self._forward_packed(batch)
             batch_hosts = [h for row in batch for h in row.hosts]
         else:

@@ -62,6 +62,15 @@ def default_context_prefix(tokenizer: Any) -> str:
     return ""
 
 
+def sliding_window(model: Any) -> int | None:
+    """The attention window of a model with sliding-window layers (Gemma 2/3, Mistral: `config.sliding_window`),
+    else None. The packed path's 4-D mask replaces it: measured on Gemma 3 270M (window 512), a 676-token input
+    packed gave logits equal to the model's own to 0.0 over its first 400 positions and 24 apart past 520."""
+    config = getattr(model, "config", None)
+    window = getattr(getattr(config, "text_config", config), "sliding_window", None)
+    return int(window) if isinstance(window, int) and window > 0 else None
+
+
 class CausalLM(EngineModel):
     family_name = "causal"
 
@@ -94,6 +103,10 @@ class CausalLM(EngineModel):
         if pack == "auto":
             pack = self.engine.device == "cpu"
         self.engine.pack_body = self._build_pack_body() if pack else None
+        window = sliding_window(model)
+        if window is not None:  # packed rows replace the window with their own mask: rows and inputs within it
+            self.engine.pack_max_len = window
+            self.engine.pack_row_len = min(self.engine.pack_row_len, window)
         if self.engine.pack_body is not None and self.engine.device == "cpu" and kwargs.get("token_budget") is None:
             from biascheck.models.packing import CPU_TOKEN_BUDGET
 

@@ -223,3 +223,31 @@ def test_a_rotary_model_has_no_position_table_to_run_off(llama_tiny):
 
     assert max_positions(llama_tiny[0].config) is None
     assert max_positions(llama_tiny[0].config.__class__(max_position_embeddings=8)) is None
+
+
+def test_a_sliding_attention_window_keeps_longer_inputs_out_of_packed_rows(llama_tokenizer):
+    """Packed rows carry their own 4-D mask, which replaces a model's sliding window (Gemma 3: 512 positions;
+    a 676-token input packed was 24 nats off past 520): inputs longer than the window run padded, where the
+    model applies it, and rows are no longer than it. Without that (the last lines) the numbers differ."""
+    import torch
+    from transformers import MistralConfig, MistralForCausalLM
+
+    torch.manual_seed(5)
+    tok = llama_tokenizer
+    cfg = MistralConfig(
+        vocab_size=len(tok), hidden_size=32, intermediate_size=64, num_hidden_layers=2, num_attention_heads=4,
+        num_key_value_heads=2, max_position_embeddings=128, sliding_window=8, bos_token_id=tok.bos_token_id,
+        eos_token_id=tok.eos_token_id,
+    )  # fmt: skip
+    model = MistralForCausalLM(cfg).eval()
+    lm = CausalLM(model, tok)
+    assert lm.engine.pack_body is not None and (lm.engine.pack_max_len, lm.engine.pack_row_len) == (8, 8)
+    templates = ["The doctor said that [SLOT] is a nurse.", "[SLOT] is here."]
+    texts = [t.replace(SLOT, c) for t in templates for c in ("He", "She")]
+    assert max(n_tokens(tok, x) for x in texts) + len(lm.prefix_ids) > 8  # one input at least past the window
+    loop = [causal_sentence(model, tok, list(lm.prefix_ids), x) for x in texts]
+    got = lm.fill_slot(templates, ["He", "She"]).logprob.ravel()
+    assert [g == logprob_approx(w, n_tokens(tok, x)) for g, w, x in zip(got, loop, texts, strict=True)] == [True] * 4
+    lm.engine.pack_max_len, lm.engine.pack_row_len = None, 128  # packed as before: the window is lost
+    wrong = lm.fill_slot(templates, ["He", "She"]).logprob.ravel()
+    assert not np.allclose(wrong, got, atol=1e-4)
