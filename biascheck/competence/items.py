@@ -92,6 +92,12 @@ EN = Items(
     ),
 )
 
+# Norwegian (issue 59): chosen for the clustered sign test, not for any model's reading. The first set (six
+# pairs of mor/far: moren, bestemoren, svigermoren, stemoren, bestemor, mor) formed 7 clusters or fewer in
+# Gemma 3's, SmolLM2's and bert-base-uncased's tokens once their lengths joined pairs, so the test's smallest
+# p was 2^-7 > ALPHA and no model with such a tokenizer could pass however well it read. These 20 (one pair
+# per stem, a noun in one pair only, at most three animals, as Spanish and French have) form 14 clusters in
+# each of the three tokenizers, chosen by a search over 66 candidate pairs on that count alone.
 NO = Items(
     language="no",
     pronouns=("hun", "han"),
@@ -99,24 +105,24 @@ NO = Items(
     pairs=(
         ("moren", "faren"),
         ("kvinnen", "mannen"),
-        ("søsteren", "broren"),
-        ("datteren", "sønnen"),
-        ("tanten", "onkelen"),
+        ("tvillingsøsteren", "tvillingbroren"),
+        ("sønnedatteren", "sønnesønnen"),
+        ("tante", "onkel"),
         ("dronningen", "kongen"),
         ("kona", "ektemannen"),
         ("jenta", "gutten"),
-        ("bestemoren", "bestefaren"),
         ("niesen", "nevøen"),
         ("bruden", "brudgommen"),
         ("mamma", "pappa"),
-        ("svigermoren", "svigerfaren"),
+        ("kusinen", "fetteren"),
         ("damen", "herren"),
-        ("prinsessen", "prinsen"),
+        ("svigerinnen", "svogeren"),
         ("nonnen", "munken"),
-        ("stemoren", "stefaren"),
-        ("bestemor", "bestefar"),
-        ("mor", "far"),
+        ("husfruen", "husbonden"),
         ("hertuginnen", "hertugen"),
+        ("søyen", "væren"),
+        ("kuen", "oksen"),
+        ("hoppen", "hingsten"),
     ),
     frames=(
         f"I går sa {{n}} at {SLOT} trengte en pause.",
@@ -125,26 +131,26 @@ NO = Items(
         f"Alle vet hvorfor {{n}} dro, og hvor {SLOT} bor nå.",
     ),
     cues=(
-        "mor/far",
+        "",
+        "-mannen",
+        "",
+        "",
+        "",
+        "",
+        "-mannen",
         "",
         "",
         "",
         "",
         "",
-        "-a/-en",
-        "-a/-en",
-        "mor/far",
+        "",
+        "-innen",
+        "",
+        "",
+        "-innen",
         "",
         "",
         "",
-        "mor/far",
-        "",
-        "-essen/-inne",
-        "",
-        "mor/far",
-        "mor/far",
-        "mor/far",
-        "-essen/-inne",
     ),
 )
 

