@@ -4,6 +4,7 @@ runs it quotes.
 
     python lab/scripts/two_real_models.py run        # both runs (about 15 + 40 min on 2 CPU cores), then write
     python lab/scripts/two_real_models.py keep SMOL_DIR SMOL_LOG GEMMA_DIR GEMMA_LOG   # runs made already
+    python lab/scripts/two_real_models.py rerun gemma3-270m   # one model's run again, the other's kept
     python lab/scripts/two_real_models.py norwegian  # Gemma's Norwegian metrics with the guard bypassed (~10 min)
     python lab/scripts/two_real_models.py render     # only rewrite docs/probes.md's block from the file
 
@@ -113,7 +114,10 @@ def render(data: dict[str, Any]) -> str:
 
     models = data["models"]
     runs = "; ".join(
-        f"{MODELS.get(m, m)}: {d['outcome']} in {d['wall_s']} s ({d['tier']} tier)" for m, d in models.items()
+        f"{MODELS.get(m, m)}: {d['outcome']} in {d['wall_s']} s ({d['tier']} tier"
+        + (f", measured {d['measured']}" if d.get("measured", data["measured"]) != data["measured"] else "")
+        + ")"
+        for m, d in models.items()
     )
     intro = (
         f"Measured {data['measured']} on {data['cpus']} CPU cores shared with other jobs (so only the ratio of the "
@@ -211,6 +215,18 @@ def norwegian(model: str = "gemma3-270m") -> list[dict[str, Any]]:
     return rows
 
 
+def rerun(model: str) -> None:
+    """`model`'s run made again (its items or its code changed), its entry replaced with its own date; the
+    other model's entry kept as it was measured."""
+    data = json.loads(NUMBERS.read_text(encoding="utf-8"))
+    report = Path(tempfile.mkdtemp(prefix="two_real_models.")) / model
+    log = _run(model, report)
+    results = json.loads((report / "results.json").read_text(encoding="utf-8"))
+    data["models"][model] = {**keep(results, log), "measured": datetime.now(UTC).strftime("%Y-%m-%d")}
+    NUMBERS.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    print(f"re-measured {model} in {NUMBERS.relative_to(REPO)}")
+
+
 def _run(model: str, report: Path) -> str:
     command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--bias-report", str(report)]
     command += [] if model == "smollm2-135m" else ["--model", model]
@@ -222,10 +238,16 @@ def _run(model: str, report: Path) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("action", choices=("run", "keep", "norwegian", "render"))
-    parser.add_argument("paths", nargs="*", help="keep: SMOL_REPORT_DIR SMOL_LOG GEMMA_REPORT_DIR GEMMA_LOG")
+    parser.add_argument("action", choices=("run", "keep", "rerun", "norwegian", "render"))
+    parser.add_argument(
+        "paths", nargs="*", help="keep: SMOL_REPORT_DIR SMOL_LOG GEMMA_REPORT_DIR GEMMA_LOG; rerun: MODEL"
+    )
     args = parser.parse_args(argv)
-    if args.action == "norwegian":
+    if args.action == "rerun":
+        if len(args.paths) != 1 or args.paths[0] not in MODELS:
+            parser.error("rerun takes one model: " + ", ".join(MODELS))
+        rerun(args.paths[0])
+    elif args.action == "norwegian":
         data = json.loads(NUMBERS.read_text(encoding="utf-8"))
         data["unguarded"] = {"gemma3-270m": norwegian("gemma3-270m")}
         NUMBERS.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
