@@ -143,3 +143,24 @@ def test_a_subsample_of_a_sentence_set_keeps_its_pairs_and_triples_whole():
     assert len(drawn) == 4 and all({f"{s[0]}1", f"{s[0]}2"} <= set(drawn) for s in drawn)
     assert drawn == bench._sample_groups(groups, 3)  # seeded
     assert bench._sample_groups(groups, None) == bench._sample_groups(groups, 6) == ["a1", "a2", "b1", "b2", "c1", "c2"]
+
+
+def test_the_lm_head_benchmark_times_both_models_and_sets_their_ratio_beside_the_arithmetic(saved_gpt2, mirror):
+    """benchmarks/bench_lm_head.py on the tiny GPT-2 against itself: the head's time per read position of each,
+    their arithmetic per row (hidden x vocabulary, read from the model), and both ratios in the last line."""
+    script = SCRIPT.parent / "bench_lm_head.py"
+    done = subprocess.run(
+        [sys.executable, str(script), "--models", str(saved_gpt2), str(saved_gpt2), "--n", "6", "--repeats", "1"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+        env={**os.environ, "BIASCHECK_DATA_DIR": str(mirror)},
+    )
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    line = json.loads(done.stdout.strip().splitlines()[-1])
+    first, second = line["first"], line["second"]
+    assert first["hidden"] == 32 and first["arithmetic_per_row"] == 32 * first["vocab"]
+    assert first["rows"] == second["rows"] > 12 and first["seconds_per_row"] > 0 and second["seconds_per_row"] > 0
+    assert line["arithmetic"] == 1.0
+    assert line["measured_ratio"] == pytest.approx(second["seconds_per_row"] / first["seconds_per_row"], rel=1e-3)
