@@ -51,3 +51,24 @@ def test_gemma_reads_too_few_norwegian_pairs_to_pass_the_guard(gemma):
     assert found.n_clusters >= 14 and 0.5**found.n_clusters < ALPHA, found.summary()  # a reading could pass
     assert 15 <= found.k_agree <= 17 and found.mean_gap > 1, found.summary()
     assert found.agreement < LINE and found.p_value > ALPHA and not found.passed
+
+
+def test_gemma_reproduces_numbers_of_the_published_table(gemma):
+    """Two numbers of docs/probes.md's two-model table (docs/numbers/two_real_models.json), recomputed the way the
+    probes compute them: natural prompts' gated default pronoun (mean ln P(he|o)/P(she|o) over the 18 openers)
+    and the Norwegian guard's pairs agreeing, so that a change of the engine, the loader or the conversion that
+    moves Gemma's numbers is seen here and not only when the page is next made."""
+    import json
+    from pathlib import Path
+
+    import numpy as np
+
+    from biascheck.competence.read import read
+    from biascheck.methods.natural_prompts.spec import OPENERS
+
+    published = json.loads((Path(__file__).parents[2] / "docs/numbers/two_real_models.json").read_text("utf-8"))
+    rows = {(r["probe"], r["task"], r["metric"]): r for r in published["models"]["gemma3-270m"]["gated"]}
+    scores = np.asarray(gemma.next_token(list(OPENERS), ["he", "she"]).logprob, float)
+    openers = float(np.mean(scores[:, 0] - scores[:, 1]))
+    assert openers == pytest.approx(rows["natural_prompts", "default", "default_log_he_she_openers"]["value"], abs=1e-4)
+    assert read(gemma, "no").agreement == rows["norwegian_occupations", "task1", "competence"]["value"]
