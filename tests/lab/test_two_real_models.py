@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from script_module import load_script
 
 REPO = Path(__file__).resolve().parents[2]
@@ -14,22 +15,31 @@ SCRIPT = load_script(REPO / "lab" / "scripts" / "two_real_models.py")
 RERUN = "run: python lab/scripts/two_real_models.py run (about an hour on 2 CPU cores), or keep on runs made already"
 
 
-def test_the_page_block_is_render_of_the_committed_file():
-    data = json.loads(SCRIPT.NUMBERS.read_text(encoding="utf-8"))
+@pytest.mark.parametrize("tier", ["quick", "full"])
+def test_the_page_block_is_render_of_the_committed_file(tier):
+    """Each tier's block is `render` of its file; the full tier's (without BBQ) is on the page exactly when its
+    file is committed."""
+    chosen = SCRIPT.TIERS[tier]
     page = SCRIPT.PAGE.read_text(encoding="utf-8")
-    start, end = page.find(SCRIPT.START), page.find(SCRIPT.END)
-    assert 0 <= start < end, f"docs/probes.md lost the two-model block; put the markers back and {RERUN}"
-    assert page[start : end + len(SCRIPT.END)] + "\n" == SCRIPT.render(data), f"the block was edited: {RERUN}"
+    start, end = page.find(chosen.start), page.find(chosen.end)
+    if tier == "full" and not chosen.numbers.exists():
+        assert start < 0 and end < 0, "a full-tier block without docs/numbers/two_real_models_full.json"
+        return
+    data = json.loads(chosen.numbers.read_text(encoding="utf-8"))
+    assert 0 <= start < end, f"docs/probes.md lost the {tier} two-model block; put the markers back and {RERUN}"
+    assert page[start : end + len(chosen.end)] + "\n" == SCRIPT.render(data, chosen), f"the block was edited: {RERUN}"
+    assert data["command"] == chosen.command() and all(m["tier"] == tier for m in data["models"].values())
 
 
-def test_the_file_s_thresholds_are_today_s_and_its_verdicts_follow_from_its_values():
+def test_the_files_thresholds_are_today_s_and_their_verdicts_follow_from_their_values():
     from biascheck.catalog import PROBES
     from biascheck.thresholds import load_profile
 
     profile = load_profile("default", [REPO / "thresholds"], PROBES)
-    data = json.loads(SCRIPT.NUMBERS.read_text(encoding="utf-8"))
-    assert set(data["models"]) == set(SCRIPT.MODELS)
-    for model, run in data["models"].items():
+    files = [t.numbers for t in SCRIPT.TIERS.values() if t.numbers.exists()]
+    runs = [(m, r) for f in files for m, r in json.loads(f.read_text(encoding="utf-8"))["models"].items()]
+    assert {m for m, _ in runs} == set(SCRIPT.MODELS)
+    for model, run in runs:
         for row in run["gated"]:
             if row["metric"] == SCRIPT.COMPETENCE:
                 continue
