@@ -235,11 +235,8 @@ def measure(
     models = RandomModels(family)
     with (work / f"{name}.{index}.jsonl").open("a", encoding="utf-8") as out:
         for seed in todo:
-            if languages:
-                row = read_seed(models, seed, old_too=False, languages=languages)
-                row["old"] = {}
-            else:
-                row = read_seed(models, seed, old_too=seed < old_seeds)
+            # a re-read language's old items are its first reading's (`reread`): today's alone here
+            row = read_seed(models, seed, old_too=not languages and seed < old_seeds, languages=languages or LANGUAGES)
             out.write(json.dumps(row) + "\n")
             out.flush()
             ks = " ".join(f"{lang} {row['new'][lang]['k']}" for lang in row["new"])
