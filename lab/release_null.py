@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from biascheck.gate.paired import STATISTICS, Columns, bootstrap_change
+from biascheck.gate.paired import JACKKNIFE_FLOOR, STATISTICS, Columns, bootstrap_change
 
 DRAWS = 200  # null releases per metric and candidate: a rate of 5 % within about ±3 %
 
@@ -42,12 +42,12 @@ def null_calls(
     the half-width of its interval), of those whose interval is defined and has a width: where every resample
     gives the same change (a share no item reaches, as CrowS-Pairs' ties on a causal model) nothing can be called,
     and counting it would understate the rate."""
-    statistic = STATISTICS[recipe["statistic"]]
+    statistic, floor = STATISTICS[recipe["statistic"]], recipe["statistic"] in JACKKNIFE_FLOOR
     rng = np.random.default_rng(seed)
     called = defined = 0
     for _ in range(draws):
         first, second = swapped(before, after, clusters, rng.random(int(clusters.max()) + 1) < 0.5)
-        interval = bootstrap_change(statistic, clusters, first, second, **bootstrap)
+        interval = bootstrap_change(statistic, clusters, first, second, jackknife_floor=floor, **bootstrap)
         if interval is None or interval[1] <= interval[0]:  # undefined, or no spread (a share no item reaches)
             continue
         with np.errstate(all="ignore"):

@@ -56,9 +56,10 @@ def test_a_change_every_item_shares_has_no_paired_noise():
         ("spearman", ["x", "y"], None),
     ],
 )
-def test_one_item_per_cluster_is_scipys_paired_bootstrap(statistic, fields, function):
+def test_one_item_per_cluster_is_scipys_paired_bootstrap(statistic, fields, function, monkeypatch):
     """The same seed draws the same resamples as scipy.stats.bootstrap(paired=True): the same interval of
-    statistic(new) - statistic(base)."""
+    statistic(new) - statistic(base) (Pearson's jackknife floor, step 5, off: tested below)."""
+    monkeypatch.setattr(pr, "JACKKNIFE_FLOOR", frozenset())
     rng = np.random.default_rng(7)
     x0, y = rng.normal(size=60), rng.normal(size=60)
     x1 = x0 + rng.normal(scale=0.3, size=60)
@@ -78,6 +79,55 @@ def test_one_item_per_cluster_is_scipys_paired_bootstrap(statistic, fields, func
         random_state=np.random.default_rng(SEED),
     ).confidence_interval  # fmt: skip
     assert (found.low, found.high) == (pytest.approx(theirs.low, abs=1e-12), pytest.approx(theirs.high, abs=1e-12))
+
+
+def _jackknife_by_hand(x0, x1, y):
+    """The jackknife standard error of r(x1, y) - r(x0, y), one row left out at a time, by scipy's pearsonr."""
+    changes = [
+        stats.pearsonr(np.delete(x1, i), np.delete(y, i)).statistic
+        - stats.pearsonr(np.delete(x0, i), np.delete(y, i)).statistic
+        for i in range(len(y))
+    ]
+    return np.sqrt((len(y) - 1) / len(y) * np.sum((np.array(changes) - np.mean(changes)) ** 2))
+
+
+def test_pearsons_interval_is_at_least_its_jackknife_bounds():
+    """Step 5: heavy-tailed rows (t with 2 degrees of freedom: a few far out, moving between the runs) make the
+    percentile interval of a change of Pearson r narrower than ±1.96 jackknife SEs (0.26 against 0.35 here); the
+    gate's interval is then those bounds about the percentile interval's middle, the SE checked against a
+    leave-one-out loop over scipy's pearsonr."""
+    rng = np.random.default_rng(0)
+    y = rng.normal(size=40)
+    x0 = y + rng.standard_t(2, size=40)
+    x1 = x0 + rng.standard_t(2, size=40)
+    base = [{"row": i, "x": float(a), "y": float(b)} for i, (a, b) in enumerate(zip(x0, y, strict=True))]
+    new = [{"row": i, "x": float(a), "y": float(b)} for i, (a, b) in enumerate(zip(x1, y, strict=True))]
+    recipe = {"statistic": "pearson", "fields": ["x", "y"], "cluster": "row"}
+    clusters, before, after = pr.paired_columns(recipe, base, new)
+    plain = pr.bootstrap_change(pr.STATISTICS["pearson"], clusters, before, after)
+    found = pr.paired_change(recipe, base, new)
+    floor = 1.959964 * _jackknife_by_hand(x0, x1, y)
+    assert (plain[1] - plain[0]) / 2 < floor  # the case step 5 is for
+    assert found.half_width == pytest.approx(floor, rel=1e-5)
+    assert (found.low + found.high) / 2 == pytest.approx((plain[0] + plain[1]) / 2)
+
+
+def test_the_jackknife_floor_never_narrows_and_is_pearsons_only():
+    """Where the percentile interval is the wider (well-behaved rows), Pearson's interval is it unchanged; the
+    other statistics never get the floor."""
+    rng = np.random.default_rng(8)
+    x0, y = rng.normal(size=60), rng.normal(size=60)
+    x1 = x0 + rng.normal(scale=0.3, size=60)
+    columns = pr.paired_columns(
+        {"statistic": "pearson", "fields": ["x", "y"], "cluster": "row"},
+        [{"row": i, "x": float(a), "y": float(b)} for i, (a, b) in enumerate(zip(x0, y, strict=True))],
+        [{"row": i, "x": float(a), "y": float(b)} for i, (a, b) in enumerate(zip(x1, y, strict=True))],
+    )
+    plain = pr.bootstrap_change(pr.STATISTICS["pearson"], *columns)
+    floored = pr.bootstrap_change(pr.STATISTICS["pearson"], *columns, jackknife_floor=True)
+    assert (plain[1] - plain[0]) / 2 >= 1.959964 * _jackknife_by_hand(x0, x1, y)
+    assert floored == plain
+    assert pr.JACKKNIFE_FLOOR == {"pearson"}
 
 
 def test_clusters_are_resampled_whole_and_the_same_for_both_runs():
