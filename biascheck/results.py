@@ -210,6 +210,8 @@ class ProbeRecorder:
                 lines.append(
                     f"  {r.key} = {r.value:.4g} (n={r.n}), needs {r.threshold.describe()} [{r.threshold.origin}]"
                 )
+                if not math.isfinite(r.value):  # not measured: the one-paragraph reason is in its note
+                    lines.append(f"    why no number: {r.note or 'the probe gave none (no note says why)'}")
             lines.append(
                 "Change the limits in the file named in brackets, or pick another profile with --bias-profile NAME."
             )

@@ -295,6 +295,34 @@ def test_a_nan_in_per_item_records_is_saved_as_null_not_a_crash(project):
     assert saved["results"][-1]["items"][0]["log_n"] is None
 
 
+NOT_MEASURED = """
+import pytest
+from biascheck.spec import Metric
+pytestmark = pytest.mark.biascheck(probe="pronoun_ratio")
+
+def test_probe(lm, bias):
+    why = "NOT MEASURABLE: 2 of 40 fits did not converge"
+    bias.record("is", Metric("mean_abs_log_n", float("nan"), None, 923, note=why))
+    bias.record("works_as", Metric("mean_abs_log_n", float("nan"), None, 923))
+    bias.check()
+"""
+
+
+def test_a_metric_that_could_not_be_measured_fails_with_its_reason(project):
+    """A gated metric with no number (Gemma's politicians gaps in the full tier: 2 of 40 latent fits did not
+    converge) failed with `= nan` alone, its reason only in the report's note; the failure now says why, and
+    says that nothing says why where the probe left no note."""
+    project.makepyfile(test_probe=NOT_MEASURED)
+    result = project.runpytest("--model", "a/model", "--bias-report", "none")
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines([
+        "  pronoun_ratio.is.mean_abs_log_n = nan (n=923), needs *",
+        "    why no number: NOT MEASURABLE: 2 of 40 fits did not converge",
+        "  pronoun_ratio.works_as.mean_abs_log_n = nan (n=923), needs *",
+        "    why no number: the probe gave none (no note says why)",
+    ])  # fmt: skip
+
+
 CRASH_AT_THE_END = """
 import pytest
 

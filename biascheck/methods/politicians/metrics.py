@@ -150,7 +150,10 @@ def _fit_problems(result: LvmResult) -> list[str]:
     `POSTERIOR_KL_VALID` (section 4); empty when it can."""
     problems = []
     if not result.converged:
-        problems.append(f"{sum(not f.converged for f in result.fits)} of {len(result.fits)} fits did not converge")
+        stuck = [f for f in result.fits if not f.converged]
+        which = ", ".join(f"L1 {f.l1:g} PR {f.pr:g} after {f.iterations:,} iterations" for f in stuck[:4])
+        more = f" and {len(stuck) - 4} more" if len(stuck) > 4 else ""
+        problems.append(f"{len(stuck)} of {len(result.fits)} fits did not converge ({which}{more})")
     if result.posterior_kl > POSTERIOR_KL_VALID:
         problems.append(
             f"posterior KL {result.posterior_kl:.3f} > {POSTERIOR_KL_VALID}: the latent sentiment departs "

@@ -89,7 +89,7 @@ def test_the_gated_gaps_of_a_usable_fit_have_a_value_and_an_interval(fitted):
     ("change", "reason"),
     [
         ({"posterior_kl": 0.5}, "posterior KL 0.500 > 0.1"),
-        ("not converged", "1 of 1 fits did not converge"),
+        ("not converged", "1 of 1 fits did not converge (L1 1e-05 PR 1 after "),
     ],
 )
 def test_an_unusable_fit_makes_the_gated_gaps_nan_with_the_reason(fitted, change, reason):
