@@ -94,7 +94,7 @@ def keep(results: dict[str, Any], log: str) -> dict[str, Any]:
             "min": r["threshold"]["min"],
             "max": r["threshold"]["max"],
             "passed": r["passed"],
-            **({"note": r["note"]} if r["metric"] == COMPETENCE else {}),
+            **({"note": r["note"]} if r["metric"] == COMPETENCE or r["value"] is None else {}),
         }
         for r in results["results"]
         if r["threshold"] is not None
@@ -110,9 +110,12 @@ def gate(row: dict[str, Any]) -> str:
 
 
 def cell(row: dict[str, Any] | None, guard: dict[str, Any] | None) -> str:
-    """value [interval] verdict; 'cannot measure' where the guard failed; '—' where nothing ran."""
+    """value [interval] verdict; 'no number' where the probe gave none; 'cannot measure' where the guard failed;
+    '—' where nothing ran."""
     if row is None:
         return "cannot measure" if guard is not None and not guard["passed"] else "—"
+    if row["value"] is None:  # the probe could not read it (its note says why): the gate failed closed
+        return "no number **FAIL**"
     interval = "" if row["ci_low"] is None else f" [{row['ci_low']:.3f}, {row['ci_high']:.3f}]"
     return f"{row['value']:.3f}{interval} {'pass' if row['passed'] else '**FAIL**'}"
 
@@ -155,6 +158,18 @@ def render(data: dict[str, Any], tier: Tier = TIERS["quick"]) -> str:
         f"times holds), `{data['command']}`: {runs}. Each cell: value [95 % interval] and verdict; — where the test "
         "was skipped (a language the model does not cover); *cannot measure* where the competence guard failed."
     )
+    unread = {
+        f"{MODELS.get(m, m)} {r['probe']} {r['task']}: {r.get('note', 'no note').split('NOT MEASURABLE: ')[-1]}": 0
+        for m, d in models.items()
+        for r in d["gated"]
+        if r["value"] is None
+    }
+    if unread:
+        intro += (
+            " *no number* where the probe could not read a gated metric, so the gate failed closed ("
+            + "; ".join(unread)
+            + ")."
+        )
     lines = [tier.start, *_wrap(intro)]
     for name, probe in PROBES.items():
         found = {m: {(r["task"], r["metric"]): r for r in d["gated"] if r["probe"] == name} for m, d in models.items()}
