@@ -17,10 +17,11 @@ saved with the result as `Result.paired`), its change gets its interval from the
 4. The 95 % percentile interval of d* (resamples where the statistic is undefined, a constant column in a
    correlation, left out; fewer than half defined: a reason). Its half-width (high − low) / 2 is the noise of
    the change, where the unpaired rule adds the two runs' own half-widths in quadrature.
-5. A Pearson r's interval is at least ±1.96 jackknife standard errors of the change (leave one cluster out),
-   widened about its middle where the percentile one is narrower: over few clusters with an influential one
-   the percentile bootstrap of r is too narrow (sign-flip nulls of Winogender's releases called 6.4 % and
-   8.4 % of pearson_bls and pearson_bergsma; synthetic nulls with heavy tails, `lab/pearson_null.py`, 9 %).
+5. A Pearson r's interval is at least ±z jackknife standard errors of the change (leave one cluster out; z
+   1.96 at 95 %), widened about its middle where the percentile one is narrower: over few clusters with an
+   influential one the percentile bootstrap of r is too narrow (sign-flip nulls of Winogender's releases
+   called 6.4 % and 8.4 % of pearson_bls and pearson_bergsma; made-up heavy-tailed runs 8.6 %, 5.5 % with
+   the floor: `lab/pearson_null.py`, docs/gate.md).
 """
 
 from __future__ import annotations
@@ -93,7 +94,7 @@ def bbq_bias_scaled(
 
 
 CHUNK = 100  # resamples evaluated as one array (memory: CHUNK x items per column)
-JACKKNIFE_FLOOR = frozenset({"pearson"})  # step 5: the statistics whose interval the jackknife's bounds below
+JACKKNIFE_FLOOR = frozenset({"pearson"})  # step 5: the statistics whose interval the jackknife bounds from below
 TOLERANCE = 1e-3  # step 2: a recomputed value within this (relative or absolute) of the recorded one
 
 
