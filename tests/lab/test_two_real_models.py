@@ -15,20 +15,20 @@ SCRIPT = load_script(REPO / "lab" / "scripts" / "two_real_models.py")
 RERUN = "run: python lab/scripts/two_real_models.py run (about an hour on 2 CPU cores), or keep on runs made already"
 
 
-@pytest.mark.parametrize("tier", ["quick", "full"])
+@pytest.mark.parametrize("tier", ["quick", "full", "full-bbq"])
 def test_the_page_block_is_render_of_the_committed_file(tier):
-    """Each tier's block is `render` of its file; the full tier's (without BBQ) is on the page exactly when its
-    file is committed."""
+    """Each tier's block is `render` of its file; the full tier's (without BBQ, and BBQ's alone) is on the page
+    exactly when its file is committed."""
     chosen = SCRIPT.TIERS[tier]
     page = SCRIPT.PAGE.read_text(encoding="utf-8")
     start, end = page.find(chosen.start), page.find(chosen.end)
-    if tier == "full" and not chosen.numbers.exists():
-        assert start < 0 and end < 0, "a full-tier block without docs/numbers/two_real_models_full.json"
+    if tier != "quick" and not chosen.numbers.exists():
+        assert start < 0 and end < 0, f"a {tier} block without {chosen.numbers.name}"
         return
     data = json.loads(chosen.numbers.read_text(encoding="utf-8"))
     assert 0 <= start < end, f"docs/probes.md lost the {tier} two-model block; put the markers back and {RERUN}"
     assert page[start : end + len(chosen.end)] + "\n" == SCRIPT.render(data, chosen), f"the block was edited: {RERUN}"
-    assert data["command"] == chosen.command() and all(m["tier"] == tier for m in data["models"].values())
+    assert data["command"] == chosen.command() and all(m["tier"] == chosen.tier for m in data["models"].values())
 
 
 def test_the_files_thresholds_are_today_s_and_their_verdicts_follow_from_their_values():
