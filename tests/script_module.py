@@ -1,8 +1,11 @@
-"""A script of the repository (scripts/, benchmarks/) loaded as a module, so a test can call its functions."""
+"""A script of the repository (scripts/, benchmarks/, lab/scripts/) loaded as a module, so a test can call its
+functions, or run as its README runs it."""
 
 from __future__ import annotations
 
 import importlib.util
+import os
+import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -15,3 +18,16 @@ def load_script(path: Path) -> ModuleType:
     sys.modules[spec.name] = module  # registered first, as importlib's recipe does: a dataclass looks its module up
     spec.loader.exec_module(module)
     return module
+
+
+def run_script(path: Path, args: list[str], mirror: Path, timeout: int = 600) -> subprocess.CompletedProcess[str]:
+    """`path` run by this Python with `args`, the reference data read from `mirror`; its output captured, its exit
+    status left to the test."""
+    return subprocess.run(
+        [sys.executable, str(path), *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+        env={**os.environ, "BIASCHECK_DATA_DIR": str(mirror)},
+    )

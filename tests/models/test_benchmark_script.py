@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from script_module import load_script
+from script_module import load_script, run_script
 
 pytest.importorskip("lm_eval")
 SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_scoring.py"
@@ -25,29 +25,8 @@ def saved_gpt2(gpt2_tiny, tmp_path_factory):
 
 
 def test_the_benchmark_agrees_with_lm_eval_and_the_naive_loop_on_every_request_set(saved_gpt2, mirror):
-    done = subprocess.run(
-        [
-            sys.executable,
-            str(SCRIPT),
-            "--model",
-            str(saved_gpt2),
-            "--device",
-            "cpu",
-            "--inputs",
-            "all",
-            "--n",
-            "12",
-            "--against",
-            "lm-eval",
-            "--threads",
-            "1",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-        env={**os.environ, "BIASCHECK_DATA_DIR": str(mirror)},
-    )
+    args = ["--model", str(saved_gpt2), "--device", "cpu", "--inputs", "all", "--n", "12", "--against", "lm-eval"]
+    done = run_script(SCRIPT, [*args, "--threads", "1"], mirror)
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     lines = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
     assert [line["set"] for line in lines] == SETS
@@ -71,28 +50,8 @@ def test_a_request_set_whose_data_cannot_be_found_stops_the_run_loudly(saved_gpt
 def test_the_ab_variants_run_without_the_naive_loop(saved_gpt2, mirror):
     """--kv-ab and --padded-ab time the engine's other layouts beside the default prefix-tree rows; the
     script's agreement check (exit 0) covers them too."""
-    done = subprocess.run(
-        [
-            sys.executable,
-            str(SCRIPT),
-            "--model",
-            str(saved_gpt2),
-            "--device",
-            "cpu",
-            "--n",
-            "12",
-            "--kv-ab",
-            "--padded-ab",
-            "--no-naive",
-            "--threads",
-            "1",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-        env={**os.environ, "BIASCHECK_DATA_DIR": str(mirror)},
-    )
+    args = ["--model", str(saved_gpt2), "--device", "cpu", "--n", "12", "--kv-ab", "--padded-ab", "--no-naive"]
+    done = run_script(SCRIPT, [*args, "--threads", "1"], mirror)
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     lines = done.stdout.splitlines()
     assert any(line.startswith("engine+kv ") for line in lines)
@@ -149,14 +108,7 @@ def test_the_lm_head_benchmark_times_both_models_and_sets_their_ratio_beside_the
     """benchmarks/bench_lm_head.py on the tiny GPT-2 against itself: the head's time per read position of each,
     their arithmetic per row (hidden x vocabulary, read from the model), and both ratios in the last line."""
     script = SCRIPT.parent / "bench_lm_head.py"
-    done = subprocess.run(
-        [sys.executable, str(script), "--models", str(saved_gpt2), str(saved_gpt2), "--n", "6", "--repeats", "1"],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-        env={**os.environ, "BIASCHECK_DATA_DIR": str(mirror)},
-    )
+    done = run_script(script, ["--models", str(saved_gpt2), str(saved_gpt2), "--n", "6", "--repeats", "1"], mirror, 300)
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     line = json.loads(done.stdout.strip().splitlines()[-1])
     first, second = line["first"], line["second"]

@@ -3,12 +3,10 @@ saved to disk: under each prefix policy biascheck and lm-evaluation-harness take
 Winogender sentence and CrowS-Pairs pair (exit 0), and the numbers it prints are complete."""
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from script_module import run_script
 
 pytest.importorskip("lm_eval")
 SCRIPT = Path(__file__).resolve().parents[2] / "lab" / "scripts" / "lm_eval_agreement.py"
@@ -20,14 +18,7 @@ def test_the_script_agrees_with_lm_eval_under_both_policies(gpt2_tiny, mirror, t
     model.save_pretrained(directory)
     tokenizer.save_pretrained(directory)
     out = tmp_path / "agreement.json"
-    done = subprocess.run(
-        [sys.executable, str(SCRIPT), "--model", str(directory), "--json", str(out)],
-        capture_output=True,
-        text=True,
-        timeout=1200,
-        check=False,
-        env={**os.environ, "BIASCHECK_DATA_DIR": str(mirror)},
-    )
+    done = run_script(SCRIPT, ["--model", str(directory), "--json", str(out)], mirror, timeout=1200)
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     numbers = json.loads(out.read_text())
     for policy in ("ours", "lm_eval_default"):
@@ -46,15 +37,8 @@ def test_without_the_harness_it_reports_biascheck_under_both_policies(gpt2_tiny,
     model.save_pretrained(directory)
     tokenizer.save_pretrained(directory)
     out = tmp_path / "agreement.json"
-    done = subprocess.run(
-        [sys.executable, str(SCRIPT), "--model", str(directory), "--probes", "crows_pairs", "--harness", "skip"]
-        + ["--json", str(out)],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-        env={**os.environ, "BIASCHECK_DATA_DIR": str(mirror)},
-    )
+    args = ["--model", str(directory), "--probes", "crows_pairs", "--harness", "skip", "--json", str(out)]
+    done = run_script(SCRIPT, args, mirror)
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     crows = json.loads(out.read_text())["crows_pairs"]
     for policy in ("ours", "lm_eval_default"):
