@@ -25,12 +25,15 @@ END = "<!-- pearson-null:end -->"
 DATASETS, FLIPS, REAL_FLIPS = 20, 100, 1000
 
 
-def winogender_items(path: Path) -> tuple[str, dict[str, list[dict]]]:
-    """(model, {metric: items}) of a run's Winogender Pearson metrics (their items are pearson_bls's)."""
+def winogender_items(path: Path) -> tuple[str, dict[str, tuple[dict, list[dict]]]]:
+    """(model, {metric: (recipe, items)}) of a run's Winogender Pearson metrics: the items are pearson_bls's, the
+    recipe each metric's own with its items named here (`items_of` cleared)."""
     results = json.loads(path.read_text(encoding="utf-8"))["results"]
     bls = next(r for r in results if r["probe"].startswith("winogender") and r["metric"] == "pearson_bls")
     return bls["model"], {
-        r["metric"]: bls["items"] for r in results if r["probe"] == bls["probe"] and r["metric"].startswith("pearson")
+        r["metric"]: ({**r["paired"], "items_of": None}, bls["items"])
+        for r in results
+        if r["probe"] == bls["probe"] and r["metric"].startswith("pearson")
     }
 
 
@@ -50,10 +53,9 @@ def measure(runs: list[Path]) -> dict:
     }
     if runs:
         (base_model, base), (new_model, new) = (winogender_items(p) for p in runs)
-        results = json.loads(runs[0].read_text(encoding="utf-8"))["results"]
         for metric in sorted(base):
-            recipe = next(r["paired"] for r in results if r["probe"].startswith("winogender") and r["metric"] == metric)
-            found = pn.real_rates({**recipe, "items_of": None}, base[metric], new[metric], REAL_FLIPS, seed=0)
+            (recipe, base_items), (_, new_items) = base[metric], new[metric]
+            found = pn.real_rates(recipe, base_items, new_items, REAL_FLIPS, seed=0)
             data["real"].append({"metric": metric, "runs": f"{base_model} and {new_model}", **found})
     return data
 

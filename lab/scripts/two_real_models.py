@@ -160,12 +160,12 @@ def render(data: dict[str, Any], tier: Tier = TIERS["quick"]) -> str:
         f"times holds), `{data['command']}`: {runs}. Each cell: value [95 % interval] and verdict; — where the test "
         "was skipped (a language the model does not cover); *cannot measure* where the competence guard failed."
     )
-    unread = {
-        f"{MODELS.get(m, m)} {r['probe']} {r['task']}: {r.get('note', 'no note').split('NOT MEASURABLE: ')[-1]}": 0
+    unread = dict.fromkeys(  # one line per (model, probe, task): its gated metrics share the reason
+        f"{MODELS.get(m, m)} {r['probe']} {r['task']}: {r.get('note', 'no note').split('NOT MEASURABLE: ')[-1]}"
         for m, d in models.items()
         for r in d["gated"]
         if r["value"] is None
-    }
+    )
     if unread:
         intro += (
             " *no number* where the probe could not read a gated metric, so the gate failed closed ("
