@@ -147,9 +147,11 @@ def markdown(probes: Catalog, profile: ThresholdSet, base: str = "") -> str:
     return "\n".join([START, *rows, "", *textwrap.wrap(legend, 110), "", *kinds, END]) + "\n"
 
 
-def replace_block(text: str, block: str) -> str:
-    """`text` with everything from `START` to `END` (the markers included) replaced by `block`."""
-    start, end = text.find(START), text.find(END)
+def replace_block(text: str, block: str, markers: tuple[str, str] = (START, END)) -> str:
+    """`text` with everything from the first marker to the second (both included; by default this table's)
+    replaced by `block`, which carries its own markers."""
+    first, last = markers
+    start, end = text.find(first), text.find(last)
     if start < 0 or end < start:
-        raise ConfigError(f"no block from {START} to {END} to replace: put the two markers where the table goes.")
-    return text[:start] + block.rstrip("\n") + text[end + len(END) :]
+        raise ConfigError(f"no block from {first} to {last} to replace: put the two markers where the table goes.")
+    return text[:start] + block.rstrip("\n") + text[end + len(last) :]

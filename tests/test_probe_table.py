@@ -50,6 +50,12 @@ def test_replace_block_keeps_what_is_around_the_markers():
     assert replace_block(text, f"{START}\nnew\n{END}\n") == f"before\n{START}\nnew\n{END}\nafter\n"
     with pytest.raises(ConfigError, match="put the two markers"):
         replace_block("no markers here", "x")
+    other = ("<!-- a -->", "<!-- b -->")  # another page's markers (lab/scripts/pearson_null.py's, say)
+    assert replace_block(f"x\n{other[0]}\nold\n{other[1]}\ny", f"{other[0]}\nnew\n{other[1]}", other) == (
+        f"x\n{other[0]}\nnew\n{other[1]}\ny"
+    )
+    with pytest.raises(ConfigError, match="no block from <!-- a --> to <!-- b -->"):
+        replace_block(text, "x", other)
 
 
 def test_the_command_rewrites_the_block_in_a_file(tmp_path, monkeypatch, capsys):

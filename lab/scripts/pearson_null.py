@@ -65,15 +65,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("action", nargs="?", choices=("measure", "render"), default="measure")
     parser.add_argument("--runs", nargs=2, type=Path, default=[], help="two runs' results.json to add")
     args = parser.parse_args(argv)
+    from biascheck.probe_table import replace_block
     from lab.pearson_null import render
 
     if args.action == "measure":
         NUMBERS.write_text(json.dumps(measure(args.runs), indent=1) + "\n", encoding="utf-8")
-    text = PAGE.read_text(encoding="utf-8")
-    head, rest = text.split(START, 1)
-    tail = rest.split(END, 1)[1]
-    PAGE.write_text(f"{head}{START}\n{render(json.loads(NUMBERS.read_text(encoding='utf-8')))}\n{END}{tail}", "utf-8")
-    print(f"wrote {NUMBERS.relative_to(REPO)} and the table in {PAGE.relative_to(REPO)}")
+    block = f"{START}\n{render(json.loads(NUMBERS.read_text(encoding='utf-8')))}\n{END}"
+    PAGE.write_text(replace_block(PAGE.read_text(encoding="utf-8"), block, (START, END)), encoding="utf-8")
+    wrote = f"{NUMBERS.relative_to(REPO)} and " if args.action == "measure" else ""
+    print(f"wrote {wrote}the table in {PAGE.relative_to(REPO)}")
     return 0
 
 
