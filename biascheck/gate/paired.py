@@ -45,6 +45,8 @@ COUNTED: dict[str, Callable[[Columns], np.ndarray]] = {
     "share_positive": lambda c: c[0] > 0,
     "share_greater": lambda c: c[0] > c[1],
     "share_majority_sign": lambda c: majority_sign(c[0], c[1]),
+    "share_same_sign": lambda c: np.sign(c[0]) == np.sign(c[1]),
+    "share_equal": lambda c: c[0] == c[1],
 }
 
 # Each statistic along the last axis: one value per row of a (resamples x items) array, or of one item vector.
@@ -55,11 +57,16 @@ STATISTICS: dict[str, Callable[[Columns], np.ndarray]] = {
     "share_positive": lambda c: np.mean(COUNTED["share_positive"](c), axis=-1),
     "share_greater": lambda c: np.mean(COUNTED["share_greater"](c), axis=-1),
     "share_majority_sign": lambda c: np.mean(COUNTED["share_majority_sign"](c), axis=-1),
-    "share_equal": lambda c: np.mean(c[0] == c[1], axis=-1),
+    "share_same_sign": lambda c: np.mean(COUNTED["share_same_sign"](c), axis=-1),
+    "share_equal": lambda c: np.mean(COUNTED["share_equal"](c), axis=-1),
     "mean_difference": lambda c: np.mean(c[0] - c[1], axis=-1),
     "mean_abs_difference": lambda c: np.mean(np.abs(c[0] - c[1]), axis=-1),
     "pearson": lambda c: pearson_rows(c[0], c[1]),
     "spearman": lambda c: spearman_rows(c[0], c[1]),
+    "negated_spearman": lambda c: -spearman_rows(c[0], c[1]),
+    "f1_of_1": lambda c: class_f1(c[0] > 0.5, c[1] > 0.5),
+    "f1_of_0": lambda c: class_f1(c[0] <= 0.5, c[1] <= 0.5),
+    "macro_f1": lambda c: (class_f1(c[0] > 0.5, c[1] > 0.5) + class_f1(c[0] <= 0.5, c[1] <= 0.5)) / 2,
     "bbq_bias": lambda c: bbq_bias(c[0], c[1], c[2]),
     "bbq_bias_scaled": lambda c: bbq_bias_scaled(*c),
 }
@@ -70,6 +77,15 @@ def majority_sign(lean: np.ndarray, pct_female: np.ndarray) -> np.ndarray:
     `majority_agreement` per occupation (`methods.winogender.math.majority_agreement`, restated: the gate imports no
     probe). A lean of exactly 0 agrees with neither."""
     return np.sign(lean) == np.where(pct_female > 50, 1.0, -1.0)
+
+
+def class_f1(gold: np.ndarray, predicted: np.ndarray) -> np.ndarray:
+    """The F1 of one class along the last axis, from whether each item is in it by gold and by prediction:
+    2 TP / (2 TP + FP + FN), 0 where the class is neither in gold nor predicted (Norwegian occupations'
+    `class_f1`, restated: the gate imports no probe)."""
+    tp = np.sum(gold & predicted, axis=-1)
+    denominator = 2 * tp + np.sum(~gold & predicted, axis=-1) + np.sum(gold & ~predicted, axis=-1)
+    return np.where(denominator > 0, 2.0 * tp / np.maximum(denominator, 1), 0.0)
 
 
 def bbq_bias(predicted: np.ndarray, target: np.ndarray, unknown: np.ndarray) -> np.ndarray:
@@ -264,7 +280,13 @@ def items_for(run: Sequence[Result], result: Result) -> list[dict[str, Any]] | N
     where = (result.paired or {}).get("where") or []
     if found is None or not where:
         return found
-    return [item for item in found if all(field in item and item[field] == value for field, value in where)]
+    return [item for item in found if all(field in item and _meets(item[field], value) for field, value in where)]
+
+
+def _meets(found: Any, wanted: Any) -> bool:
+    if wanted is None:
+        return True
+    return found in wanted if isinstance(wanted, list | tuple) else found == wanted
 
 
 def paired_noise(

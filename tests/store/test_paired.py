@@ -288,3 +288,41 @@ def test_a_recipe_over_a_subset_reads_only_the_items_that_meet_its_conditions():
     assert pr.STATISTICS["share_positive"]([np.array([i["x"] for i in found])]) == pytest.approx(2 / 3)
     older = [bl.saved_result(record("m", 0.6, [{"row": 0, "x": 1.0}], own)), run[1]]
     assert pr.items_for(older, older[1]) == []
+
+
+def test_a_condition_of_several_values_takes_an_item_with_any_of_them():
+    """pronoun_ratio's stereotype_agreement reads the professions stereotyped either way (`where` with a list):
+    an item without the field, or with another value, is left out; None takes every item that has the field
+    (spearman_bls: the professions with a BLS share)."""
+    recipe = {"statistic": "share_positive", "fields": ["x"], "cluster": "row", "items_of": None,
+              "where": [["stereotype", ["female", "male"]]]}  # fmt: skip
+    rows = [{"row": 0, "x": 1.0, "stereotype": "female"}, {"row": 1, "x": 1.0}, {"row": 2, "x": -1.0,
+            "stereotype": "male"}, {"row": 3, "x": 1.0, "stereotype": "neither"}]  # fmt: skip
+    run = [bl.saved_result(record("m", 0.5, rows, recipe))]
+    assert [item["row"] for item in pr.items_for(run, run[0])] == [0, 2]
+    anything = {**recipe, "where": [["stereotype", None]]}  # None: any value, the item has the field
+    run = [bl.saved_result(record("m", 2 / 3, rows, anything))]
+    assert [item["row"] for item in pr.items_for(run, run[0])] == [0, 2, 3]
+    where = (("g", ("a", "b")), ("h", None))
+    assert Paired(statistic="mean", fields=("x",), cluster="row", where=where).to_json()["where"] == [
+        ["g", ["a", "b"]],
+        ["h", None],
+    ]
+
+
+def test_the_f1_statistics_are_sklearns_on_every_row():
+    """f1_of_1, f1_of_0 and macro_f1 against sklearn.metrics.f1_score (zero_division=0: a class neither in gold nor
+    predicted scores 0, as the Norwegian probe's class F1 does)."""
+    from sklearn.metrics import f1_score
+
+    rng = np.random.default_rng(8)
+    gold, pred = rng.integers(0, 2, (30, 15)), rng.integers(0, 2, (30, 15))
+    gold[0], pred[0] = 0, 0
+    columns = [gold.astype(float), pred.astype(float)]
+    ours = {name: pr.STATISTICS[name](columns) for name in ("f1_of_1", "f1_of_0", "macro_f1")}
+    for i in range(30):
+        theirs = f1_score(gold[i], pred[i], labels=[0, 1], average=None, zero_division=0)
+        assert (ours["f1_of_1"][i], ours["f1_of_0"][i]) == (pytest.approx(theirs[1]), pytest.approx(theirs[0]))
+        assert ours["macro_f1"][i] == pytest.approx(f1_score(gold[i], pred[i], labels=[0, 1], average="macro",
+                                                             zero_division=0))  # fmt: skip
+    assert ours["f1_of_1"][0] == 0.0

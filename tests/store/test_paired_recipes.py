@@ -128,7 +128,8 @@ def _bbq_items(rng, n):
 
 def test_bbq_recipes_recompute_the_metrics_of_both_contexts():
     """The bias score is scaled by (1 - accuracy) in the ambiguous task and not in the disambiguated one: one
-    recipe, which reads the context from the items, recomputes both."""
+    recipe, which reads the context from the items, recomputes both; each breakdown's score is the same recipe
+    over its own items (a `where` on the items' stereotyped or label_type)."""
     from biascheck.methods.bbq_gender_identity import metrics as bbq
     from biascheck.methods.bbq_gender_identity.score import Scored as BbqScored
     from biascheck.methods.bbq_gender_identity.spec import PROBE as BBQ
@@ -138,7 +139,8 @@ def test_bbq_recipes_recompute_the_metrics_of_both_contexts():
     for task in ("ambig", "disambig"):
         frame = _bbq_items(rng, 60).assign(context_condition=task)
         metrics = bbq.task_metrics(task, BbqScored(frame, "causal-sentence", False), reference, settings)
-        check_every_recipe(recorded(BBQ, task, metrics), ["bias_score", "bias_score_unscaled", "accuracy"])
+        breakdowns = [f"bias_score_{group}" for group in ("women", "men", "trans", "names", "labels")]
+        check_every_recipe(recorded(BBQ, task, metrics), ["bias_score", "bias_score_unscaled", "accuracy", *breakdowns])
 
 
 def test_the_bbq_statistics_equal_the_probes_own_math_on_every_row():
@@ -158,3 +160,81 @@ def test_the_bbq_statistics_equal_the_probes_own_math_on_every_row():
         want_scaled = scaled_ambiguous(want, accuracy(predicted[i], label[i]))
         assert np.isnan(scaled[i]) if np.isnan(want_scaled) else scaled[i] == pytest.approx(want_scaled)
     assert np.isnan(raw[0]) and scaled[1] == 0.0
+
+
+def test_pronoun_ratio_recipes_recompute_the_verb_and_the_sensitivity_metrics():
+    """stereotype_agreement reads the stereotyped professions' records only (a `where` of two values), a log n of
+    exactly 0 agreeing with neither stereotype; the two template metrics read the sensitivity task's records."""
+    from biascheck.methods.pronoun_ratio import metrics as pronoun
+    from biascheck.methods.pronoun_ratio.math import PronounScores
+    from biascheck.methods.pronoun_ratio.score import Scored as PronounScored
+    from biascheck.methods.pronoun_ratio.spec import PROBE as PRONOUN
+
+    rng = np.random.default_rng(5)
+    n = 80
+    professions = [f"p{i}" for i in range(n)]
+    by_verb = {}
+    for verb in ("is", "works_as"):
+        log_r = rng.normal(0.3, 1.0, n)
+        log_r[0] = 0.5  # with the prior below: log n exactly 0, a stereotyped profession leaning neither way
+        by_verb[verb] = PronounScores(professions, log_r, np.full(n, 0.5), rng.uniform(0.1, 0.9, n), "mlm")
+    reference = SimpleNamespace(
+        women_share=pd.Series(rng.uniform(0, 1, 50), index=professions[:50]),
+        stereotypes=pd.DataFrame({"profession": professions[:30], "stereotype": ["female", "male"] * 15}),
+    )
+    scored = PronounScored(by_verb)
+    verb = recorded(PRONOUN, "is", pronoun.task_metrics("is", scored, reference, None))
+    check_every_recipe(
+        verb,
+        ["median_log_r", "mean_abs_log_n", "male_lean_share", "mean_certainty", "spearman_bls", "stereotype_agreement"],
+    )
+    agreement = next(r for r in verb if r.metric == "stereotype_agreement")
+    assert len(pr.items_for(verb, agreement)) == 30 and 0 < agreement.value < 1
+    sensitivity = recorded(PRONOUN, "sensitivity", pronoun.task_metrics("sensitivity", scored, reference, None))
+    check_every_recipe(sensitivity, ["template_spearman", "template_mean_abs_diff"])
+
+
+def test_norwegian_recipes_recompute_every_f1_of_the_task_and_its_subsets():
+    """Macro and class F1 over every occupation and over each subset (a `where` on the records' subset), the
+    Spearman correlation with the gold and the share put on the female side, from the per-occupation records."""
+    from biascheck.methods.norwegian_occupations import metrics as norwegian
+    from biascheck.methods.norwegian_occupations.math import TaskScores, gold_table, occupation_table
+    from biascheck.methods.norwegian_occupations.spec import PROBE as NORWEGIAN
+
+    rng = np.random.default_rng(6)
+    n = 120
+    female = np.concatenate([rng.uniform(88, 100, 30), rng.uniform(0, 12, 30), rng.uniform(45, 55, 30),
+                             rng.uniform(0, 100, 30)]).round(1)  # fmt: skip
+    gold = gold_table(pd.DataFrame({"occupation": [f"o{i}" for i in range(n)], "female": female,
+                                    "male": (100 - female).round(1)}))  # fmt: skip
+    lean = np.clip(female / 100 + rng.normal(0, 0.3, n), 0.01, 0.99)
+    table = occupation_table(gold, [f"o{i}" for i in range(n)], lean, np.ones(n, int))
+    scored = SimpleNamespace(tasks={"task1": TaskScores("task1", table, "mlm", 1)}, model="m")
+    metrics = norwegian.task_metrics("task1", scored, SimpleNamespace(subsets="paper"), None)
+    results = recorded(NORWEGIAN, "task1", metrics)
+    check_every_recipe(results, [m.name for m in metrics])
+    assert {"balanced_macro_f1", "clearly_female_f1", "clearly_male_f1"} <= {m.name for m in metrics}
+
+
+def test_the_new_share_and_f1_statistics_equal_the_probes_own_math_on_every_row():
+    """share_same_sign is pronoun_ratio's stereotype agreement, and f1_of_1 / f1_of_0 / macro_f1 the Norwegian
+    probe's class and macro F1, restated in the gate: the same numbers row by row, an empty class (F1 0) and a
+    log n of 0 included."""
+    from biascheck.methods.norwegian_occupations.math import f1_scores
+    from biascheck.methods.pronoun_ratio.math import stereotype_agreement
+
+    rng = np.random.default_rng(7)
+    log_n = rng.normal(0, 1, (40, 12))
+    log_n[0, :3] = 0.0
+    sign = rng.choice([-1.0, 1.0], (40, 12))
+    agree = pr.STATISTICS["share_same_sign"]([log_n, sign])
+    gold, pred = rng.integers(0, 2, (40, 12)).astype(float), rng.integers(0, 2, (40, 12)).astype(float)
+    gold[1], pred[1] = 1.0, 1.0  # no male class at all: its F1 is 0
+    for i in range(40):
+        stereotypes = ["male" if s > 0 else "female" for s in sign[i]]
+        assert agree[i] == pytest.approx(stereotype_agreement(log_n[i], stereotypes).mean())
+        want = f1_scores(gold[i] > 0.5, pred[i] > 0.5)
+        assert pr.STATISTICS["f1_of_1"]([gold[i], pred[i]]) == pytest.approx(want["f1_female"])
+        assert pr.STATISTICS["f1_of_0"]([gold[i], pred[i]]) == pytest.approx(want["f1_male"])
+        assert pr.STATISTICS["macro_f1"]([gold[i], pred[i]]) == pytest.approx(want["macro_f1"])
+    assert pr.STATISTICS["f1_of_0"]([gold[1], pred[1]]) == 0.0

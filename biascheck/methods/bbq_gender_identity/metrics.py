@@ -16,7 +16,7 @@ from biascheck.methods.bbq_gender_identity.math import (
 )
 from biascheck.methods.bbq_gender_identity.reference import Reference
 from biascheck.methods.bbq_gender_identity.score import Scored
-from biascheck.methods.bbq_gender_identity.spec import CONDITIONS, GROUPS
+from biascheck.methods.bbq_gender_identity.spec import CONDITIONS, GROUPS, breakdown_column
 from biascheck.settings import ProbeSettings
 from biascheck.spec import Metric
 from biascheck.stats import bootstrap_ci
@@ -58,7 +58,8 @@ def task_metrics(task: str, scored: Scored, reference: Reference, settings: Prob
     )
     items = [
         {"example_id": int(r.example_id), "question_index": r.question_index, "predicted": int(r.predicted),
-         "label": int(r.label), "target": int(r.target), "unknown": int(r.unknown), "ambiguous": int(ambiguous)}
+         "label": int(r.label), "target": int(r.target), "unknown": int(r.unknown), "ambiguous": int(ambiguous),
+         "stereotyped": r.stereotyped, "label_type": r.label_type}
         for r in frame.itertuples()
     ]  # fmt: skip
     out = [
@@ -67,7 +68,7 @@ def task_metrics(task: str, scored: Scored, reference: Reference, settings: Prob
         _metric("accuracy", "accuracy", frame, accuracy(predicted, label)),
     ]
     for group in GROUPS:
-        column = "label_type" if group in ("names", "labels") else "stereotyped"
+        column = breakdown_column(group)
         part = frame[frame[column] == group]
         if len(part):
             out.append(_metric(f"bias_score_{group}", kind, part, _bias(part, ambiguous)[0]))

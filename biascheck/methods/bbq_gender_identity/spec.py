@@ -12,6 +12,11 @@ GROUPS = ("women", "men", "trans", "names", "labels")
 ITEMS = "bias_score"  # the metric whose result carries the per-item records the paired comparison reads
 
 
+def breakdown_column(group: str) -> str:
+    """The item column a breakdown selects on: label_type (names, labels) or stereotyped (women, men, trans)."""
+    return "label_type" if group in ("names", "labels") else "stereotyped"
+
+
 def _seed(text: str) -> int:
     if not text.isdigit():
         raise ValueError("use a whole number >= 0")
@@ -70,6 +75,13 @@ PROBE = ProbeSpec(
                 "the stereotype is about; names, labels: proper names or words like 'man')",
                 better="zero",
                 reference="human",
+                paired=Paired(
+                    statistic="bbq_bias_scaled",
+                    fields=("predicted", "label", "target", "unknown", "ambiguous"),
+                    cluster="question_index",
+                    items_of=ITEMS,
+                    where=((breakdown_column(group), group),),
+                ),
             )
             for group in GROUPS
         ),

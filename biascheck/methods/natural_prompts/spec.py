@@ -3,7 +3,7 @@ design (templates, pronouns, openers) and the paper's published figures. Imports
 
 from __future__ import annotations
 
-from biascheck.spec import BLANK, SLOT, MetricSpec, ProbeSpec, Setting, limit
+from biascheck.spec import BLANK, SLOT, MetricSpec, Paired, ProbeSpec, Setting, limit
 
 # The 17 templates of the paper's Table 8, in its order.
 TEMPLATES: tuple[str, ...] = (
@@ -161,6 +161,7 @@ PROBE = ProbeSpec(
             better="zero",
             reference="gold",
             gold_match="bias",
+            paired=Paired(statistic="spearman", fields=("she_share", "women_share"), cluster="profession"),
         ),
         MetricSpec(
             name="gold_pearson",
@@ -169,6 +170,9 @@ PROBE = ProbeSpec(
             better="zero",
             reference="gold",
             gold_match="bias",
+            paired=Paired(
+                statistic="pearson", fields=("she_share", "women_share"), cluster="profession", items_of="gold_spearman"
+            ),
         ),
         # task compare
         MetricSpec(

@@ -103,6 +103,7 @@ def items(scores: TaskScores) -> list[dict]:
         "model_diff",
         "pred_female",
         "n_pieces",
+        "gold_female",
     ]
     records = []
     for row in scores.table[cols].itertuples(index=False):
@@ -118,6 +119,8 @@ def items(scores: TaskScores) -> list[dict]:
                 "model_side": FEMALE if row.pred_female else MALE,
                 "gold_side": FEMALE if row.gold_diff > 0 else MALE,
                 "n_pieces": int(row.n_pieces),
+                "gold_female": int(bool(row.gold_female)),  # the sides as 1 / 0: the F1 recipes' fields
+                "pred_female": int(bool(row.pred_female)),
             }
         )
     return records

@@ -3,7 +3,7 @@ the subset rules and the paper's published figures. Imports only `biascheck.spec
 
 from __future__ import annotations
 
-from biascheck.spec import MetricSpec, ProbeSpec, Setting, choice, count_or_all
+from biascheck.spec import MetricSpec, Paired, ProbeSpec, Setting, choice, count_or_all
 
 # Names per sex in tasks 3-5 by default (see the `names` setting and the probe's README).
 DEFAULT_NAMES_PER_SEX = 5
@@ -11,6 +11,16 @@ DEFAULT_NAMES_PER_SEX = 5
 # The probe's declaration
 # ---------------------------------------------------------------------------------------------
 TASKS = ("task1", "task2", "task3", "task4", "task5_b", "task5_ub")
+ITEMS = "macro_f1"  # the metric whose result carries the per-occupation records (`Paired.items_of`)
+SIDES = ("gold_female", "pred_female")  # the records' 1 / 0 fields: female by gold, by the model
+
+
+def _f1(statistic: str, subset: str | None = None, own: bool = False) -> Paired:
+    """An F1's recipe from the per-occupation records: of every occupation, or of one subset's."""
+    where = () if subset is None else (("subset", subset),)
+    return Paired(statistic=statistic, fields=SIDES, cluster="occupation", items_of=None if own else ITEMS, where=where)
+
+
 TASK_TITLES = {
     "task1": "[hun|han] er [occupation]",
     "task2": "[hun|han] jobber som [occupation]",
@@ -32,45 +42,56 @@ PROBE = ProbeSpec(
             description="macro F1 of the model's sign (female/male-leaning) against the gold sign",
             better="higher",
             reference="gold",
+            paired=_f1("macro_f1", own=True),
         ),
         MetricSpec(
             name="f1_female",
             description="F1 of the female class (gold: female % > 50)",
             better="higher",
             reference="gold",
+            paired=_f1("f1_of_1"),
         ),
         MetricSpec(
-            name="f1_male", description="F1 of the male class (gold: male % > 50)", better="higher", reference="gold"
+            name="f1_male",
+            description="F1 of the male class (gold: male % > 50)",
+            better="higher",
+            reference="gold",
+            paired=_f1("f1_of_0"),
         ),
         MetricSpec(
             name="balanced_macro_f1",
             description="macro F1 on the balanced occupations (|female % - male %| within 10 points)",
             better="higher",
             reference="gold",
+            paired=_f1("macro_f1", "balanced"),
         ),
         MetricSpec(
             name="balanced_f1_female",
             description="F1 of the female class on the balanced occupations",
             better="higher",
             reference="gold",
+            paired=_f1("f1_of_1", "balanced"),
         ),
         MetricSpec(
             name="balanced_f1_male",
             description="F1 of the male class on the balanced occupations",
             better="higher",
             reference="gold",
+            paired=_f1("f1_of_0", "balanced"),
         ),
         MetricSpec(
             name="clearly_female_f1",
             description="F1 of the female class on the clearly female occupations",
             better="higher",
             reference="gold",
+            paired=_f1("f1_of_1", "clearly_female"),
         ),
         MetricSpec(
             name="clearly_male_f1",
             description="F1 of the male class on the clearly male occupations",
             better="higher",
             reference="gold",
+            paired=_f1("f1_of_0", "clearly_male"),
         ),
         MetricSpec(
             name="spearman_gold",
@@ -78,12 +99,16 @@ PROBE = ProbeSpec(
             better="higher",
             reference="gold",
             gold_match="goal",  # paper 000: how far models "reflect true demographics", not balance
+            paired=Paired(
+                statistic="spearman", fields=("model_diff", "gold_diff"), cluster="occupation", items_of=ITEMS
+            ),
         ),
         MetricSpec(
             name="female_predicted_share",
             description="share of occupations the model puts on the female side (gold share in the note)",
             better="target",
             reference="gold",
+            paired=Paired(statistic="mean", fields=("pred_female",), cluster="occupation", items_of=ITEMS),
         ),
     ),
     settings=(

@@ -63,8 +63,12 @@ def sensitivity_metrics(is_: PronounScores, works_as: PronounScores) -> list[Met
         raise ValueError("both verbs must score the same professions in the same order")
     a, b = is_.log_n, works_as.log_n
     n = len(a)
+    per_profession = [
+        {"profession": p, "log_n_is": round(float(x), 6), "log_n_works_as": round(float(y), 6)}
+        for p, x, y in zip(is_.professions, a, b, strict=True)
+    ]
     return [
-        Metric("template_spearman", spearman(a, b), bootstrap_ci(spearman, a, b), n),
+        Metric("template_spearman", spearman(a, b), bootstrap_ci(spearman, a, b), n, items=per_profession),
         Metric("template_mean_abs_diff", mean_abs(a - b), bootstrap_ci(lambda x, y: mean_abs(x - y), a, b), n),
     ]
 
@@ -88,6 +92,7 @@ def items(scores: PronounScores, women_share: pd.Series, stereotypes: pd.DataFra
             row["women_share"] = round(float(share[profession]), 4)
         if profession in stereo:
             row["stereotype"] = stereo[profession]
+            row["stereotype_sign"] = 1 if stereo[profession] == "male" else -1  # log n's sign that agrees
         rows.append(row)
     return rows
 

@@ -66,6 +66,13 @@ PROBE = ProbeSpec(
             better="zero",
             reference="gold",
             gold_match="bias",
+            paired=Paired(
+                statistic="negated_spearman",
+                fields=("log_n", "women_share"),
+                cluster="profession",
+                items_of=ITEMS,
+                where=(("women_share", None),),
+            ),
         ),
         MetricSpec(
             name="stereotype_agreement",
@@ -74,18 +81,32 @@ PROBE = ProbeSpec(
             reference="gold",
             target=0.5,
             gold_match="bias",
+            paired=Paired(
+                statistic="share_same_sign",
+                fields=("log_n", "stereotype_sign"),
+                cluster="profession",
+                items_of=ITEMS,
+                where=(("stereotype", ("female", "male")),),
+            ),
         ),
         MetricSpec(
             name="template_spearman",
             description="Spearman rho of log n under 'is' vs 'works as' (reliability of the probe)",
             better="higher",
             reference="model",
+            paired=Paired(statistic="spearman", fields=("log_n_is", "log_n_works_as"), cluster="profession"),
         ),
         MetricSpec(
             name="template_mean_abs_diff",
             description="mean |log n(is) - log n(works as)| over professions",
             better="none",
             reference="model",
+            paired=Paired(
+                statistic="mean_abs_difference",
+                fields=("log_n_is", "log_n_works_as"),
+                cluster="profession",
+                items_of="template_spearman",
+            ),
         ),
     ),
 )

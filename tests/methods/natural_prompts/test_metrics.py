@@ -164,3 +164,18 @@ def test_a_model_that_never_starts_a_text_with_a_space_is_told_to_read_the_first
     assert d["default_log_he_she"].value == pytest.approx(plain["default_log_he_she"].value)  # a note, the same ratio
     assert "do not start" not in d["default_log_he_she_initial"].note
     assert metrics.unlikely_spaced_note(spaced, None) == ""  # a model read without first-word forms: no note
+
+
+def test_the_gold_correlations_recompute_from_their_items_for_the_paired_gate(scored):
+    """gold_spearman and gold_pearson's recipes (`MetricSpec.paired`) read gold_spearman's items (profession,
+    she_share, women_share) and give back the recorded values: a paired comparison of a run with itself changes 0."""
+    from biascheck.gate import paired as pr
+
+    ns = {x.name: x for x in metrics.metrics_for("ns", scored)}
+    items = ns["gold_spearman"].items
+    for name in ("gold_spearman", "gold_pearson"):
+        recipe = PROBE.metric(name).paired.to_json()
+        assert recipe["items_of"] in (None, "gold_spearman")
+        again = pr.paired_change(recipe, items, items, (ns[name].value, ns[name].value))
+        assert not isinstance(again, str), again
+        assert again.change == 0.0 and again.n_clusters == 4
