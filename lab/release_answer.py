@@ -94,9 +94,9 @@ def item_readings(
 ) -> dict[str, dict[str, dict[str, int]]]:
     """`task.metric` -> what the items both runs saved say, from one pairing of them (`paired_columns`): for a
     share, how many items the candidate counts that the base did not (`turned`: `up`) and the other way (`down`),
-    of `n`, what its paired noise follows (about 1.96 √(up + down − (up − down)² / n) / n with one item per
-    cluster; docs/gate.md); with `null_draws`, where both runs share the recipe over at least the gate's
-    `MIN_CLUSTERS`, the paired rule's calls on that many sign-flip releases of the items (`null`:
+    of `n` items in `clusters` clusters, what its paired noise follows (about 1.96 √(up + down − (up − down)² / n)
+    / n with one item per cluster; docs/gate.md); with `null_draws`, where both runs share the recipe over at
+    least the gate's `MIN_CLUSTERS`, the paired rule's calls on that many sign-flip releases of the items (`null`:
     `lab.release_null.null_calls`)."""
     out: dict[str, dict[str, dict[str, int]]] = {}
     before, after = saved_results(one_model(base, base_model)), saved_results(one_model(candidate, model))
@@ -113,7 +113,12 @@ def item_readings(
         counted = COUNTED.get(r.paired["statistic"])
         if counted is not None:
             was, now = counted(old), counted(new)
-            said["turned"] = {"up": int((now & ~was).sum()), "down": int((was & ~now).sum()), "n": len(was)}
+            said["turned"] = {
+                "up": int((now & ~was).sum()),
+                "down": int((was & ~now).sum()),
+                "n": len(was),
+                "clusters": int(clusters.max()) + 1,
+            }
         if null_draws and other.paired == r.paired and int(clusters.max()) + 1 >= MIN_CLUSTERS:
             said["null"] = null_calls(r.paired, old, new, clusters, null_draws)  # fewer: the gate stays unpaired
     return {key: said for key, said in out.items() if said}
