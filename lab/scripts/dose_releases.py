@@ -1,0 +1,125 @@
+"""The planted models' dose-response as releases: builds of one planted family (`biascheck.planted`) at each
+strength and training seed compared as a release gate compares checkpoints, by the paired and the unpaired rule
+(`lab.release_answer`), with the same pages as the fine-tunes' (`lab/scripts/planted_releases.py`).
+
+    python lab/scripts/dose_releases.py --family planted-gpt --probes pronoun_ratio [--strengths 0 1] [--seeds 0 1]
+                                        [--out DIR] [--from-runs] [--results-dir docs/known_answers]
+
+Where the plant is a bias the probe measures (pronoun_ratio's spearman_bls rises with it), the baseline is the
+control build (strength 0, seed 0) and each plant build a release the gate should flag; each other control seed a
+release it must not flag. Where the plant is the behaviour the probe asks for (`KnownAnswer.plant_passes`: the
+Norwegian occupations' gold shares), the directions turn: the baseline is the strongest plant at seed 0, each
+build at a lower strength a release that loses it (role `plant`: the gate should flag it) and the strongest plant
+at another seed a release that must not be flagged (role `control`). The baseline run a second time must not
+change at all. One pytest run per training seed (`BIASCHECK_PLANTED_SEED`; builds made on first use and cached),
+every setting at its untiered default; each run's models are renamed `<alias> seed <k>` so that builds of
+different seeds keep apart. Writes per probe `releases_dose_<family>_<probe>.json` and the page generated from it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO))  # lab/ is not installed: the checkout's `lab` package, from any directory
+COMMAND = "python lab/scripts/dose_releases.py"
+
+
+def probe_run(models: list[str], probes: list[str], report: Path, seed: int) -> None:
+    """One pytest run of `probes` on `models`, every planted model built at training seed `seed`."""
+    from biascheck.planted.plant import KNOWN_ANSWER_SETTINGS
+    from biascheck.tiers import untiered_settings
+
+    args = [sys.executable, "-m", "pytest", *[f"probes/test_{p}.py" for p in probes], "-q", "-p", "no:cacheprovider"]
+    args += ["--bias-report", str(report), *[f"--model={m}" for m in models]]
+    args += [f"--bias-set={s}" for s in untiered_settings(*KNOWN_ANSWER_SETTINGS)]
+    subprocess.run(args, cwd=REPO, check=False, env={**os.environ, "BIASCHECK_PLANTED_SEED": str(seed)})
+
+
+def renamed(run: dict[str, Any], suffix: str) -> dict[str, Any]:
+    """`run` with every model named `<model> <suffix>` (its results and its models table)."""
+    results = [{**r, "model": f"{r['model']} {suffix}"} for r in run["results"]]
+    return {**run, "results": results, "models": {f"{k} {suffix}": v for k, v in (run.get("models") or {}).items()}}
+
+
+def model(family: str, strength: float, seed: int) -> str:
+    return f"{family}@{strength:g} seed {seed}"
+
+
+def candidates(
+    family: str, strengths: list[float], seeds: list[int], by_seed: dict[int, dict], again: dict, passes: bool
+) -> tuple[str, list]:
+    """The baseline's name (in `by_seed[seeds[0]]`) and every release compared: the baseline run again, every other
+    build against it, and each plant against the build of its own seed that the baseline stands for."""
+    from lab.release_answer import Candidate
+
+    anchor = max(strengths) if passes else 0.0  # the baseline's strength: what the probe asks for, or no plant
+    first = seeds[0]
+    base = model(family, anchor, first)
+    out = [(Candidate(f"{base} (again)", f"{base} (run again)", "repeat"), again)]
+    for seed in seeds:
+        for strength in strengths:
+            if (strength, seed) == (anchor, first):
+                continue
+            role = "control" if strength == anchor else "plant"
+            out.append((Candidate(model(family, strength, seed), f"@{strength:g} seed {seed}", role, strength, seed),
+                        by_seed[seed]))  # fmt: skip
+    for seed in seeds[1:]:  # against the baseline's own kind of build of the same seed: the same training
+        for strength in strengths:
+            if strength != anchor:
+                label = f"@{strength:g} seed {seed} vs @{anchor:g} seed {seed}"
+                mate = model(family, anchor, seed)
+                out.append((Candidate(model(family, strength, seed), label, "plant", strength, seed, mate),
+                            by_seed[seed]))  # fmt: skip
+    return base, out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--family", required=True, help="a planted alias: planted-gpt, planted-gpt-no, ...")
+    parser.add_argument("--probes", nargs="+", required=True)
+    parser.add_argument("--strengths", type=float, nargs="+", default=[0.0, 1.0])
+    parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1])
+    parser.add_argument("--out", type=Path, help="the probe runs' folder (default: bias-report/dose-<family>)")
+    parser.add_argument("--results-dir", type=Path, default=REPO / "docs" / "known_answers")
+    parser.add_argument("--from-runs", action="store_true", help="read the probe runs in --out, do not probe")
+    args = parser.parse_args(argv)
+    out = args.out or REPO / "bias-report" / f"dose-{args.family}"
+    from biascheck.files import atomic_write
+    from biascheck.planted.references import known_answers
+    from lab.release_answer import markdown, releases
+    from lab.release_null import DRAWS
+
+    passes = {probe for probe, known in known_answers().items() if known.plant_passes}
+    if len({probe in passes for probe in args.probes}) > 1:
+        parser.error("probes whose plant is a bias and probes whose plant is asked for run separately")
+    anchor = max(args.strengths) if args.probes[0] in passes else 0.0
+    if not args.from_runs:
+        for seed in args.seeds:
+            models = [f"{args.family}@{s:g}" for s in args.strengths]
+            probe_run(models, args.probes, out / f"run-seed{seed}", seed)
+        probe_run([f"{args.family}@{anchor:g}"], args.probes, out / "run-again", args.seeds[0])
+    by_seed = {
+        seed: renamed(json.loads((out / f"run-seed{seed}" / "results.json").read_text()), f"seed {seed}")
+        for seed in args.seeds
+    }
+    again = renamed(json.loads((out / "run-again" / "results.json").read_text()), f"seed {args.seeds[0]} (again)")
+    base, found = candidates(args.family, args.strengths, args.seeds, by_seed, again, args.probes[0] in passes)
+    for probe in args.probes:
+        doc = releases(probe, by_seed[args.seeds[0]], base, found, null_draws=DRAWS)
+        doc["command"] = f"{COMMAND} --family {args.family} --probes {' '.join(args.probes)}"
+        doc["plant_passes"] = args.probes[0] in passes
+        path = args.results_dir / f"releases_dose_{args.family}_{probe}.json"
+        atomic_write(path, json.dumps(doc, indent=2) + "\n")  # each written whole: an interrupted run keeps the last
+        atomic_write(path.with_suffix(".md"), markdown(doc, doc["command"]))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
