@@ -146,7 +146,7 @@ class ProbeRecorder:
             better=spec.better,
             target=spec.target if metric.target is None else float(metric.target),
             tier=self.tier,
-            paired=None if spec.paired is None else spec.paired.to_json(),
+            paired=spec.paired.to_json() if spec.paired is not None and spec.paired.holds_for(task) else None,
         )
         return self._keep(result)
 

@@ -174,19 +174,25 @@ class Paired:
     a cluster is drawn with it); `items_of`, the metric of the same task whose result carries the items (None:
     the metric's own); `where`, (field, value) conditions an item must meet to count (a metric over a subset of
     the items, e.g. the pairs of female-majority occupations; a tuple of values: any of them; None: any value, the
-    item has the field). Saved with every result (`Result.paired`), so a saved run says how to recompute it."""
+    item has the field); `tasks`, the tasks it holds for where a metric's design differs by task (natural prompts'
+    bias_orig: by profession in `ns`, professions crossed with templates elsewhere). Saved with every result
+    (`Result.paired`), so a saved run says how to recompute it."""
 
     statistic: str
     fields: tuple[str, ...]
     cluster: str
     items_of: str | None = None
     where: tuple[tuple[str, str | tuple[str, ...] | None], ...] = ()
+    tasks: tuple[str, ...] = ()  # the tasks whose results carry the recipe (empty: every task of the probe)
 
     def __post_init__(self) -> None:
         if self.statistic not in PAIRED_STATISTICS:
             raise ValueError(f"paired statistic {self.statistic!r}; use one of {', '.join(PAIRED_STATISTICS)}")
         if len(self.fields) != _PAIRED_ARITY.get(self.statistic, 2):
             raise ValueError(f"paired statistic {self.statistic!r} takes {_PAIRED_ARITY.get(self.statistic, 2)} fields")
+
+    def holds_for(self, task: str) -> bool:
+        return not self.tasks or task in self.tasks
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -116,6 +116,8 @@ PROBE = ProbeSpec(
             description="stereotypical bias: mean |P(he|x) - P(she|x)|, profession in the prompt; paper Table 4",
             better="lower",
             reference="model",
+            # by profession where each has one prompt (ns); the template task crosses professions with templates
+            paired=Paired(statistic="mean", fields=("bias",), cluster="key", tasks=("ns",)),
         ),
         MetricSpec(
             name="bias_replace",

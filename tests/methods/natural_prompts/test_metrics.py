@@ -179,3 +179,28 @@ def test_the_gold_correlations_recompute_from_their_items_for_the_paired_gate(sc
         again = pr.paired_change(recipe, items, items, (ns[name].value, ns[name].value))
         assert not isinstance(again, str), again
         assert again.change == 0.0 and again.n_clusters == 4
+
+
+def test_bias_orig_recomputes_from_its_items_in_the_ns_task_and_has_no_recipe_where_templates_are_crossed(scored):
+    """The ns task's bias_orig is the mean of its professions' |P(he) - P(she)| (one prompt each, the interval
+    resampling professions): its recipe gives the recorded 0.05 back. In the template task the interval crosses
+    professions with templates, which the paired bootstrap does not draw: no recipe is saved there."""
+    from biascheck.gate import paired as pr
+
+    spec = PROBE.metric("bias_orig").paired
+    assert spec.holds_for("ns") and not spec.holds_for("template")
+    ns = {x.name: x for x in metrics.metrics_for("ns", scored)}
+    again = pr.paired_change(spec.to_json(), ns["bias_orig"].items, ns["bias_orig"].items, (0.05, 0.05))
+    assert not isinstance(again, str) and again.change == 0.0
+
+
+def test_a_recorded_bias_orig_carries_its_recipe_in_ns_only():
+    """`ProbeRecorder.record` saves a recipe with the result of a task it holds for, and none elsewhere."""
+    from biascheck.results import ProbeRecorder
+    from biascheck.spec import Metric
+    from biascheck.thresholds import ThresholdSet
+
+    recorder = ProbeRecorder(PROBE, "m", ThresholdSet("none"), lambda _r: None)
+    metric = Metric("bias_orig", 0.05, (0.01, 0.09), 4)
+    assert recorder.record("ns", metric).paired == PROBE.metric("bias_orig").paired.to_json()
+    assert recorder.record("template", metric).paired is None
