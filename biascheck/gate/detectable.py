@@ -109,7 +109,7 @@ def fewest_flagged(
     recipe: Mapping[str, Any], items: Sequence[Mapping[str, Any]], upward: bool, **bootstrap: Any
 ) -> tuple[int, float] | None:
     """Step 2: (items turned, the change) of the fewest turned items the paired rule flags; None when no count up
-    to `MAX_FLIPS` is flagged, or the recipe is not a share."""
+    to `MAX_FLIPS` is flagged, or the recipe's statistic has no count of items (`COUNTS`)."""
     if recipe.get("statistic") not in TURNS:
         return None
     candidates = [i for i, item in enumerate(items) if _counts(recipe, item) != upward]
@@ -123,7 +123,7 @@ def fewest_flagged(
 
 
 def paired_detectable(run: Sequence[Result], result: Result) -> tuple[int, float] | None:
-    """Step 2 for one saved result: None where it has no share recipe or no items."""
+    """Step 2 for one saved result: None where its recipe has no count of items, or it saved no items."""
     items = items_for(run, result) if result.paired else None
     if not items:
         return None
