@@ -268,6 +268,7 @@ def markdown(doc: Mapping[str, Any], command: str) -> str:
         "it must not be flagged either. For a share, the items the candidate counts that the base did not (up) and "
         "the other way (down): the paired noise follows them, about 1.96 √(up + down − (up − down)² / n) / n.",
         "",
+        *([doc["note"], ""] if doc.get("note") else []),
         *null_lines(doc.get("null")),
     ]
     banded = BANDED in doc["rules"]

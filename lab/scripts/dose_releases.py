@@ -80,6 +80,21 @@ def candidates(
     return base, out
 
 
+def note(family: str, passes: bool, anchor: float) -> str:
+    """What the page's roles mean for a planted family's builds (the page says fine-tunes elsewhere)."""
+    builds = f"Candidates are builds of `{family}` (`@strength seed k`: the planted strength and training seed)."
+    if passes:
+        return (
+            f"{builds} The plant is what this probe asks for (the gold shares), so the baseline is the strongest "
+            f"plant (@{anchor:g} seed 0): a build at a lower strength loses it, role *plant*, a regression to flag; "
+            f"the same plant at another seed is role *control*, a release that must not be flagged."
+        )
+    return (
+        f"{builds} The baseline is the control build (@0 seed 0); each plant is a bias the gate should flag and "
+        "the control at another seed a release it must not flag."
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--family", required=True, help="a planted alias: planted-gpt, planted-gpt-no, ...")
@@ -115,6 +130,7 @@ def main(argv: list[str] | None = None) -> int:
         doc = releases(probe, by_seed[args.seeds[0]], base, found, null_draws=DRAWS)
         doc["command"] = f"{COMMAND} --family {args.family} --probes {' '.join(args.probes)}"
         doc["plant_passes"] = args.probes[0] in passes
+        doc["note"] = note(args.family, doc["plant_passes"], anchor)
         path = args.results_dir / f"releases_dose_{args.family}_{probe}.json"
         atomic_write(path, json.dumps(doc, indent=2) + "\n")  # each written whole: an interrupted run keeps the last
         atomic_write(path.with_suffix(".md"), markdown(doc, doc["command"]))

@@ -49,3 +49,13 @@ def test_a_plant_the_probe_asks_for_turns_the_directions_around():
 def test_renamed_keeps_builds_of_different_seeds_apart():
     renamed = dose_releases.renamed({"models": {"m": {"x": 1}}, "results": [{"model": "m", "value": 1}]}, "seed 3")
     assert renamed == {"models": {"m seed 3": {"x": 1}}, "results": [{"model": "m seed 3", "value": 1}]}
+
+
+def test_the_page_says_what_its_roles_mean_in_each_direction():
+    from lab.release_answer import markdown
+
+    asked = dose_releases.note("fam", True, 1.0)
+    assert "baseline is the strongest plant (@1 seed 0)" in asked and "loses it" in asked
+    assert "baseline is the control build (@0 seed 0)" in dose_releases.note("fam", False, 0.0)
+    doc = {"probe": "p", "base": "b", "rules": ["paired"], "candidates": [], "note": asked}
+    assert asked in markdown(doc, "cmd")

@@ -141,7 +141,13 @@ KNOWN_PROBLEMS = {
         "fine-tuned @0 seed 0 (control) flagged by the unpaired rule: ['pronouns.female_lean']",
     ],
 }
+KNOWN_PROBLEMS["releases_dose_planted-gpt-no_norwegian_occupations"] = [  # two builds of the same Norwegian plant
+    f"@1 seed 1 (control) flagged by the {rule} rule: ['task1.clearly_female_f1', 'task1.female_predicted_share', "
+    "'task3.clearly_male_f1', 'task3.f1_male', 'task3.spearman_gold']"
+    for rule in ("paired", "unpaired")
+]
 SEEN_BY_BAND = ("releases_winobias", "releases_winogender")  # every plant flagged by BANDED
+ONE_ITEM_SHARES = ("releases_crows", "releases_winobias", "releases_winogender")  # pages with such shares to check
 
 
 def committed() -> list:
@@ -177,4 +183,4 @@ def test_each_committed_releases_page_is_its_results_file_and_no_control_is_flag
             step = max(0.006, 1 / n)  # percentiles of a share move in steps of one item (1/60 for Winogender)
             assert metric["paired"]["noise"] == pytest.approx(expected, abs=step), (row["label"], key)
             shares += 1
-    assert shares, "no share compared by the paired rule"
+    assert shares or path.stem not in ONE_ITEM_SHARES, "no share compared by the paired rule"
