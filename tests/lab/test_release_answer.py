@@ -146,8 +146,18 @@ KNOWN_PROBLEMS["releases_dose_planted-gpt-no_norwegian_occupations"] = [  # two 
     "'task3.clearly_male_f1', 'task3.f1_male', 'task3.spearman_gold']"
     for rule in ("paired", "unpaired")
 ]
+KNOWN_PROBLEMS["releases_dose_planted-gpt_pronoun_ratio"] = [  # two control builds of planted-gpt, seeds 0 and 1
+    f"@0 seed 1 (control) flagged by the {rule} rule: ['sensitivity.template_spearman', 'works_as.male_lean_share', "
+    "'works_as.mean_abs_log_n', 'works_as.median_log_r']"
+    for rule in ("paired", "unpaired")
+]
 SEEN_BY_BAND = ("releases_winobias", "releases_winogender")  # every plant flagged by BANDED
-ONE_ITEM_SHARES = ("releases_crows", "releases_winobias", "releases_winogender")  # pages with such shares to check
+ONE_ITEM_SHARES = (
+    "releases_crows",
+    "releases_winobias",
+    "releases_winogender",
+    "releases_dose_planted-gpt_pronoun_ratio",
+)  # pages with such shares to check
 
 
 def committed() -> list:
