@@ -215,11 +215,13 @@ def jackknife_se(
 
 def members_of(draws: np.ndarray, members: list[np.ndarray]) -> Iterator[np.ndarray]:
     """The item indices of the resamples of clusters (rows of `draws`), every item of a cluster as often as it is
-    drawn: blocks of CHUNK rows where every cluster is one item, else one resample at a time."""
-    if all(len(m) == 1 for m in members):
-        items = np.concatenate(members)
+    drawn: blocks of CHUNK rows where every cluster has as many items (one each: a pair, a profession; BBQ's
+    templates at a fixed number of pairs), else one resample at a time."""
+    if len({len(m) for m in members}) == 1:
+        table = np.stack(members)  # clusters x items each
         for start in range(0, len(draws), CHUNK):
-            yield items[draws[start : start + CHUNK]]
+            block = draws[start : start + CHUNK]
+            yield table[block].reshape(len(block), -1)
     else:
         for row in draws:
             yield np.concatenate([members[c] for c in row])

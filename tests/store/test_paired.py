@@ -326,3 +326,16 @@ def test_the_f1_statistics_are_sklearns_on_every_row():
         assert ours["macro_f1"][i] == pytest.approx(f1_score(gold[i], pred[i], labels=[0, 1], average="macro",
                                                              zero_division=0))  # fmt: skip
     assert ours["f1_of_1"][0] == 0.0
+
+
+def test_clusters_of_equal_size_are_drawn_in_blocks_with_the_same_items_as_one_at_a_time():
+    """`members_of`: where every cluster has as many items, the block path yields, row for row, the items the
+    one-resample-at-a-time path concatenates; where sizes differ it takes that path."""
+    members = [np.array([0, 1]), np.array([2, 3]), np.array([4, 5])]
+    draws = np.random.default_rng(3).integers(0, 3, (250, 3))
+    blocks = np.concatenate(list(pr.members_of(draws, members)))
+    assert blocks.shape == (250, 6)
+    assert all((blocks[i] == np.concatenate([members[c] for c in row])).all() for i, row in enumerate(draws))
+    uneven = [np.array([0]), np.array([1, 2]), np.array([3])]
+    rows = list(pr.members_of(draws, uneven))
+    assert len(rows) == 250 and all(len(r) == sum(len(uneven[c]) for c in d) for r, d in zip(rows, draws, strict=True))
