@@ -164,6 +164,16 @@ def controls_band(tuned: Tuned, run: dict) -> dict[str, float] | None:
     return bands_from_run({**run, "results": [r for r in run["results"] if r["model"] in controls]})
 
 
+def command_of(args: argparse.Namespace) -> str:
+    """The command that makes the page: the plant unless the default, the seeds and strengths unless theirs."""
+    parts = [COMMAND] + ([] if args.plant == "crows" else [f"--plant {args.plant}"])
+    if args.seeds != [0, 1]:
+        parts.append("--seeds " + " ".join(str(s) for s in args.seeds))
+    if args.strengths != [0.0, 1.0]:
+        parts.append("--strengths " + " ".join(f"{s:g}" for s in args.strengths))
+    return " ".join(parts)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--plant", choices=sorted(FAMILIES), default="crows")
@@ -201,7 +211,7 @@ def main(argv: list[str] | None = None) -> int:
     bands = controls_band(tuned, first)
     for probe in family.probes:
         doc = releases(probe, first, BASE, candidates, base_in_frame=base_in_frame, null_draws=DRAWS, bands=bands)
-        doc["command"] = COMMAND if args.plant == "crows" else f"{COMMAND} --plant {args.plant}"
+        doc["command"] = command_of(args)
         doc["recipe"] = family.recipe
         results = args.results_dir / f"releases_{SHORT.get(probe, probe)}.json"
         write_results(results, doc, markdown(doc, doc["command"]))

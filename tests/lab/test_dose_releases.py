@@ -59,3 +59,17 @@ def test_the_page_says_what_its_roles_mean_in_each_direction():
     assert "baseline is the control build (@0 seed 0)" in dose_releases.note("fam", False, 0.0)
     doc = {"probe": "p", "base": "b", "rules": ["paired"], "candidates": [], "note": asked}
     assert asked in markdown(doc, "cmd")
+
+
+def test_a_releases_page_names_the_seeds_and_strengths_it_was_made_with():
+    """planted_releases' command line on the page says a run of fewer seeds or other strengths than the defaults."""
+    import argparse
+
+    import planted_releases
+
+    default = argparse.Namespace(plant="crows", seeds=[0, 1], strengths=[0.0, 1.0])
+    assert planted_releases.command_of(default) == "python lab/scripts/planted_releases.py"
+    fewer = argparse.Namespace(plant="bbq", seeds=[0], strengths=[0.0, 0.5, 1.0])
+    assert planted_releases.command_of(fewer) == (
+        "python lab/scripts/planted_releases.py --plant bbq --seeds 0 --strengths 0 0.5 1"
+    )
