@@ -55,15 +55,18 @@ def _correct(v: Values) -> bool:
     return (v[0] > 0.5) == (v[1] > 0.5)
 
 
+def _prediction_flipped(v: Values) -> Values:
+    return [v[0], 1.0 - v[1]]
+
+
 # Per statistic with a count: whether an item counts (is in the share, answers the target, is predicted right) and
 # the item turned the other way. A share's count is its recipe's (`COUNTED`); an F1 counts the items predicted
 # right (turned: the prediction flipped); BBQ's score counts the answers on the target (turned: to the target, or
 # from it to the other named answer). Each statistic moves one way with its count.
+F1S = ("f1_of_1", "f1_of_0", "macro_f1")  # over (gold, predicted) sides: they count and turn alike
 COUNTS: dict[str, Callable[[Values], bool]] = {
     **{name: partial(_counted_share, name) for name in COUNTED},
-    "f1_of_1": _correct,
-    "f1_of_0": _correct,
-    "macro_f1": _correct,
+    **dict.fromkeys(F1S, _correct),
     "bbq_bias": lambda v: v[0] == v[1],
     "bbq_bias_scaled": lambda v: v[0] == v[2],
 }
@@ -73,9 +76,7 @@ TURNS: dict[str, Callable[[Values], Values]] = {
     "share_same_sign": lambda v: [_flip(v[0], float(np.sign(v[1]))), v[1]],
     "share_greater": lambda v: [v[1], v[0]] if v[0] != v[1] else [v[1] + 1.0, v[1]],
     "share_equal": lambda v: [v[0] + 1.0 if v[0] == v[1] else v[1], v[1]],
-    "f1_of_1": lambda v: [v[0], 1.0 - v[1]],
-    "f1_of_0": lambda v: [v[0], 1.0 - v[1]],
-    "macro_f1": lambda v: [v[0], 1.0 - v[1]],
+    **dict.fromkeys(F1S, _prediction_flipped),
     "bbq_bias": lambda v: [_other_named(v[1], v[2]) if v[0] == v[1] else v[1], *v[1:]],
     "bbq_bias_scaled": lambda v: [_other_named(v[2], v[3]) if v[0] == v[2] else v[2], *v[1:]],
 }
