@@ -11,8 +11,8 @@ release it must not flag. Where the plant is the behaviour the probe asks for (`
 Norwegian occupations' gold shares), the directions turn: the baseline is the strongest plant at seed 0, each
 build at a lower strength a release that loses it (role `plant`: the gate should flag it) and the strongest plant
 at another seed a release that must not be flagged (role `control`). The baseline run a second time must not
-change at all. One pytest run per training seed (`BIASCHECK_PLANTED_SEED`; builds made on first use and cached),
-every setting at its untiered default; each run's models are renamed `<alias> seed <k>` so that builds of
+change at all. One pytest run per training seed (`dose_response.run`: `BIASCHECK_PLANTED_SEED`, builds made on first use
+and cached, every setting at its untiered default); each run's models are renamed `<alias> seed <k>` so that builds of
 different seeds keep apart. Writes per probe `releases_dose_<family>_<probe>.json` and the page generated from it.
 """
 
@@ -20,26 +20,22 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))  # lab/ is not installed: the checkout's `lab` package, from any directory
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import dose_response  # noqa: E402
+from finetune_known_answer import write_results  # noqa: E402
+
 COMMAND = "python lab/scripts/dose_releases.py"
 
 
-def probe_run(models: list[str], probes: list[str], report: Path, seed: int) -> None:
-    """One pytest run of `probes` on `models`, every planted model built at training seed `seed`."""
-    from biascheck.planted.plant import KNOWN_ANSWER_SETTINGS
-    from biascheck.tiers import untiered_settings
-
-    args = [sys.executable, "-m", "pytest", *[f"probes/test_{p}.py" for p in probes], "-q", "-p", "no:cacheprovider"]
-    args += ["--bias-report", str(report), *[f"--model={m}" for m in models]]
-    args += [f"--bias-set={s}" for s in untiered_settings(*KNOWN_ANSWER_SETTINGS)]
-    subprocess.run(args, cwd=REPO, check=False, env={**os.environ, "BIASCHECK_PLANTED_SEED": str(seed)})
+def anchor_strength(strengths: list[float], asked: bool) -> float:
+    """The baseline's strength: the strongest plant where the probe asks for it, else the control's 0."""
+    return max(strengths) if asked else 0.0
 
 
 def renamed(run: dict[str, Any], suffix: str) -> dict[str, Any]:
@@ -59,7 +55,7 @@ def candidates(
     build against it, and each plant against the build of its own seed that the baseline stands for."""
     from lab.release_answer import Candidate
 
-    anchor = max(strengths) if passes else 0.0  # the baseline's strength: what the probe asks for, or no plant
+    anchor = anchor_strength(strengths, passes)
     first = seeds[0]
     base = model(family, anchor, first)
     out = [(Candidate(f"{base} (again)", f"{base} (run again)", "repeat"), again)]
@@ -106,7 +102,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--from-runs", action="store_true", help="read the probe runs in --out, do not probe")
     args = parser.parse_args(argv)
     out = args.out or REPO / "bias-report" / f"dose-{args.family}"
-    from biascheck.files import atomic_write
     from biascheck.planted.references import known_answers
     from lab.release_answer import markdown, releases
     from lab.release_null import DRAWS
@@ -114,26 +109,26 @@ def main(argv: list[str] | None = None) -> int:
     passes = {probe for probe, known in known_answers().items() if known.plant_passes}
     if len({probe in passes for probe in args.probes}) > 1:
         parser.error("probes whose plant is a bias and probes whose plant is asked for run separately")
-    anchor = max(args.strengths) if args.probes[0] in passes else 0.0
-    if not args.from_runs:
+    asked, first = args.probes[0] in passes, args.seeds[0]
+    anchor = anchor_strength(args.strengths, asked)
+    if not args.from_runs:  # each seed's run in out/run-seed<k>, the baseline's again in out/again/run-seed<first>
         for seed in args.seeds:
-            models = [f"{args.family}@{s:g}" for s in args.strengths]
-            probe_run(models, args.probes, out / f"run-seed{seed}", seed)
-        probe_run([f"{args.family}@{anchor:g}"], args.probes, out / "run-again", args.seeds[0])
+            dose_response.run([f"{args.family}@{s:g}" for s in args.strengths], out, tuple(args.probes), seed)
+        dose_response.run([f"{args.family}@{anchor:g}"], out / "again", tuple(args.probes), first)
     by_seed = {
         seed: renamed(json.loads((out / f"run-seed{seed}" / "results.json").read_text()), f"seed {seed}")
         for seed in args.seeds
     }
-    again = renamed(json.loads((out / "run-again" / "results.json").read_text()), f"seed {args.seeds[0]} (again)")
-    base, found = candidates(args.family, args.strengths, args.seeds, by_seed, again, args.probes[0] in passes)
+    again_file = out / "again" / f"run-seed{first}" / "results.json"
+    again = renamed(json.loads(again_file.read_text()), f"seed {first} (again)")
+    base, found = candidates(args.family, args.strengths, args.seeds, by_seed, again, asked)
     for probe in args.probes:
-        doc = releases(probe, by_seed[args.seeds[0]], base, found, null_draws=DRAWS)
+        doc = releases(probe, by_seed[first], base, found, null_draws=DRAWS)
         doc["command"] = f"{COMMAND} --family {args.family} --probes {' '.join(args.probes)}"
-        doc["plant_passes"] = args.probes[0] in passes
-        doc["note"] = note(args.family, doc["plant_passes"], anchor)
+        doc["plant_passes"] = asked
+        doc["note"] = note(args.family, asked, anchor)
         path = args.results_dir / f"releases_dose_{args.family}_{probe}.json"
-        atomic_write(path, json.dumps(doc, indent=2) + "\n")  # each written whole: an interrupted run keeps the last
-        atomic_write(path.with_suffix(".md"), markdown(doc, doc["command"]))
+        write_results(path, doc, markdown(doc, doc["command"]))
     return 0
 
 
