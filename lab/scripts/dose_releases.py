@@ -2,7 +2,7 @@
 strength and training seed compared as a release gate compares checkpoints, by the paired and the unpaired rule
 (`lab.release_answer`), with the same pages as the fine-tunes' (`lab/scripts/planted_releases.py`).
 
-    python lab/scripts/dose_releases.py --family planted-gpt --probes pronoun_ratio [--strengths 0 1] [--seeds 0 1]
+    python lab/scripts/dose_releases.py --family planted-gpt --probes pronoun_ratio [--seeds 0 1] [--strengths 0 1]
                                         [--out DIR] [--from-runs] [--results-dir docs/known_answers]
 
 Where the plant is a bias the probe measures (pronoun_ratio's spearman_bls rises with it), the baseline is the
@@ -28,7 +28,7 @@ REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))  # lab/ is not installed: the checkout's `lab` package, from any directory
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import dose_response  # noqa: E402
-from finetune_known_answer import write_results  # noqa: E402
+from finetune_known_answer import run_options, write_results  # noqa: E402
 
 COMMAND = "python lab/scripts/dose_releases.py"
 
@@ -91,6 +91,12 @@ def note(family: str, passes: bool, anchor: float) -> str:
     )
 
 
+def command_of(args: argparse.Namespace) -> str:
+    """The command that makes the pages: the family and probes, the seeds and strengths unless the defaults."""
+    family = f"--family {args.family} --probes {' '.join(args.probes)}"
+    return " ".join([COMMAND, family, *run_options(args.seeds, args.strengths)])
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--family", required=True, help="a planted alias: planted-gpt, planted-gpt-no, ...")
@@ -124,7 +130,7 @@ def main(argv: list[str] | None = None) -> int:
     base, found = candidates(args.family, args.strengths, args.seeds, by_seed, again, asked)
     for probe in args.probes:
         doc = releases(probe, by_seed[first], base, found, null_draws=DRAWS)
-        doc["command"] = f"{COMMAND} --family {args.family} --probes {' '.join(args.probes)}"
+        doc["command"] = command_of(args)
         doc["plant_passes"] = asked
         doc["note"] = note(args.family, asked, anchor)
         path = args.results_dir / f"releases_dose_{args.family}_{probe}.json"

@@ -191,6 +191,12 @@ def write_results(path: Path, doc: dict, page: str) -> None:
     print(page)
 
 
+def run_options(seeds: list[int], strengths: list[float]) -> list[str]:
+    """The seeds and strengths of a page's command, each where it is not the default (seeds 0 1, strengths 0 1)."""
+    parts = [] if seeds == [0, 1] else ["--seeds " + " ".join(str(s) for s in seeds)]
+    return parts + ([] if strengths == [0.0, 1.0] else ["--strengths " + " ".join(f"{s:g}" for s in strengths)])
+
+
 def ensure(strength: float, seed: int, args: argparse.Namespace, built: tuple) -> tuple[Path, dict]:
     """The fine-tune of `strength` and `seed` by `args`' recipe (reused when its manifest matches), read in the
     plant's own frames (`built`: `two_person_in_frame.stimuli()`); its directory and manifest."""

@@ -34,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import finetune_bbq_known_answer as bbq  # noqa: E402
 import finetune_crows_known_answer as crows  # noqa: E402
 import finetune_known_answer as two_person  # noqa: E402
-from finetune_known_answer import REPO, probe_models, write_results  # noqa: E402
+from finetune_known_answer import REPO, probe_models, run_options, write_results  # noqa: E402
 
 BASE = "smollm2-135m"
 COMMAND = "python lab/scripts/planted_releases.py"
@@ -167,11 +167,15 @@ def controls_band(tuned: Tuned, run: dict) -> dict[str, float] | None:
 def command_of(args: argparse.Namespace) -> str:
     """The command that makes the page: the plant unless the default, the seeds and strengths unless theirs."""
     parts = [COMMAND] + ([] if args.plant == "crows" else [f"--plant {args.plant}"])
-    if args.seeds != [0, 1]:
-        parts.append("--seeds " + " ".join(str(s) for s in args.seeds))
-    if args.strengths != [0.0, 1.0]:
-        parts.append("--strengths " + " ".join(f"{s:g}" for s in args.strengths))
-    return " ".join(parts)
+    return " ".join(parts + run_options(args.seeds, args.strengths))
+
+
+def one_seed_note(seed: int) -> str:
+    """The page's note when its command made fine-tunes of one training seed."""
+    return (
+        f"One training seed ({seed}): no control is compared with another of another seed, so the noise between two "
+        "builds of one recipe, which the other pages show, is not measured here (docs/gate.md says why)."
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -213,6 +217,8 @@ def main(argv: list[str] | None = None) -> int:
         doc = releases(probe, first, BASE, candidates, base_in_frame=base_in_frame, null_draws=DRAWS, bands=bands)
         doc["command"] = command_of(args)
         doc["recipe"] = family.recipe
+        if len(args.seeds) == 1:
+            doc["note"] = one_seed_note(args.seeds[0])
         results = args.results_dir / f"releases_{SHORT.get(probe, probe)}.json"
         write_results(results, doc, markdown(doc, doc["command"]))
     return 0

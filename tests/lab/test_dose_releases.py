@@ -62,7 +62,8 @@ def test_the_page_says_what_its_roles_mean_in_each_direction():
 
 
 def test_a_releases_page_names_the_seeds_and_strengths_it_was_made_with():
-    """planted_releases' command line on the page says a run of fewer seeds or other strengths than the defaults."""
+    """planted_releases' and dose_releases' command lines on their pages say a run of fewer seeds or other strengths
+    than the defaults."""
     import argparse
 
     import planted_releases
@@ -72,4 +73,10 @@ def test_a_releases_page_names_the_seeds_and_strengths_it_was_made_with():
     fewer = argparse.Namespace(plant="bbq", seeds=[0], strengths=[0.0, 0.5, 1.0])
     assert planted_releases.command_of(fewer) == (
         "python lab/scripts/planted_releases.py --plant bbq --seeds 0 --strengths 0 0.5 1"
+    )
+    dose = argparse.Namespace(
+        family="planted-gpt-no", probes=["norwegian_occupations"], seeds=[0, 1], strengths=[0, 0.5, 1]
+    )
+    assert dose_releases.command_of(dose) == (
+        "python lab/scripts/dose_releases.py --family planted-gpt-no --probes norwegian_occupations --strengths 0 0.5 1"
     )
