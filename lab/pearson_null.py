@@ -2,7 +2,8 @@
 floor (`biascheck.gate.paired`, step 5): sign-flip releases (`lab.release_null.swapped`) of paired runs whose
 items are made up (Winogender's 60 occupations' BLS % female against a model's lean: correlated, with normal or
 heavy-tailed leans and churn) or read from two real runs. Each release is judged twice on the same resamples,
-by the percentile interval alone and by the gate's rule; the floor only widens, so it never calls more.
+by the (expanded) percentile interval alone and by the gate's rule, that interval with the floor; the floor only
+widens, so it never calls more.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import numpy as np
 from biascheck.gate.paired import STATISTICS, Columns, bootstrap_change, paired_columns
 from lab.release_null import swapped
 
-RULES = ("percentile", "percentile + jackknife floor")
+RULES = ("expanded percentile", "expanded percentile + jackknife floor")
 
 
 @dataclass(frozen=True)

@@ -30,6 +30,9 @@ from lab.release_null import null_calls, pooled
 
 RULES = ("paired", "unpaired")
 BANDED = "paired+band"  # the paired rule with the controls' spread as a fluctuation band (`compare(bands=...)`)
+# The paired interval a page was made with: the expanded percentile one (`biascheck.gate.paired`, step 4). A
+# results file without the field was made with the plain 95 % percentile interval, before it.
+INTERVAL = "expanded percentile"
 
 
 @dataclass(frozen=True)
@@ -195,6 +198,7 @@ def releases(
         )
     return {
         "probe": probe,
+        "interval": INTERVAL,
         "base": base_model,
         "base_in_frame": base_in_frame,
         "base_fixed_failed": failed_thresholds(base, base_model, probe),
@@ -246,6 +250,42 @@ def null_lines(pooled: Mapping[str, int] | None) -> list[str]:
     ]
 
 
+def interval_line(doc: Mapping[str, Any]) -> str:
+    """Which paired interval the page's numbers come from (`INTERVAL`, or the plain one before it)."""
+    if doc.get("interval") == INTERVAL:
+        return (
+            "The paired interval is the expanded percentile one (`biascheck.gate.paired`, step 4): over n clusters z "
+            "is √(n / (n − 1)) · t(n − 1) at 97.5 %, 2.02 for 60, 1.97 for 262."
+        )
+    close = [f"{row['label']} {key} ({ratio:.3f})" for row, key, ratio in borderline(doc)]
+    return (
+        "The paired intervals here are plain 95 % percentile ones (z = 1.96): this page predates the expanded "
+        "percentile interval the gate now uses (`biascheck.gate.paired`, step 4), and its fine-tunes' runs were not "
+        "kept to remake it. The expanded one is wider by √(n / (n − 1)) · t(n − 1) / 1.96 over n clusters: under "
+        "1 % over 198 pairs or more (CrowS-Pairs, WinoBias), 3 % over Winogender's 60 occupations (Pearson's "
+        "jackknife floor, step 5, is unchanged). Paired verdicts here whose change is within "
+        f"{100 * (WIDENING - 1):.0f} % beyond its noise, which it could turn to within noise (change / noise): "
+        + ("none." if not close else "; ".join(close) + ".")
+    )
+
+
+WIDENING = 1.03  # the expanded interval's widest widening on the pages made before it (60 clusters: 1.0296)
+
+
+def borderline(doc: Mapping[str, Any], widening: float = WIDENING) -> list[tuple[Mapping[str, Any], str, float]]:
+    """The paired rule's calls (regressed or improved) whose change is less than `widening` times its noise: (row,
+    metric key, change / noise), in the page's order."""
+    found = []
+    for row in doc["candidates"]:
+        for key, metric in row["metrics"].items():
+            judged = metric.get("paired") or {}
+            if judged.get("source") == "paired" and judged.get("status") != "within noise" and judged.get("noise"):
+                ratio = abs(metric["change"]) / judged["noise"]
+                if ratio < widening:
+                    found.append((row, key, ratio))
+    return found
+
+
 def _noise(judged: Mapping[str, Any]) -> str:
     return "—" if judged["noise"] is None else f"{judged['noise']:.3f} ({judged['source']})"
 
@@ -266,7 +306,9 @@ def markdown(doc: Mapping[str, Any], command: str) -> str:
         "Per metric: the change, then each rule's noise (the smallest change it calls) and verdict. A control "
         "against another control (two fine-tunes with no association, different seeds) is the releases' own noise: "
         "it must not be flagged either. For a share, the items the candidate counts that the base did not (up) and "
-        "the other way (down): the paired noise follows them, about 1.96 √(up + down − (up − down)² / n) / n.",
+        "the other way (down): the paired noise follows them, about z √(up + down − (up − down)² / n) / n.",
+        "",
+        interval_line(doc),
         "",
         *([doc["note"], ""] if doc.get("note") else []),
         *null_lines(doc.get("null")),

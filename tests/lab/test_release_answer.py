@@ -86,6 +86,23 @@ def test_the_banded_rule_takes_the_larger_of_the_paired_noise_and_the_controls_b
     assert f"| {ra.BANDED} |" in page and "only the plants' rows test it" in page
 
 
+def test_a_page_says_which_paired_interval_it_was_made_with_and_what_an_older_one_could_turn(doc):
+    """A page made now says the expanded percentile interval; one made before it (no `interval` field) says the
+    plain one and names its calls within 3 % of their noise (the plant's +0.061 is beyond that: none here, until
+    its noise is made 0.060)."""
+    assert doc["interval"] == ra.INTERVAL and "is the expanded percentile one" in ra.markdown(doc, "cmd")
+    older = {key: value for key, value in doc.items() if key != "interval"}
+    assert ra.borderline(older) == [] and "(change / noise): none." in ra.markdown(older, "cmd")
+    plant = doc["candidates"][2]
+    metric = plant["metrics"]["all.share"]
+    close = {**plant, "metrics": {"all.share": {**metric, "paired": {**metric["paired"], "noise": 0.060}}}}
+    older["candidates"] = [close]
+    assert [(row["label"], key, round(ratio, 3)) for row, key, ratio in ra.borderline(older)] == [
+        ("plant", "all.share", round((16 / 262) / 0.060, 3))
+    ]
+    assert "plant all.share (1.018)." in ra.interval_line(older)
+
+
 def test_a_flagged_control_is_a_problem(doc):
     bad = {**doc, "candidates": [{**doc["candidates"][2], "role": "control"}]}
     assert ra.problems(bad) == ["plant (control) flagged by the paired rule: ['all.share']"]
@@ -172,8 +189,14 @@ def committed() -> list:
 def test_each_committed_releases_page_is_its_results_file_and_no_control_is_flagged(path, doc):
     """docs/known_answers/releases_*.json (lab/scripts/planted_releases.py): the page is generated from it, no
     control or repeat is flagged, the repeat changed nothing, every share's change is its turned items' (up − down)
-    / n and, with one item per cluster, its paired noise what they give (1.96 √(up + down − (up − down)² / n) / n,
-    within the bootstrap's own scatter), and the pinned problems are all there are."""
+    / n and, with one item per cluster, its paired noise what they give (z √(up + down − (up − down)² / n) / n,
+    within the bootstrap's own scatter; z = 1.96, or the expanded interval's √(n / (n − 1)) · t(n − 1) where the
+    page was made with it), and the pinned problems are all there are."""
+    from scipy import stats
+
+    def t_quantile(df: int) -> float:
+        return float(stats.t.ppf(0.975, df))
+
     assert path.with_suffix(".md").read_text() == ra.markdown(doc, doc["command"])
     assert ra.problems(doc) == KNOWN_PROBLEMS.get(path.stem, [])
     plants = [row for row in doc["candidates"] if row["role"] == "plant"]
@@ -189,7 +212,8 @@ def test_each_committed_releases_page_is_its_results_file_and_no_control_is_flag
             assert metric["change"] == pytest.approx((up - down) / n, abs=1e-9), (row["label"], key)
             if metric["turned"].get("clusters", n) != n:  # several items a cluster (BBQ's templates): no formula
                 continue
-            expected = 1.96 * np.sqrt(up + down - (up - down) ** 2 / n) / n
+            z = 1.96 if doc.get("interval") != ra.INTERVAL else np.sqrt(n / (n - 1)) * t_quantile(n - 1)
+            expected = z * np.sqrt(up + down - (up - down) ** 2 / n) / n
             step = max(0.006, 1 / n)  # percentiles of a share move in steps of one item (1/60 for Winogender)
             assert metric["paired"]["noise"] == pytest.approx(expected, abs=step), (row["label"], key)
             shares += 1
