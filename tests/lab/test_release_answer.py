@@ -168,6 +168,16 @@ KNOWN_PROBLEMS["releases_dose_planted-gpt_pronoun_ratio"] = [  # two control bui
     "'works_as.mean_abs_log_n', 'works_as.median_log_r']"
     for rule in ("paired", "unpaired")
 ]
+KNOWN_PROBLEMS["releases_dose_planted-bert_pronoun_ratio"] = [  # two control builds of planted-bert, seeds 0 and 1
+    f"@0 seed 1 (control) flagged by the {rule} rule: ['is.male_lean_share', 'is.mean_abs_log_n', "
+    "'works_as.male_lean_share']"
+    for rule in ("paired", "unpaired")
+]
+KNOWN_PROBLEMS["releases_dose_planted-bert_natural_prompts"] = [  # the same two builds: metrics without a recipe
+    f"@0 seed 1 (control) flagged by the {rule} rule: ['compare.excess_bias', 'compare.excess_emd', 'ns.kl', "
+    "'template.template_bias_sd']"
+    for rule in ("paired", "unpaired")
+]
 SEEN_BY_BAND = ("releases_winobias", "releases_winogender")  # every plant flagged by BANDED
 ONE_ITEM_SHARES = (
     "releases_crows",
