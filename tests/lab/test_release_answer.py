@@ -178,6 +178,27 @@ KNOWN_PROBLEMS["releases_dose_planted-bert_natural_prompts"] = [  # the same two
     "'template.template_bias_sd']"
     for rule in ("paired", "unpaired")
 ]
+NO_BERT_SEED1 = [
+    "task1.female_predicted_share",
+    "task2.female_predicted_share",
+    "task3.balanced_f1_female",
+    "task3.clearly_female_f1",
+    "task3.f1_female",
+    "task3.macro_f1",
+    "task3.spearman_gold",
+    "task4.clearly_male_f1",
+    "task5_b.f1_male",
+    "task5_b.female_predicted_share",
+    "task5_ub.clearly_male_f1",
+    "task5_ub.f1_female",
+    "task5_ub.f1_male",
+    "task5_ub.female_predicted_share",
+    "task5_ub.macro_f1",
+    "task5_ub.spearman_gold",
+]
+KNOWN_PROBLEMS["releases_dose_planted-bert-no_norwegian_occupations"] = [  # the seed-1 full plant learnt less of it
+    f"@1 seed 1 (control) flagged by the {rule} rule: " + str(NO_BERT_SEED1) for rule in ("paired", "unpaired")
+]
 SEEN_BY_BAND = ("releases_winobias", "releases_winogender")  # every plant flagged by BANDED
 ONE_ITEM_SHARES = (
     "releases_crows",
