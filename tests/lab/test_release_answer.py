@@ -199,7 +199,12 @@ NO_BERT_SEED1 = [
 KNOWN_PROBLEMS["releases_dose_planted-bert-no_norwegian_occupations"] = [  # the seed-1 full plant learnt less of it
     f"@1 seed 1 (control) flagged by the {rule} rule: " + str(NO_BERT_SEED1) for rule in ("paired", "unpaired")
 ]
-SEEN_BY_BAND = ("releases_winobias", "releases_winogender")  # every plant flagged by BANDED
+KNOWN_PROBLEMS["releases_bbq"] = [  # the seed-1 control against the base; the two controls agree (docs/gate.md)
+    f"fine-tuned @0 seed 1 (control) flagged by the {rule} rule: ['disambig.bias_score', 'disambig.bias_score_labels', "
+    "'disambig.bias_score_unscaled']"
+    for rule in ("paired", "unpaired", "paired+band")
+]
+SEEN_BY_BAND = ("releases_winobias", "releases_winogender", "releases_bbq")  # every plant flagged by BANDED
 ONE_ITEM_SHARES = (
     "releases_crows",
     "releases_winobias",
