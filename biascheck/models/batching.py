@@ -13,7 +13,7 @@ read) or "the k best tokens at position p of input s" (a top-k read). The engine
   otherwise sorts inputs longest first (an out-of-memory shows on the first batch) and pads per
   batch; either way the model body runs under ``torch.inference_mode()``;
 * applies the vocabulary projection (the LM head) only to the hidden states at read positions,
-  in row chunks, with a fused ``logsumexp`` so that no (batch, length, vocab) tensor is built;
+  in row chunks, with the log-normaliser computed in place, so that no (batch, length, vocab) tensor is built;
 * sizes batches by a token budget (or a fixed ``batch_size``) and, on a CUDA out-of-memory error,
   halves the batch and retries (the smaller budget is kept for the rest of the call).
 
@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from biascheck.models.head import check_finite, head_chunk_rows
+from biascheck.models.head import HeadRunner, check_finite, head_chunk_rows, log_normaliser_
 from biascheck.models.packing import DEFAULT_ROW_LEN, PackedRow, ancestor_mask, pack_rows
 from biascheck.models.planning import Plan, Seq, TargetRead, TopRead, plan_reads
 from biascheck.models.progress import progress as _progress
@@ -78,6 +78,7 @@ class ForwardEngine:
             raise ConfigError(f"batch_size must be a positive integer, got {batch_size!r}.")
         self.body = body
         self.head = head
+        self._head = HeadRunner(head)  # into one reused logits buffer where the head is a plain projection
         # causal only: prefix_body(prefix (P,), suffix ids (B, T), suffix mask (B, T)) -> (prefix hidden (P, H),
         # suffix hidden (B, T, H)): runs a prefix shared by the whole batch once and reuses its KV cache.
         self.prefix_body = prefix_body if causal else None
@@ -338,25 +339,31 @@ class ForwardEngine:
             self.head_rows_run += len(rows)
             for c0 in range(0, len(rows), self.head_rows):
                 chunk = rows[c0 : c0 + self.head_rows]
-                logits = self.head(picked[c0 : c0 + len(chunk)]).float()
-                lse = torch.logsumexp(logits, dim=-1)
+                logits = self._head(picked[c0 : c0 + len(chunk)])
+                # what the reads need of the raw logits first; the log-normaliser then overwrites them
                 local, which = reads.targets(chunk)
+                raw_t = None
                 if len(which):
                     tr = torch.from_numpy(local).to(logits.device)
                     ti = torch.from_numpy(reads.target_ids[which]).to(logits.device)
-                    out_t[which] = (logits[tr, ti] - lse[tr]).double().cpu().numpy()
-                local, which = reads.tops(chunk)
-                if len(which):
-                    top_local, slot = np.unique(local, return_inverse=True)  # rows with a top read, ascending
+                    raw_t = logits[tr, ti]
+                top_local_np, top_which = reads.tops(chunk)
+                raw_top = None
+                if len(top_which):
+                    top_local, slot = np.unique(top_local_np, return_inverse=True)  # rows with a top read, ascending
                     tl = torch.from_numpy(top_local).to(logits.device)
                     if gather_ids is None:
-                        v, i = torch.topk(logits[tl], k, dim=-1)
+                        raw_top, i = torch.topk(logits[tl], k, dim=-1)
                     else:
-                        v = logits[tl][:, gather_ids.to(logits.device)]
+                        raw_top = logits[tl][:, gather_ids.to(logits.device)]
                         i = gather_ids.expand(len(top_local), -1)
-                    read = (v - lse[tl, None]).double().cpu().numpy()
-                    out_kv[which] = read[slot.reshape(-1)]
-                    out_ki[which] = i.cpu().numpy()[slot.reshape(-1)]
+                lse = log_normaliser_(logits)
+                if raw_t is not None:
+                    out_t[which] = (raw_t - lse[tr]).double().cpu().numpy()
+                if raw_top is not None:
+                    read = (raw_top - lse[tl, None]).double().cpu().numpy()
+                    out_kv[top_which] = read[slot.reshape(-1)]
+                    out_ki[top_which] = i.cpu().numpy()[slot.reshape(-1)]
 
 
 class _ReadsByRow:
