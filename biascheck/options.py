@@ -38,6 +38,9 @@ OPTIONS: tuple[tuple[str, dict[str, Any]], ...] = (
                             help="threshold profile: thresholds/NAME.toml, or a .toml path (default: default)")),
     ("--bias-report", dict(dest="bias_report", default="bias-report", metavar="DIR",
                            help="results.json, summary.md and plots go here; 'none' to skip (default: bias-report)")),
+    ("--bias-plots", dict(dest="bias_plots", default="auto", choices=("auto", "all", "none"),
+                          help="each probe's figures and texts per model: all, none, or auto (default: all, but none "
+                               "with --model-list, where results.json holds every number of every checkpoint)")),
     ("--bias-data", dict(dest="bias_data", default=None, type=parse_dir, metavar="DIR",
                          help="reference-data mirror (default: $BIASCHECK_DATA_DIR, then the cache, then download)")),
     ("--bias-language", dict(dest="bias_language", default=None, type=parse_language, metavar="CODES",

@@ -5,6 +5,7 @@ Fixtures for probe modules (marked ``pytestmark = pytest.mark.biascheck(probe="<
 - ``lm``: the loaded `LanguageModel`, session scope, one per ``--model`` (tests parametrized by model name).
 - ``refdata``: the run's `ReferenceData` (mirror from --bias-data / BIASCHECK_DATA_DIR).
 - ``probe_settings``: the module's probe settings (``--bias-set``, environment, defaults), module scope.
+- ``kept``: ``kept(name, build)`` is ``build()`` once per run and probe, kept across the models of a run.
 - ``bias``: a `ProbeRecorder` for the module's probe and the current model.
 """
 
@@ -178,16 +179,7 @@ def _record_timings(item: pytest.Item) -> None:
     seconds = CLOCK.take()
     probe, callspec = _probe_of(item), getattr(item, "callspec", None)
     if probe is not None and callspec is not None and "lm" in callspec.params:
-        item.config.stash[SESSION_KEY].timings.extend(
-            {
-                "model": callspec.params["lm"],
-                "probe": probe.name,
-                "test": item.nodeid,
-                "stage": name,
-                "seconds": round(value, 4),
-            }
-            for name, value in seconds.items()
-        )
+        item.config.stash[SESSION_KEY].add_timings(callspec.params["lm"], probe.name, item.nodeid, seconds)
 
 
 def _guard_early(item: pytest.Item) -> None:
@@ -336,6 +328,13 @@ def _marked_probe(request: pytest.FixtureRequest, fixture: str) -> Any:
             "@pytest.mark.biascheck(probe=...)."
         )
     return probe
+
+
+@pytest.fixture(scope="module")
+def kept(request: pytest.FixtureRequest) -> Any:
+    """``kept(name, build)``: `BiasSession.kept_value` for this module's probe."""
+    session, probe = request.config.stash[SESSION_KEY], _marked_probe(request, "kept").name
+    return lambda name, build: session.kept_value(probe, name, build)
 
 
 @pytest.fixture(scope="module")

@@ -49,8 +49,8 @@ pytestmark = pytest.mark.biascheck(probe=PROBE.name)
 
 
 @pytest.fixture(scope="module")
-def reference(refdata, probe_settings):
-    return load(refdata, probe_settings)
+def reference(refdata, probe_settings, kept):
+    return kept("reference", lambda: load(refdata, probe_settings))
 
 
 @pytest.fixture(scope="module")
@@ -64,7 +64,7 @@ def test_{name}(task, scored, reference, probe_settings, bias):
     bias.check()
 """
 DRAW_IMPORT = "\nfrom biascheck.methods.{name}.figures import draw"
-DRAW_CALL = "\n    bias.save_all(draw(task, scored, reference, probe_settings, bias.model))"
+DRAW_CALL = "\n    if bias.draws:\n        bias.save_all(draw(task, scored, reference, probe_settings, bias.model))"
 
 
 def has_module(name: str, module: str) -> bool:

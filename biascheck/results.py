@@ -113,6 +113,7 @@ class ProbeRecorder:
     thresholds: ThresholdSet
     sink: Callable[[Result], None]
     figure_dir: Path | None = None
+    draws: bool = True  # --bias-plots: the probe test calls its `draw` only when set (`RunConfig.draws`)
     recorded: list[Result] = field(default_factory=list)
     done: set[tuple[str, str, str]] = field(default_factory=set)  # shared by the run: see `_first_time`
     tier: str = ""

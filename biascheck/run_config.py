@@ -167,6 +167,7 @@ class RunConfig:
     model_args: tuple[tuple[str, Any], ...] = ()  # --model-arg, applied to every --model
     languages: tuple[str, ...] | None = None  # --bias-language: what every model covers
     tier: str = ""  # --bias-tier: quick, full or auto; "" = $BIASCHECK_TIER, else auto (biascheck.tiers)
+    plots: str = "auto"  # --bias-plots: all, none, or auto (`draws`)
 
     @classmethod
     def from_pytest(cls, config: Any) -> RunConfig:
@@ -197,7 +198,14 @@ class RunConfig:
             model_args=tuple(getattr(option, "bias_model_args", None) or ()),
             languages=getattr(option, "bias_language", None),
             tier=getattr(option, "bias_tier", None) or "",
+            plots=getattr(option, "bias_plots", None) or "auto",
         )
+
+    @property
+    def draws(self) -> bool:
+        """Whether the probes draw their figures and texts: --bias-plots all, or auto without a model list (a
+        sweep's figures were about 8 s a checkpoint on 2 cores, its numbers all in results.json)."""
+        return self.plots == "all" or (self.plots == "auto" and not self.checkpoints)
 
     def threshold_dirs(self) -> list[Path]:
         """Where profile names are looked up: the run's rootdir (a user's own profiles), then the profiles

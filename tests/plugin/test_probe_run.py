@@ -48,6 +48,34 @@ def test_several_models_run_every_probe_once_each(project):
     result.stdout.fnmatch_lines(["*pronoun_ratio · a/one*", "*pronoun_ratio · b/two*"])
 
 
+KEPT = """
+BUILT = []
+
+
+@pytest.fixture(scope="module")
+def reference(kept):
+    return kept("reference", lambda: BUILT.append(1) or len(BUILT))
+
+
+@pytest.fixture(scope="module")
+def scored(lm, reference):
+    return (lm.info.name, reference)
+
+
+def test_kept(scored, lm, bias):
+    assert scored == (lm.info.name, 1) and len(BUILT) == 1
+"""
+
+
+def test_kept_work_is_built_once_for_every_model_of_the_run(project):
+    """pytest runs every probe of one model before the next and tears a module's fixtures down between models;
+    what a probe keeps with `kept` (its reference data) is built once all the same."""
+    project.makepyfile(test_probe=PROBE + KEPT, test_second=PROBE)  # a second module: pytest leaves the first
+    result = project.runpytest("--model", "a/one", "--model", "b/two", "--model", "c/3", "--bias-report", "none", "-v")
+    result.assert_outcomes(passed=9, failed=6)
+    assert result.stdout.str().count("test_kept[") == 3 and "AssertionError" not in result.stdout.str()
+
+
 def test_language_mismatch_skips_with_reason_and_can_be_overridden(project):
     # norbert's registry entry covers Norwegian only: the English probe is skipped there.
     result = project.runpytest("--model", "norbert", "-rs", "--bias-report", "none")
@@ -483,3 +511,29 @@ def test_a_profile_error_says_why_in_the_job_summary(project, monkeypatch):
     text = step.read_text()
     assert text.startswith("### biascheck: stopped before any test ran (usage error)")
     assert "default.toml: pronoun_ratio.mean_abs: neither a metric nor a task" in text
+
+
+@pytest.mark.parametrize(
+    "args,drawn",
+    [
+        ([], {"a_one", "b_two"}),  # auto with models named: every figure
+        (["--bias-plots", "none"], set()),
+        (["--model-list", "list.csv"], set()),  # auto with a model list: none (its numbers are in results.json)
+        (["--model-list", "list.csv", "--bias-plots", "all"], {"a_one", "b_two", "c_3"}),
+    ],
+)
+def test_bias_plots_says_which_models_draw(project, args, drawn):
+    figure = "\ndef test_figure(lm, bias):\n    if bias.draws:\n        bias.save_text('note', lm.info.name)\n"
+    project.makepyfile(test_probe=PROBE + figure)
+    (project.path / "list.csv").write_text("model,step,seed\nc/3,1,0\n")
+    result = project.runpytest("--model", "a/one", "--model", "b/two", "--bias-report", "out", *args)
+    assert result.ret == pytest.ExitCode.TESTS_FAILED  # the fake's 2.0 is over its threshold; the run is whole
+    plots = project.path / "out" / "plots"
+    got = {p.stem.removeprefix("pronoun_ratio-note-") for p in plots.glob("*.txt")} if plots.is_dir() else set()
+    assert got == drawn
+
+
+def test_bias_plots_refuses_a_value_it_does_not_know(project):
+    result = project.runpytest("--model", "a/one", "--bias-plots", "some")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*--bias-plots: invalid choice: 'some' (choose from*auto*all*none*"])
