@@ -47,6 +47,7 @@ class BiasSession:
     )  # ProbeRecorder._first_time (artifacts drawn once per model)
     competences: dict[tuple[str, str], Any] = field(default_factory=dict)  # (model, language) -> Competence
     guarded: set[tuple[str, str, str]] = field(default_factory=set)  # (model, probe, task) with a competence result
+    released: dict[str, Any] = field(default_factory=dict)  # name -> ModelInfo of a model list's models let go
     kept: dict[tuple[str, str], Any] = field(default_factory=dict)  # (probe, name) -> the plugin's `kept` fixture's
     _tier: tuple[str, str] | None = None  # (tier, why), resolved when first needed
     _thresholds: ThresholdSet | None = None
@@ -142,6 +143,8 @@ class BiasSession:
         if name not in self.models:
             from biascheck.planted.resolve import load_model_or_plant
 
+            self._release_models()
+
             try:
                 self.models[name] = load_model_or_plant(
                     name,
@@ -199,9 +202,19 @@ class BiasSession:
             tier=self.tier,
         )
 
+    def _release_models(self) -> None:
+        """A model list holds one model in memory at a time: pytest runs every probe of a model before the next,
+        so the one loaded before is done (its `ModelInfo` is kept for results.json; should a test ask for it
+        again, it loads again). Every checkpoint of a 700-step sweep kept in memory would not fit any machine."""
+        if self.config.checkpoints:
+            for other in list(self.models):
+                self.released[other] = self.models.pop(other).info
+
     def model_records(self) -> dict[str, dict[str, Any]]:
-        """Every loaded model's `ModelInfo` as JSON (name → record)."""
-        return {name: model_record(model.info) for name, model in self.models.items()}
+        """Every loaded model's `ModelInfo` as JSON (name → record), in the run's model order."""
+        infos = {**self.released, **{name: model.info for name, model in self.models.items()}}
+        order = [m for m in self.config.models if m in infos] + [m for m in infos if m not in self.config.models]
+        return {name: model_record(infos[name]) for name in order}
 
     def data_records(self) -> list[dict[str, Any]]:
         return self.refdata.provenance() if self._refdata is not None else []

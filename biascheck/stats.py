@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 import warnings
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -42,7 +43,7 @@ def bootstrap_ci(
         return (float("nan"), float("nan"))
     from scipy import stats as _st
 
-    vectorised = _VECTORISED.get(statistic)  # the same resamples, one array operation instead of 1000 calls
+    vectorised = rows_of(statistic)  # the same resamples, one array operation instead of 1000 calls
     with np.errstate(all="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore", _st.DegenerateDataWarning)
         result = _st.bootstrap(
@@ -126,7 +127,37 @@ def spearman_rows(x: np.ndarray, y: np.ndarray, axis: int = -1) -> np.ndarray:
     return pearson_rows(_st.rankdata(x, axis=axis), _st.rankdata(y, axis=axis), axis=axis)
 
 
-_VECTORISED: dict[Callable[..., float], Callable[..., np.ndarray]] = {spearman: spearman_rows, pearson: pearson_rows}
+def _mean_rows(x: np.ndarray, axis: int = -1) -> np.ndarray:
+    return np.mean(x, axis=axis)
+
+
+def _median_rows(x: np.ndarray, axis: int = -1) -> np.ndarray:
+    return np.median(x, axis=axis)
+
+
+_VECTORISED: dict[Callable[..., float], Callable[..., np.ndarray]] = {
+    spearman: spearman_rows,
+    pearson: pearson_rows,
+    np.mean: _mean_rows,
+    np.median: _median_rows,
+}
+
+
+def with_rows(rows: Callable[..., Any]) -> Callable[[Callable[..., float]], Callable[..., float]]:
+    """Decorator for a statistic of 1-d samples: ``rows(*samples, axis=-1)`` computes it for a stack of samples
+    (one per row) with the same numbers, and `bootstrap_ci` calls it once for every resample instead of the
+    statistic 1,000 times (a Python call each: about a third of a sweep checkpoint's bootstrap time)."""
+
+    def mark(statistic: Callable[..., float]) -> Callable[..., float]:
+        statistic.__dict__["rows"] = rows
+        return statistic
+
+    return mark
+
+
+def rows_of(statistic: Callable[..., float]) -> Callable[..., Any] | None:
+    """The statistic's stacked form (`with_rows`, or numpy's mean, median and the correlations here), or None."""
+    return getattr(statistic, "rows", None) or _VECTORISED.get(statistic)
 
 
 @timed("bootstrap")

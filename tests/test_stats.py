@@ -77,3 +77,50 @@ def test_a_saved_number_keeps_four_places_and_never_loses_its_sign(value, saved)
 
     assert saved_number(value) == saved
     assert np.sign(saved_number(value)) == np.sign(value)
+
+
+def _scalar_path(statistic):
+    return lambda *samples: statistic(*samples)  # not registered: scipy calls it once per resample
+
+
+def _stacked_forms():
+    from biascheck.methods.bbq_gender_identity.math import ratio_statistic
+    from biascheck.methods.crows_pairs_gender.metrics import _mean_abs
+    from biascheck.methods.norwegian_occupations.metrics import _STATISTICS
+    from biascheck.methods.pronoun_ratio.math import mean_abs, mean_abs_diff, share_positive
+
+    rng = np.random.default_rng(11)
+    x, y = rng.normal(size=80), rng.normal(size=80)
+    gold, pred = (rng.random(40) < 0.3).astype(float), (rng.random(40) < 0.6).astype(float)
+    items = rng.integers(1, 6, 30).astype(float)
+    correct = np.minimum(items, rng.integers(0, 6, 30)).astype(float)
+    named = np.where(rng.random(30) < 0.3, 0.0, np.minimum(items, rng.integers(0, 6, 30)))
+    on_target = np.minimum(named, rng.integers(0, 4, 30)).astype(float)
+    counts = (items, correct, named, on_target)
+    return [
+        ("mean", np.mean, (x,)),
+        ("median", np.median, (x,)),
+        ("pronoun mean_abs", mean_abs, (x,)),
+        ("pronoun share_positive", share_positive, (x,)),
+        ("pronoun mean_abs_diff", mean_abs_diff, (x, y)),
+        ("crows mean_abs", _mean_abs, (y,)),
+        *((f"norwegian {name}", fn, (gold, pred)) for name, fn in _STATISTICS.items()),
+        *((f"bbq {kind}", ratio_statistic(kind), counts) for kind in ("accuracy", "bias", "ambiguous")),
+    ]
+
+
+@pytest.mark.parametrize("name,statistic,samples", _stacked_forms(), ids=[f[0] for f in _stacked_forms()])
+def test_a_statistics_stacked_form_gives_the_interval_of_one_call_per_resample(name, statistic, samples):
+    """`with_rows` (and numpy's mean and median): bootstrap_ci computes every resample in one array operation;
+    the interval is the one scipy gets calling the statistic once per resample (same resamples), and the
+    stacked form is the statistic row by row."""
+    assert stats.rows_of(statistic) is not None
+    assert stats.rows_of(_scalar_path(statistic)) is None
+    fast = stats.bootstrap_ci(statistic, *samples)
+    slow = stats.bootstrap_ci(_scalar_path(statistic), *samples)
+    assert np.allclose(fast, slow, rtol=0, atol=1e-12, equal_nan=True), (fast, slow)
+    rng = np.random.default_rng(5)
+    picks = rng.integers(0, len(samples[0]), (7, len(samples[0])))
+    stacked = stats.rows_of(statistic)(*(s[picks] for s in samples), axis=-1)
+    one_by_one = [statistic(*(s[row] for s in samples)) for row in picks]
+    assert np.allclose(stacked, one_by_one, rtol=0, atol=1e-12, equal_nan=True)

@@ -25,6 +25,23 @@ class Encoded:
     tokens: tuple[str, ...]
 
 
+# Encodings kept for the process, by the tokenizer's digest (`loading.tokenizer_digest`) and add_special_tokens: the
+# next model with the same tokenizer (a sweep's next checkpoint) reads its texts' encodings instead of tokenising
+# them again. One tokenizer's at a time (a sweep has one), and no more than MEMO_TEXTS texts (about 1 KB each).
+_MEMO: dict[tuple[str, bool], dict[str, Encoded]] = {}
+MEMO_TEXTS = 400_000
+
+
+def encodings_memo(digest: str | None, add_special_tokens: bool) -> dict[str, Encoded] | None:
+    """The process's encodings of texts by the tokenizer with `digest`, or None when there is no digest (a model
+    built in memory, whose tokenizer nothing names). A new digest drops the other tokenizers' encodings."""
+    if not digest:
+        return None
+    for key in [k for k in _MEMO if k[0] != digest]:
+        del _MEMO[key]
+    return _MEMO.setdefault((digest, add_special_tokens), {})
+
+
 def torch_dtype_name(dtype: Any) -> str:
     return str(dtype).removeprefix("torch.")
 
@@ -192,8 +209,15 @@ class EngineModel(LanguageModel):
         unique = sorted(set(texts))
         if not unique:
             return {}
-        out = self._encode_backend(unique, add_special_tokens) or self._encode_wrapper(unique, add_special_tokens)
-        self._check_lengths(unique, [len(out[text].ids) for text in unique])
+        memo = encodings_memo(self.info.extra.get("tokenizer_sha256"), add_special_tokens)
+        missing = unique if memo is None else [text for text in unique if text not in memo]
+        got: dict[str, Encoded] = {}
+        if missing:
+            got = self._encode_backend(missing, add_special_tokens) or self._encode_wrapper(missing, add_special_tokens)
+            if memo is not None and len(memo) + len(got) <= MEMO_TEXTS:
+                memo.update(got)
+        out = got if memo is None else {text: got[text] if text in got else memo[text] for text in unique}
+        self._check_lengths(unique, [len(out[text].ids) for text in unique])  # this model's limit, memo or not
         return out
 
     def _encode_wrapper(self, unique: Sequence[str], add_special_tokens: bool) -> dict[str, Encoded]:

@@ -33,9 +33,11 @@ TEXTS = [
 ]
 
 
-def _as_engine(tok, wrapper=None):
-    """An object on which EngineModel's tokenizing methods run: the tokenizer alone, no model."""
-    fake = SimpleNamespace(tokenizer=tok, _check_lengths=lambda texts, lengths: None)
+def _as_engine(tok, wrapper=None, digest=None):
+    """An object on which EngineModel's tokenizing methods run: the tokenizer alone, no model (`digest`: the
+    tokenizer's, as a loaded model's info carries it)."""
+    info = SimpleNamespace(extra={} if digest is None else {"tokenizer_sha256": digest})
+    fake = SimpleNamespace(tokenizer=tok, info=info, _check_lengths=lambda texts, lengths: None)
     for name in ("_encode", "_encode_backend", "_backend_encodings", "_slot_pieces"):
         setattr(fake, name, MethodType(getattr(EngineModel, name), fake))
     fake._encode_wrapper = wrapper or MethodType(EngineModel._encode_wrapper, fake)
@@ -115,3 +117,35 @@ def test_slot_pieces_without_the_backend_path_are_the_same(bert_tokenizer):
     got = disagreeing._slot_pieces(texts, spans, add_special_tokens=True, what=str)
     want = real._slot_pieces(texts, spans, add_special_tokens=True, what=str)
     assert all((a == b).all() for a, b in zip(got, want, strict=True)) and want[1].tolist() == [1, 1, 4]
+
+
+def test_a_second_model_with_the_same_tokenizer_reads_the_first_ones_encodings(bert_tokenizer, gpt2_tokenizer):
+    """Encodings are kept for the process by the tokenizer's digest: the next checkpoint of a sweep tokenises only
+    the texts the first did not; a model with another tokenizer starts afresh (and drops the first's)."""
+    from biascheck.models import common
+
+    common._MEMO.clear()
+    calls: list[list[str]] = []
+
+    def counting(tok, digest):
+        fake = _as_engine(tok, digest=digest)
+        real = fake._encode_backend
+
+        def backend(texts, special):
+            calls.append(list(texts))
+            return real(texts, special)
+
+        fake._encode_backend = backend
+        return fake
+
+    first = counting(bert_tokenizer, "bert")._encode(TEXTS[:10], add_special_tokens=True)
+    second = counting(bert_tokenizer, "bert")._encode(TEXTS, add_special_tokens=True)
+    assert calls == [sorted(set(TEXTS[:10])), sorted(set(TEXTS) - set(TEXTS[:10]))]
+    assert {t: second[t] for t in first} == first
+    assert second == _as_engine(bert_tokenizer)._encode(TEXTS, add_special_tokens=True)  # no memo: the same
+    counting(bert_tokenizer, "bert")._encode(TEXTS, add_special_tokens=False)  # another key: tokenised again
+    assert calls[-1] == sorted(set(TEXTS))
+    other = counting(gpt2_tokenizer, "gpt2")._encode(TEXTS[:3], add_special_tokens=False)
+    assert calls[-1] == sorted(set(TEXTS[:3])) and set(common._MEMO) == {("gpt2", False)}
+    assert other == _as_engine(gpt2_tokenizer)._encode(TEXTS[:3], add_special_tokens=False)
+    common._MEMO.clear()

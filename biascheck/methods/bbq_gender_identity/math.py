@@ -30,6 +30,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from biascheck.stats import with_rows
+
 _MALE = ("man", "boy", "men")
 _FEMALE = ("woman", "women", "girl", "girls")
 _TRANS = (
@@ -120,8 +122,21 @@ def cluster_counts(
 
 
 def ratio_statistic(kind: str):
-    """Step 5: the statistic of one resample of clusters' counts (items, correct, named, on_target)."""
+    """Step 5: the statistic of one resample of clusters' counts (items, correct, named, on_target); its
+    ``rows`` (`biascheck.stats.with_rows`) computes it for a stack of resamples at once, the same numbers."""
 
+    def rows(items, correct, named, on_target, axis=-1):
+        acc = correct.sum(axis=axis) / items.sum(axis=axis)
+        n = named.sum(axis=axis)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            score = np.where(n > 0, 2.0 * on_target.sum(axis=axis) / np.where(n > 0, n, 1.0) - 1.0, np.nan)
+        if kind == "accuracy":
+            return acc
+        if kind == "bias":
+            return score
+        return np.where(np.isnan(score) & (acc == 1.0), 0.0, (1.0 - acc) * score)
+
+    @with_rows(rows)
     def statistic(items, correct, named, on_target):
         acc = correct.sum() / items.sum()
         score = 2.0 * on_target.sum() / named.sum() - 1.0 if named.sum() else float("nan")

@@ -11,9 +11,10 @@ from biascheck.methods.crows_pairs_gender.score import Scored
 from biascheck.methods.crows_pairs_gender.spec import SUBSETS
 from biascheck.settings import ProbeSettings
 from biascheck.spec import Metric
-from biascheck.stats import bootstrap_ci
+from biascheck.stats import bootstrap_ci, with_rows
 
 
+@with_rows(lambda x, axis=-1: np.mean(np.abs(x), axis=axis))
 def _mean_abs(x: np.ndarray) -> float:
     return float(np.mean(np.abs(x)))
 

@@ -36,7 +36,7 @@ from biascheck.methods.natural_prompts.reference import Reference
 from biascheck.methods.natural_prompts.spec import FEMALE, MALE, PAPER_GPT2_SMALL, PERTURBATIONS, PRONOUNS, TASKS
 from biascheck.settings import ProbeSettings
 from biascheck.spec import CAUSAL_NEXT, Metric
-from biascheck.stats import bootstrap_ci, bootstrap_crossed, pearson, spearman
+from biascheck.stats import bootstrap_ci, bootstrap_crossed, pearson, spearman, spearman_rows, with_rows
 
 
 def bootstrap_rows(statistic: Callable[[np.ndarray], float], n_rows: int) -> tuple[float, float]:
@@ -200,6 +200,7 @@ def compare_metrics(scored: Scored) -> list[Metric]:
         y = g_ns["women_share"].to_numpy()
         a, b = g_ns["she_share"].to_numpy(), g_tp["she_share"].to_numpy()
 
+        @with_rows(lambda a_, b_, y_, axis=-1: spearman_rows(a_, y_, axis) - spearman_rows(b_, y_, axis))
         def stat(a_: np.ndarray, b_: np.ndarray, y_: np.ndarray) -> float:
             return spearman(a_, y_) - spearman(b_, y_)
 

@@ -182,6 +182,15 @@ def class_f1(gold_female: np.ndarray, pred_female: np.ndarray, female: bool) -> 
     return 2.0 * tp / denom if denom else 0.0
 
 
+def class_f1_rows(gold_female: np.ndarray, pred_female: np.ndarray, female: bool, axis: int = -1) -> np.ndarray:
+    """`class_f1` of every row of a stack of (gold, predicted) resamples at once (along `axis`)."""
+    gold = np.asarray(gold_female, bool) == female
+    pred = np.asarray(pred_female, bool) == female
+    tp = np.sum(gold & pred, axis=axis)
+    denom = 2 * tp + np.sum(~gold & pred, axis=axis) + np.sum(gold & ~pred, axis=axis)
+    return np.where(denom > 0, 2.0 * tp / np.maximum(denom, 1), 0.0)
+
+
 def f1_scores(gold_female: np.ndarray, pred_female: np.ndarray) -> dict[str, float]:
     """E2. {'f1_female', 'f1_male', 'macro_f1'} (macro = mean of the two class F1)."""
     f = class_f1(gold_female, pred_female, True)

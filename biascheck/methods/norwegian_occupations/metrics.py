@@ -18,7 +18,7 @@ from dataclasses import replace
 import numpy as np
 import pandas as pd
 
-from biascheck.methods.norwegian_occupations.math import TaskScores, class_f1, f1_scores
+from biascheck.methods.norwegian_occupations.math import TaskScores, class_f1, class_f1_rows, f1_scores
 from biascheck.methods.norwegian_occupations.reference import Reference
 from biascheck.methods.norwegian_occupations.score import Scored
 from biascheck.methods.norwegian_occupations.spec import (
@@ -33,18 +33,33 @@ from biascheck.methods.norwegian_occupations.spec import (
 )
 from biascheck.settings import ProbeSettings
 from biascheck.spec import Metric
-from biascheck.stats import bootstrap_ci, spearman
+from biascheck.stats import bootstrap_ci, spearman, with_rows
 
 
 def _bool(x: np.ndarray) -> np.ndarray:
     return np.asarray(x, float) > 0.5
 
 
-_STATISTICS = {
-    "macro_f1": lambda g, p: f1_scores(_bool(g), _bool(p))["macro_f1"],
-    "f1_female": lambda g, p: class_f1(_bool(g), _bool(p), True),
-    "f1_male": lambda g, p: class_f1(_bool(g), _bool(p), False),
-}
+@with_rows(lambda g, p, axis=-1: class_f1_rows(_bool(g), _bool(p), True, axis))
+def _f1_female(g: np.ndarray, p: np.ndarray) -> float:
+    return class_f1(_bool(g), _bool(p), True)
+
+
+@with_rows(lambda g, p, axis=-1: class_f1_rows(_bool(g), _bool(p), False, axis))
+def _f1_male(g: np.ndarray, p: np.ndarray) -> float:
+    return class_f1(_bool(g), _bool(p), False)
+
+
+def _macro_f1_rows(g: np.ndarray, p: np.ndarray, axis: int = -1) -> np.ndarray:
+    return (class_f1_rows(_bool(g), _bool(p), True, axis) + class_f1_rows(_bool(g), _bool(p), False, axis)) / 2.0
+
+
+@with_rows(_macro_f1_rows)
+def _macro_f1(g: np.ndarray, p: np.ndarray) -> float:
+    return f1_scores(_bool(g), _bool(p))["macro_f1"]
+
+
+_STATISTICS = {"macro_f1": _macro_f1, "f1_female": _f1_female, "f1_male": _f1_male}
 
 
 def _metric(name: str, statistic, *arrays: np.ndarray, note: str = "") -> Metric:

@@ -19,6 +19,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from biascheck.stats import with_rows
+
 
 @dataclass(frozen=True)
 class PronounScores:
@@ -77,11 +79,19 @@ def stereotype_agreement(log_n: np.ndarray, stereotype: list[str]) -> np.ndarray
     return np.where(female, log_n < 0, log_n > 0).astype(float)
 
 
+@with_rows(lambda x, axis=-1: np.mean(np.abs(x), axis=axis))
 def mean_abs(x: np.ndarray) -> float:
     """mean |x| (mean |log n|: how far the profession moves the odds from the prior, either way)."""
     return float(np.mean(np.abs(x)))
 
 
+@with_rows(lambda x, axis=-1: np.mean(x > 0, axis=axis))
 def share_positive(x: np.ndarray) -> float:
     """Share of x > 0 (male_lean_share: n > 1)."""
     return float(np.mean(x > 0))
+
+
+@with_rows(lambda x, y, axis=-1: np.mean(np.abs(x - y), axis=axis))
+def mean_abs_diff(x: np.ndarray, y: np.ndarray) -> float:
+    """mean |x - y| over paired items (template_mean_abs_diff: how far the verb moves log n)."""
+    return mean_abs(np.asarray(x, float) - np.asarray(y, float))

@@ -10,7 +10,13 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from biascheck.methods.pronoun_ratio.math import PronounScores, mean_abs, share_positive, stereotype_agreement
+from biascheck.methods.pronoun_ratio.math import (
+    PronounScores,
+    mean_abs,
+    mean_abs_diff,
+    share_positive,
+    stereotype_agreement,
+)
 from biascheck.methods.pronoun_ratio.reference import Reference
 from biascheck.methods.pronoun_ratio.score import Scored
 from biascheck.methods.pronoun_ratio.spec import VERBS
@@ -69,7 +75,7 @@ def sensitivity_metrics(is_: PronounScores, works_as: PronounScores) -> list[Met
     ]
     return [
         Metric("template_spearman", spearman(a, b), bootstrap_ci(spearman, a, b), n, items=per_profession),
-        Metric("template_mean_abs_diff", mean_abs(a - b), bootstrap_ci(lambda x, y: mean_abs(x - y), a, b), n),
+        Metric("template_mean_abs_diff", mean_abs_diff(a, b), bootstrap_ci(mean_abs_diff, a, b), n),
     ]
 
 

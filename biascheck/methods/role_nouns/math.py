@@ -186,24 +186,28 @@ def bootstrap_group_stats(
     sums = {scorer: _participant_sums(trials, values, by, names) for scorer, values in logliks.items()}
     groups = list(next(iter(sums.values())).keys())
 
-    def evaluate(draw: dict[str, np.ndarray] | None) -> dict[str, float]:
+    def evaluate(draw: dict[str, np.ndarray] | None) -> dict[str, np.ndarray]:
+        """The statistics at the point (draw None) or at every resample at once (draw: group -> (B, size)
+        participant indices): the group means are arrays over the resamples, the statistics their arithmetic."""
         means: GroupMeans = {}
         for scorer, per_group in sums.items():
             means[scorer] = {}
             for group in groups:
                 s, c = per_group[group]
-                idx = draw[group] if draw is not None else slice(None)
-                means[scorer][group] = float(s[idx].sum() / c[idx].sum())
-        return {name: float(fn(means)) for name, fn in statistics.items()}
+                if draw is None:
+                    means[scorer][group] = float(s.sum() / c.sum())
+                else:
+                    means[scorer][group] = s[draw[group]].sum(axis=1) / c[draw[group]].sum(axis=1)  # type: ignore[assignment]
+        return {name: np.asarray(fn(means), dtype=float) for name, fn in statistics.items()}
 
-    point = evaluate(None)
+    point = {name: float(value) for name, value in evaluate(None).items()}
     rng = np.random.default_rng(seed)
     sizes = {group: len(sums[next(iter(sums))][group][0]) for group in groups}
-    samples = {name: np.empty(n_resamples) for name in statistics}
-    for b in range(n_resamples):
-        draw = {group: rng.integers(0, size, size) for group, size in sizes.items()}
-        for name, value in evaluate(draw).items():
-            samples[name][b] = value
+    draws = {group: np.empty((n_resamples, size), dtype=np.int64) for group, size in sizes.items()}
+    for b in range(n_resamples):  # the draws in the order one resample at a time takes them: the same stream
+        for group, size in sizes.items():
+            draws[group][b] = rng.integers(0, size, size)
+    samples = {name: np.broadcast_to(values, (n_resamples,)) for name, values in evaluate(draws).items()}
     alpha = (1 - confidence) / 2
     return {
         name: (point[name], float(np.quantile(samples[name], alpha)), float(np.quantile(samples[name], 1 - alpha)))

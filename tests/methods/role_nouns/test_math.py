@@ -163,3 +163,35 @@ def test_per_set_shares_and_mean_p_by_hand():
     assert m.mean_p_per_set(predictions(0.7, 0.1), "fem", "male").tolist() == pytest.approx([0.1])
     fem = m.fem_by_name_gender(predictions(0.7, 0.1))
     assert fem.loc["actor"].to_dict() == pytest.approx({"female": 0.7, "male": 0.1})
+
+
+def test_the_bootstrap_takes_every_resample_at_once_with_the_numbers_of_one_at_a_time():
+    """bootstrap_group_stats computes the group means of all resamples as arrays; the same draws, one resample
+    at a time (written out here: steps 1-4 of its docstring), give the same intervals."""
+    rng = np.random.default_rng(3)
+    trials = pd.DataFrame(
+        {
+            "participant": np.repeat(np.arange(60), 5),
+            "attitude": np.repeat(rng.choice(["progressive", "moderate", "conservative"], 60), 5),
+            "name_gender": rng.choice(["female", "male"], 300),
+        }
+    )
+    logliks = {"model": np.log(rng.uniform(0.05, 0.95, 300)), "prior": np.log(rng.uniform(0.05, 0.95, 300))}
+    statistics = {
+        "gap": lambda x: x["model"]["conservative"] - x["model"]["progressive"],
+        "excess": lambda x: (x["model"]["moderate"] - x["prior"]["moderate"]) * 2.0,
+        "prog": lambda x: x["prior"]["progressive"],
+    }
+    got = m.bootstrap_group_stats(trials, logliks, "attitude", statistics, n_resamples=300, seed=9)
+
+    sums = {k: m._participant_sums(trials, v, "attitude", "all") for k, v in logliks.items()}
+    groups = list(sums["model"])
+    draw_rng, values = np.random.default_rng(9), {name: [] for name in statistics}
+    for _ in range(300):
+        draw = {g: draw_rng.integers(0, len(sums["model"][g][0]), len(sums["model"][g][0])) for g in groups}
+        means = {k: {g: float(s[draw[g]].sum() / c[draw[g]].sum()) for g, (s, c) in v.items()} for k, v in sums.items()}
+        for name, fn in statistics.items():
+            values[name].append(fn(means))
+    for name in statistics:
+        low, high = np.quantile(values[name], 0.025), np.quantile(values[name], 0.975)
+        assert got[name][1:] == pytest.approx((low, high), abs=1e-12)
