@@ -23,7 +23,6 @@ import pandas as pd
 
 from biascheck.errors import NotApplicable
 from biascheck.methods.politicians.math import (
-    casing_variants,
     distinct_tokens,
     fold_casings,
     samples_frame,
@@ -120,14 +119,15 @@ _ONE_TOKEN_KEEP = 16  # (language x order) entries: every language of a run in b
 
 
 def one_token_candidates(
-    lm: LanguageModel, first: str, strings: list[str], owner: np.ndarray
+    lm: LanguageModel, first: str, strings: list[str], owner: np.ndarray, strings_digest: str | None = None
 ) -> tuple[np.ndarray, np.ndarray | None, str]:
     """(indices into `strings` of the one-token candidates, `math.distinct_tokens`; their token ids or None;
-    the estimator) from `lm.slot_vocab([first], strings)`, or from an earlier call with the same tokenizer."""
+    the estimator) from `lm.slot_vocab([first], strings)`, or from an earlier call with the same tokenizer.
+    `strings_digest`: the strings' sha256 where the caller has it (`reference.Candidates`)."""
     digest = (lm.info.extra or {}).get("tokenizer_sha256")
     key = None
     if digest:
-        joined = hashlib.sha256("\n".join(strings).encode("utf-8")).hexdigest()
+        joined = strings_digest or hashlib.sha256("\n".join(strings).encode("utf-8")).hexdigest()
         key = (digest, (lm.info.extra or {}).get("context_prefix"), lm.family, first, joined)
         if key in _ONE_TOKEN:
             _ONE_TOKEN.move_to_end(key)
@@ -153,18 +153,18 @@ def score_language(lm: LanguageModel, reference: Language, top_k: Mapping[str, i
     """
     names, forms, language = reference.names, reference.forms, reference.language
     top_k = dict(TOP_K[language] if top_k is None else top_k)
-    all_forms = sorted({f for pos in POS for f in forms[pos]})
-    strings, owner = casing_variants(all_forms)
+    laid_out = reference.candidates  # the language's forms and casings, kept with it for every model
+    all_forms, strings, owner, of_pos = laid_out.forms, laid_out.strings, laid_out.owner, laid_out.of_pos
     orders = orders_for(lm.family, language)
     name_list = names["name"].tolist()
     samples: dict[str, dict[str, pd.DataFrame]] = {}
     candidates: dict[str, tuple[int, int]] = {}
     estimator = ""
-    of_pos = {pos: np.fromiter((f in forms[pos] for f in all_forms), dtype=bool, count=len(all_forms)) for pos in POS}
     for order in orders:
         # Which strings are one token here does not depend on the name: find them once, score only those
         # (by token id where the model reads ids directly: no candidate is tokenised again per chunk).
-        one, one_ids, probe_estimator = one_token_candidates(lm, template(name_list[0], order), strings, owner)
+        first = template(name_list[0], order)
+        one, one_ids, probe_estimator = one_token_candidates(lm, first, strings, owner, laid_out.digest)
         one_strings = [strings[i] for i in one]
         # Only forms with a one-token casing can be taken (the others' probability is 0): the blocks hold
         # those columns alone, in form order (which breaks ties), not every candidate form of the language.

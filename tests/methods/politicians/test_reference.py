@@ -89,3 +89,22 @@ def test_candidate_forms_are_built_once_per_machine_and_rebuilt_when_the_stored_
     stored.write_text(text.replace('"good"', '"bad"', 1), encoding="utf-8")  # still JSON, not what was built
     assert stored.read_text(encoding="utf-8") != text
     assert reference.candidate_forms_of(ReferenceData(mirror=mirror, cache=tmp_path), "en") == fresh
+
+
+def test_a_languages_candidates_are_laid_out_once_and_kept_with_it():
+    """Step 2's layout (every form's casings, which forms are adjectives or verbs) is the same for every model,
+    so it is built on first use and kept with the language."""
+    import hashlib
+
+    import numpy as np
+
+    forms = {"adj": {"good": "good", "Able": "able"}, "verb": {"said": "say", "good": "good"}}
+    language = Language("en", _language("en").names, "", forms, {}, "VADER")
+    got = language.candidates
+    assert got is language.candidates
+    assert got.forms == ["Able", "good", "said"]
+    assert got.strings == ["Able", "good", "Good", "said", "Said"] and got.owner.tolist() == [0, 1, 1, 2, 2]
+    assert got.of_pos["adj"].tolist() == [True, True, False] and got.of_pos["verb"].tolist() == [False, True, True]
+    assert got.digest == hashlib.sha256("\n".join(got.strings).encode()).hexdigest()
+    with pytest.raises(ValueError):
+        np.asarray(got.owner)[0] = 5  # read-only: a model cannot change what the next one reads
