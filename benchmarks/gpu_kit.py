@@ -26,7 +26,9 @@ failing on random weights are expected: the run is timed, not judged). It writes
 and ``summary.md`` to ``--out`` and prints the table.
 
 ``--scale tiny`` builds the same architectures with 2 layers of width 64, so the whole path runs in
-seconds on a CPU (tests/test_gpu_kit.py).
+seconds on a CPU (tests/test_gpu_kit.py). ``prepare --real`` also cuts the default model's GGUF into parts beside
+the kit (``<kit>-gguf/``, `gguf_parts`), and ``--models smollm2-135m-instruct`` runs its real weights (joined
+there, sha256-checked) with the guard on.
 """
 
 from __future__ import annotations
@@ -90,7 +92,10 @@ ARCHITECTURES: dict[str, tuple[str, str, dict]] = {
     ),
 }
 TINY = dict(hidden_size=64, intermediate_size=128, num_hidden_layers=2, num_attention_heads=4)
-SITE_PACKAGES = ("vaderSentiment", "odf", "defusedxml", "rdata")
+SITE_PACKAGES = ("vaderSentiment", "odf", "defusedxml", "rdata", "gguf")  # gguf: transformers reads a GGUF with it
+# Real weights: the default model's embedded GGUF, carried in parts beside the kit (`gguf_parts`), run with the
+# competence guard on (a real model reads the probes' languages; random weights do not).
+REAL = {"smollm2-135m-instruct": "smollm2-135m"}
 SPACY_TABLES = (
     "fr_lemma_index.json.gz",
     "fr_lemma_lookup.json.gz",
@@ -110,7 +115,12 @@ def _package_dir(name: str) -> Path:
     return Path(list(spec.submodule_search_locations)[0])
 
 
-def prepare(kit: Path, mirror: Path | None) -> dict:
+def real_parts_dir(kit: Path) -> Path:
+    """Where `prepare --real` puts the GGUF's parts: beside the kit, so that each call carries the kit or a part."""
+    return kit.with_name(kit.name + "-gguf")
+
+
+def prepare(kit: Path, mirror: Path | None, real: bool = False) -> dict:
     from biascheck.data import SOURCES, ReferenceData
 
     kit.mkdir(parents=True, exist_ok=True)
@@ -141,7 +151,13 @@ def prepare(kit: Path, mirror: Path | None) -> dict:
     for table in SPACY_TABLES:
         shutil.copy2(_package_dir("spacy_lookups_data") / "data" / table, spacy / "data" / table)
     size = sum(p.stat().st_size for p in kit.rglob("*") if p.is_file())
-    return {"kit": str(kit), "sources": len(SOURCES), "bytes": size}
+    out = {"kit": str(kit), "sources": len(SOURCES), "bytes": size}
+    if real:
+        from gguf_parts import split
+
+        manifest = split(smol / spec.gguf_file, real_parts_dir(kit))
+        out["real"] = {"dir": str(real_parts_dir(kit)), "parts": manifest["parts"], "sha256": manifest["sha256"]}
+    return out
 
 
 # ------------------------------------------------------------------ run (on the GPU machine)
@@ -233,7 +249,13 @@ class GpuSampler:
 
 def build_model(name: str, kit: Path, into: Path, scale: str, device: str) -> Path:
     """Random weights (seed 0) of `name`'s real configuration, with the kit's tokenizer, saved to `into`
-    (bfloat16 for a CUDA run, float32 otherwise)."""
+    (bfloat16 for a CUDA run, float32 otherwise); for a `REAL` name, its GGUF joined from the kit's parts (a
+    folder holding one GGUF is a model biascheck loads, `--model DIR`)."""
+    if name in REAL:
+        from gguf_parts import join
+
+        join(real_parts_dir(kit), into)
+        return into
     import torch
     import transformers
 
@@ -352,7 +374,7 @@ def run(
         report = work / "reports" / name
         with GpuSampler() as sampler:
             t1 = time.perf_counter()
-            code, tail = run_probes(model_dir, report, env, device, tier, extra, guard)
+            code, tail = run_probes(model_dir, report, env, device, tier, extra, guard or name in REAL)
             wall = time.perf_counter() - t1
         results_path = report / "results.json"
         results = json.loads(results_path.read_text()) if results_path.is_file() else {}
@@ -366,7 +388,8 @@ def run(
             "scale": scale,
             "device": device,
             "tier": tier,
-            "guard": guard,
+            "guard": guard or name in REAL,
+            "weights": "real" if name in REAL else "random",
             "machine": where,
             "pytest_exit": code,
             "results": len(results.get("results", [])),
@@ -395,7 +418,8 @@ def run(
 def markdown(rows: list[dict]) -> str:
     where = rows[0]["machine"] if rows else {}
     said = f"{where.get('card') or 'no GPU'}; CPU {where.get('cpu') or 'unknown'}, {where.get('cores')} cores"
-    guard = "on" if rows and rows[0].get("guard") else "off"
+    guards = sorted({"on" if r.get("guard") else "off" for r in rows}) or ["off"]
+    guard = guards[0] if len(guards) == 1 else "on for real weights, off for random ones"
     head = (
         f"Machine: {said}; competence guard {guard}.\n\n"
         "| model | exit | results | wall s | setup s (load + data) | wall less setup s | forward s | lm_head s | "
@@ -406,7 +430,8 @@ def markdown(rows: list[dict]) -> str:
     for r in rows:
         s, g = r["stages"], r["gpu"]
         lines.append(
-            f"| {r['model']} ({r['scale']}, {r['model_device']} {r['model_dtype']}, {r['tier']}) | "
+            f"| {r['model']} ({r.get('weights', 'random')} weights, {r['scale']}, {r['model_device']} "
+            f"{r['model_dtype']}, {r['tier']}) | "
             f"{r['pytest_exit']} | {r['results']} | {r['wall_s']} | {r['setup_s']} | {r['wall_less_setup_s']} | "
             f"{s.get('forward')} | {s.get('lm_head')} | {g['busy_s']} | {r['busy_share_of_run']} | "
             f"{r['busy_share_of_scoring']} | {g['peak_mib']} |"
@@ -420,11 +445,15 @@ def main(argv: list[str] | None = None) -> int:
     prep = sub.add_parser("prepare", help="pack data, tokenizers and packages into the kit (on the mirror's machine)")
     prep.add_argument("--kit", type=Path, default=REPO / ".gpu_kit")
     prep.add_argument("--data", type=Path, default=None, help="the reference-data mirror (default: the usual rule)")
+    prep.add_argument(
+        "--real", action="store_true", help="also the default model's GGUF, in parts beside the kit (<kit>-gguf/)"
+    )
     go = sub.add_parser("run", help="build each model and run the full tier on it, sampling the GPU")
     go.add_argument("--kit", type=Path, default=REPO / ".gpu_kit")
     go.add_argument("--out", type=Path, required=True)
     go.add_argument("--work", type=Path, default=Path("/tmp/gpu_kit"))
-    go.add_argument("--models", default=",".join(ARCHITECTURES), help=f"comma-separated, of {', '.join(ARCHITECTURES)}")
+    known = [*ARCHITECTURES, *REAL]
+    go.add_argument("--models", default=",".join(ARCHITECTURES), help=f"comma-separated, of {', '.join(known)}")
     go.add_argument("--scale", choices=("real", "tiny"), default="real")
     go.add_argument("--device", default="cuda")
     go.add_argument("--tier", choices=("quick", "full"), default="full")
@@ -438,12 +467,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "prepare":
         from biascheck.data.resolve import mirror_dir
 
-        print(json.dumps(prepare(args.kit, mirror_dir(args.data, [Path.cwd(), REPO]))))
+        print(json.dumps(prepare(args.kit, mirror_dir(args.data, [Path.cwd(), REPO]), args.real)))
         return 0
     models = [m.strip() for m in args.models.split(",") if m.strip()]
-    unknown = [m for m in models if m not in ARCHITECTURES]
+    unknown = [m for m in models if m not in known]
     if unknown:
-        parser.error(f"unknown model(s) {', '.join(unknown)}; known: {', '.join(ARCHITECTURES)}")
+        parser.error(f"unknown model(s) {', '.join(unknown)}; known: {', '.join(known)}")
     if not (args.kit / "data.tar.gz").is_file():
         parser.error(f"{args.kit} is not a prepared kit (no data.tar.gz): run `gpu_kit.py prepare` where the mirror is")
     rows = run(args.kit, args.out, models, args.scale, args.device, args.tier, args.pytest_args, args.work, args.guard)

