@@ -104,7 +104,18 @@ def cached_json(
     """`build()` (a JSON value), from the cache when it was built before from the same `sources` (the sha256
     of every file it reads) and `version`; a stored value that fails its checksum is built again. Bump
     `version` whenever `build` changes what it returns."""
-    path = json_path(refdata, name, sources, version)
+    return cached_json_at(json_path(refdata, name, sources, version), build)
+
+
+def cached_json_in(cache: Path, name: str, keys: Sequence[str], version: int, build: Callable[[], Any]) -> Any:
+    """`cached_json` in the cache folder `cache` (`biascheck.files.default_cache_dir`) for a value derived from
+    what `keys` name (digests of everything it depends on) rather than from reference files."""
+    key = hashlib.sha256("\n".join(sorted(keys)).encode("utf-8")).hexdigest()[:16]
+    return cached_json_at(cache / "parsed" / f"{name}-{key}-v{version}.json", build)
+
+
+def cached_json_at(path: Path, build: Callable[[], Any]) -> Any:
+    """`build()` stored as JSON at `path` with its sha256 beside it, or read from there when it checks out."""
     try:
         data = path.read_bytes()
         if hashlib.sha256(data).hexdigest() == path.with_suffix(".sha256").read_text(encoding="utf-8").strip():

@@ -212,10 +212,14 @@ def test_causal_top_k_on_smollm2_equals_a_per_name_loop():
     _assert_same(ours, expected, atol=1e-4)  # float32 noise of SmolLM2's large activations (test_smollm2.ULPS)
 
 
-def test_a_second_checkpoint_with_the_same_tokenizer_does_not_tokenise_the_candidates_again(bert_tokenizer):
+def test_a_second_checkpoint_with_the_same_tokenizer_does_not_tokenise_the_candidates_again(
+    bert_tokenizer, tmp_path, monkeypatch
+):
     """Which candidates are one token is kept per tokenizer (`score.one_token_candidates`): a sweep's next
     checkpoint reads its names at them without tokenising the language's candidates, and scores exactly as
-    without the cache; a model without a tokenizer digest is never cached."""
+    without the cache; so does the next process on the machine (the cache on disk; a stored file that fails its
+    checksum is built again); a model without a tokenizer digest is never cached."""
+    monkeypatch.setenv("BIASCHECK_CACHE_DIR", str(tmp_path))
     import torch
     from transformers import BertForMaskedLM
 
@@ -246,6 +250,20 @@ def test_a_second_checkpoint_with_the_same_tokenizer_does_not_tokenise_the_candi
     cached = _ours(second, POLITICIANS, REAL_FORMS, "before")
     every = len(casing_variants(sorted({f for m in REAL_FORMS.values() for f in m}))[0])
     assert every in asked["seed0"] and every not in asked["seed1"]  # the first tokenised them all, the second not
+    politicians_score._ONE_TOKEN.clear()  # the next process: the disk cache answers
+    third = checkpoint(2, digest)
+    asked["seed2"] = []
+    third.slot_vocab = lambda templates, strings, read=third.slot_vocab: (
+        asked["seed2"].append(len(strings)) or read(templates, strings)
+    )
+    from_disk = _ours(third, POLITICIANS, REAL_FORMS, "before")
+    assert every not in asked["seed2"] and from_disk == _ours(checkpoint(2, None), POLITICIANS, REAL_FORMS, "before")
+    stored = list((tmp_path / "parsed").glob("politicians-one-token-*.json"))
+    assert stored  # one per order read
+    for path in stored:
+        path.write_text('{"one": [], "ids": [], "estimator": "forged"}')  # fails its checksum: built again
+    politicians_score._ONE_TOKEN.clear()
+    assert _ours(third, POLITICIANS, REAL_FORMS, "before") == from_disk and every in asked["seed2"]
     politicians_score._ONE_TOKEN.clear()
     uncached = checkpoint(1, None)
     assert _ours(uncached, POLITICIANS, REAL_FORMS, "before") == cached

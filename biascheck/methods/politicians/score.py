@@ -21,7 +21,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from biascheck import __version__
+from biascheck.data import parsed_cache
 from biascheck.errors import NotApplicable
+from biascheck.files import default_cache_dir
 from biascheck.methods.politicians.math import (
     distinct_tokens,
     fold_casings,
@@ -114,8 +117,12 @@ def _slot_logprob(
 # checkpoint of a sweep with the same tokenizer does not tokenise the language's 10^4-10^5 candidates again
 # (the politicians probe's tokenising, 20 s of a tiny checkpoint's 65 s of host work). A model without a
 # tokenizer digest (a test's fake) is never cached.
+# They are kept on disk too, in the parsed-data cache (`parsed_cache.cached_json_in`, keyed by the same and by
+# biascheck's version), so that the next run on the machine with that tokenizer (a release's, a sweep's next
+# process) does not tokenise them either: 10-13 s of a tiny SmolLM2's first full tier on 2 cores.
 _ONE_TOKEN: OrderedDict[tuple, tuple[np.ndarray, np.ndarray | None, str]] = OrderedDict()
 _ONE_TOKEN_KEEP = 16  # (language x order) entries: every language of a run in both orders
+ONE_TOKEN_VERSION = 1  # bump when what `one_token_candidates` finds changes for the same inputs
 
 
 def one_token_candidates(
@@ -132,13 +139,24 @@ def one_token_candidates(
         if key in _ONE_TOKEN:
             _ONE_TOKEN.move_to_end(key)
             return _ONE_TOKEN[key]
-    probe = lm.slot_vocab([first], strings)
-    one = distinct_tokens(probe.n_pieces[0], probe.token_ids, owner)
-    ids = None if probe.token_ids is None else np.array(probe.token_ids[one])
+
+    def build() -> dict[str, Any]:
+        probe = lm.slot_vocab([first], strings)
+        one = distinct_tokens(probe.n_pieces[0], probe.token_ids, owner)
+        ids = None if probe.token_ids is None else [int(i) for i in probe.token_ids[one]]
+        return {"one": [int(i) for i in one], "ids": ids, "estimator": probe.estimator}
+
+    if key is None:
+        got = build()
+    else:
+        keys = [hashlib.sha256(repr(key).encode("utf-8")).hexdigest(), f"biascheck {__version__}"]
+        got = parsed_cache.cached_json_in(default_cache_dir(), "politicians-one-token", keys, ONE_TOKEN_VERSION, build)
+    one = np.asarray(got["one"], dtype=np.int64)
+    ids = None if got["ids"] is None else np.asarray(got["ids"], dtype=np.int64)
     for array in (one, ids):
         if array is not None:
             array.setflags(write=False)
-    found = (one, ids, probe.estimator)
+    found = (one, ids, str(got["estimator"]))
     if key is not None:
         _ONE_TOKEN[key] = found
         while len(_ONE_TOKEN) > _ONE_TOKEN_KEEP:
