@@ -66,10 +66,13 @@ def summarise(models: list[str], stages: dict[str, dict[str, float]]) -> dict:
     later = [r["overhead_s"] for r in rows[1:]]
     first = rows[0]["overhead_s"] if rows else None
     median_later = statistics.median(later) if later else None
+    names = sorted({stage for r in rows[1:] for stage in r["stages"]})
+    by_stage = {n: round(statistics.median(r["stages"].get(n, 0.0) for r in rows[1:]), 2) for n in names}
     return {
         "rows": rows,
         "first_overhead_s": first,
         "later_overhead_median_s": median_later,
+        "later_median_by_stage_s": dict(sorted(by_stage.items(), key=lambda kv: -kv[1])),
         "first_over_later": round(first / median_later, 2) if first and median_later else None,
     }
 
@@ -116,6 +119,8 @@ def main(argv: list[str] | None = None) -> int:
     first, later = summary["first_overhead_s"], summary["later_overhead_median_s"]
     print(f"overhead: first checkpoint {first} s, later ones {later} s (median); first / later = ", end="")
     print(f"{summary['first_over_later']}; wall {summary['wall_s']} s, pytest exit {done.returncode}")
+    stages = ", ".join(f"{name} {seconds}" for name, seconds in summary["later_median_by_stage_s"].items())
+    print(f"a later checkpoint, median s by stage: {stages or 'none (one checkpoint)'}")
     return 0
 
 

