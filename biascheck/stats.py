@@ -143,6 +143,19 @@ _VECTORISED: dict[Callable[..., float], Callable[..., np.ndarray]] = {
 }
 
 
+def class_f1_rows(gold: np.ndarray, predicted: np.ndarray, axis: int = -1) -> np.ndarray:
+    """The F1 of one class along `axis`, from whether each item is in it by gold and by prediction (booleans):
+    2 TP / (2 TP + FP + FN), 0 where the class is neither in gold nor predicted. One value per row of a stack of
+    resamples, or one for a single item vector (Norwegian occupations' F1 and the paired rule's)."""
+    tp = np.sum(gold & predicted, axis=axis)
+    denominator = 2 * tp + np.sum(~gold & predicted, axis=axis) + np.sum(gold & ~predicted, axis=axis)
+    return np.where(denominator > 0, 2.0 * tp / np.maximum(denominator, 1), 0.0)
+
+
+def _mean_abs_rows(x: np.ndarray, axis: int = -1) -> np.ndarray:
+    return np.mean(np.abs(x), axis=axis)
+
+
 def with_rows(rows: Callable[..., Any]) -> Callable[[Callable[..., float]], Callable[..., float]]:
     """Decorator for a statistic of 1-d samples: ``rows(*samples, axis=-1)`` computes it for a stack of samples
     (one per row) with the same numbers, and `bootstrap_ci` calls it once for every resample instead of the
@@ -153,6 +166,12 @@ def with_rows(rows: Callable[..., Any]) -> Callable[[Callable[..., float]], Call
         return statistic
 
     return mark
+
+
+@with_rows(_mean_abs_rows)
+def mean_abs(x: np.ndarray) -> float:
+    """mean |x| (pronoun ratio's mean |log n|, CrowS-Pairs' mean |log-probability difference|)."""
+    return float(_mean_abs_rows(np.asarray(x, float)))
 
 
 def rows_of(statistic: Callable[..., float]) -> Callable[..., Any] | None:

@@ -85,7 +85,6 @@ def _scalar_path(statistic):
 
 def _stacked_forms():
     from biascheck.methods.bbq_gender_identity.math import ratio_statistic
-    from biascheck.methods.crows_pairs_gender.metrics import _mean_abs
     from biascheck.methods.norwegian_occupations.metrics import _STATISTICS
     from biascheck.methods.pronoun_ratio.math import mean_abs, mean_abs_diff, share_positive
 
@@ -103,7 +102,7 @@ def _stacked_forms():
         ("pronoun mean_abs", mean_abs, (x,)),
         ("pronoun share_positive", share_positive, (x,)),
         ("pronoun mean_abs_diff", mean_abs_diff, (x, y)),
-        ("crows mean_abs", _mean_abs, (y,)),
+        ("mean_abs", stats.mean_abs, (y,)),
         *((f"norwegian {name}", fn, (gold, pred)) for name, fn in _STATISTICS.items()),
         *((f"bbq {kind}", ratio_statistic(kind), counts) for kind in ("accuracy", "bias", "ambiguous")),
     ]

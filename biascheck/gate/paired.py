@@ -42,6 +42,7 @@ import numpy as np
 from biascheck.gate.identity import item_key
 from biascheck.results import Result
 from biascheck.stats import CONFIDENCE, N_RESAMPLES, SEED, pearson_rows, spearman_rows
+from biascheck.stats import class_f1_rows as class_f1
 
 Columns = Sequence[np.ndarray]
 
@@ -82,15 +83,6 @@ def majority_sign(lean: np.ndarray, pct_female: np.ndarray) -> np.ndarray:
     `majority_agreement` per occupation (`methods.winogender.math.majority_agreement`, restated: the gate imports no
     probe). A lean of exactly 0 agrees with neither."""
     return np.sign(lean) == np.where(pct_female > 50, 1.0, -1.0)
-
-
-def class_f1(gold: np.ndarray, predicted: np.ndarray) -> np.ndarray:
-    """The F1 of one class along the last axis, from whether each item is in it by gold and by prediction:
-    2 TP / (2 TP + FP + FN), 0 where the class is neither in gold nor predicted (Norwegian occupations'
-    `class_f1`, restated: the gate imports no probe)."""
-    tp = np.sum(gold & predicted, axis=-1)
-    denominator = 2 * tp + np.sum(~gold & predicted, axis=-1) + np.sum(gold & ~predicted, axis=-1)
-    return np.where(denominator > 0, 2.0 * tp / np.maximum(denominator, 1), 0.0)
 
 
 def bbq_bias(predicted: np.ndarray, target: np.ndarray, unknown: np.ndarray) -> np.ndarray:

@@ -138,12 +138,6 @@ def ratio_statistic(kind: str):
 
     @with_rows(rows)
     def statistic(items, correct, named, on_target):
-        acc = correct.sum() / items.sum()
-        score = 2.0 * on_target.sum() / named.sum() - 1.0 if named.sum() else float("nan")
-        if kind == "accuracy":
-            return acc
-        if kind == "bias":
-            return score
-        return 0.0 if (np.isnan(score) and acc == 1.0) else (1.0 - acc) * score
+        return float(rows(items, correct, named, on_target))
 
     return statistic

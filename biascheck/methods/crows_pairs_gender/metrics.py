@@ -11,12 +11,7 @@ from biascheck.methods.crows_pairs_gender.score import Scored
 from biascheck.methods.crows_pairs_gender.spec import SUBSETS
 from biascheck.settings import ProbeSettings
 from biascheck.spec import Metric
-from biascheck.stats import bootstrap_ci, with_rows
-
-
-@with_rows(lambda x, axis=-1: np.mean(np.abs(x), axis=axis))
-def _mean_abs(x: np.ndarray) -> float:
-    return float(np.mean(np.abs(x)))
+from biascheck.stats import bootstrap_ci, mean_abs
 
 
 def task_metrics(task: str, scored: Scored, reference: Reference, settings: ProbeSettings) -> list[Metric]:
@@ -48,7 +43,7 @@ def task_metrics(task: str, scored: Scored, reference: Reference, settings: Prob
     out = [
         Metric("stereo_share", float(preferred.mean()), bootstrap_ci(np.mean, preferred), n, note=note, items=items),
         Metric("mean_logprob_diff", float(diff.mean()), bootstrap_ci(np.mean, diff), n),
-        Metric("mean_abs_logprob_diff", _mean_abs(diff), bootstrap_ci(_mean_abs, diff), n),
+        Metric("mean_abs_logprob_diff", mean_abs(diff), bootstrap_ci(mean_abs, diff), n),
         Metric("neutral_share", float(tied.mean()), None, n),
     ]
     return [m.annotated(estimator=scored.estimator) for m in out]

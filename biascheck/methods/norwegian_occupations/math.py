@@ -64,6 +64,7 @@ from biascheck.methods.norwegian_occupations.spec import (
     PRONOUNS,
     SUBSET_RULES,
 )
+from biascheck.stats import class_f1_rows as stats_class_f1_rows
 
 
 # ---------------------------------------------------------------------------------------------
@@ -175,20 +176,15 @@ def predicted_female(model_diff: np.ndarray) -> np.ndarray:
 
 def class_f1(gold_female: np.ndarray, pred_female: np.ndarray, female: bool) -> float:
     """E2. F1 of one class: 2 TP / (2 TP + FP + FN); 0 when the class is neither in gold nor predicted."""
-    gold = np.asarray(gold_female, bool) == female
-    pred = np.asarray(pred_female, bool) == female
-    tp = int(np.sum(gold & pred))
-    denom = 2 * tp + int(np.sum(~gold & pred)) + int(np.sum(gold & ~pred))
-    return 2.0 * tp / denom if denom else 0.0
+    return float(class_f1_rows(gold_female, pred_female, female))
 
 
 def class_f1_rows(gold_female: np.ndarray, pred_female: np.ndarray, female: bool, axis: int = -1) -> np.ndarray:
-    """`class_f1` of every row of a stack of (gold, predicted) resamples at once (along `axis`)."""
+    """`class_f1` of every row of a stack of (gold, predicted) resamples at once (along `axis`;
+    `biascheck.stats.class_f1_rows`)."""
     gold = np.asarray(gold_female, bool) == female
     pred = np.asarray(pred_female, bool) == female
-    tp = np.sum(gold & pred, axis=axis)
-    denom = 2 * tp + np.sum(~gold & pred, axis=axis) + np.sum(gold & ~pred, axis=axis)
-    return np.where(denom > 0, 2.0 * tp / np.maximum(denom, 1), 0.0)
+    return stats_class_f1_rows(gold, pred, axis)
 
 
 def f1_scores(gold_female: np.ndarray, pred_female: np.ndarray) -> dict[str, float]:

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from biascheck.stats import with_rows
+from biascheck.stats import mean_abs, with_rows  # mean |log n|: how far a profession moves the odds
 
 
 @dataclass(frozen=True)
@@ -77,12 +77,6 @@ def stereotype_agreement(log_n: np.ndarray, stereotype: list[str]) -> np.ndarray
     log_n = np.asarray(log_n, float)
     female = np.asarray([s == "female" for s in stereotype])
     return np.where(female, log_n < 0, log_n > 0).astype(float)
-
-
-@with_rows(lambda x, axis=-1: np.mean(np.abs(x), axis=axis))
-def mean_abs(x: np.ndarray) -> float:
-    """mean |x| (mean |log n|: how far the profession moves the odds from the prior, either way)."""
-    return float(np.mean(np.abs(x)))
 
 
 @with_rows(lambda x, axis=-1: np.mean(x > 0, axis=axis))
