@@ -1,8 +1,10 @@
 """Files written whole or not at all: a temporary name in the target directory, then a rename, so a reader
-(or an interrupted run) sees the old file or the new one, never a part. Imports nothing of biascheck."""
+(or an interrupted run) sees the old file or the new one, never a part; and a file's sha256, read in blocks.
+Imports nothing of biascheck."""
 
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
 import tempfile
@@ -16,6 +18,15 @@ def default_cache_dir() -> Path:
         return Path(env).expanduser()
     base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
     return Path(base) / "biascheck"
+
+
+def file_sha256(path: Path) -> str:
+    """The sha256 of the file at `path`, read a mebibyte at a time."""
+    digest = hashlib.sha256()
+    with Path(path).open("rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
 
 
 def umask() -> int:

@@ -10,7 +10,6 @@ temporary name, then renamed).
 
 from __future__ import annotations
 
-import hashlib
 import http.client
 import os
 import tempfile
@@ -20,15 +19,7 @@ from pathlib import Path
 
 from biascheck.data.sources import Source
 from biascheck.errors import DataError
-from biascheck.files import default_cache_dir, offline
-
-
-def sha256_of(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
+from biascheck.files import default_cache_dir, file_sha256, offline
 
 
 def _how_to_provide(source: Source) -> str:
@@ -46,7 +37,7 @@ def _download(source: Source, target: Path) -> None:
         with os.fdopen(handle, "wb") as out, urllib.request.urlopen(source.url, timeout=30) as response:
             for block in iter(lambda: response.read(1 << 20), b""):
                 out.write(block)
-        actual = sha256_of(tmp)
+        actual = file_sha256(tmp)
         if actual != source.sha256:
             raise DataError(
                 f"Downloaded {source.url} but its sha256 is {actual}, not the pinned {source.sha256}; "
@@ -128,7 +119,7 @@ def resolve(
         looked.append(f"{place} {candidate}")
         if candidate.is_file():
             try:
-                actual = sha256_of(candidate)
+                actual = file_sha256(candidate)
             except OSError as exc:
                 raise DataError(
                     f"Reference file {source.name!r} at {candidate} cannot be read: {exc}. " + _how_to_provide(source)

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from biascheck.errors import ConfigError, UnknownModelError
-from biascheck.files import default_cache_dir, umask
+from biascheck.files import default_cache_dir, file_sha256, umask
 from biascheck.registry import embedded_dir
 
 if TYPE_CHECKING:
@@ -45,14 +45,6 @@ MANIFEST = "conversion.json"
 def cache_root() -> Path:
     """<biascheck cache>/models ($BIASCHECK_CACHE_DIR, else $XDG_CACHE_HOME or ~/.cache, then biascheck)."""
     return default_cache_dir() / "models"
-
-
-def file_sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with Path(path).open("rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def _version(package: str) -> str:

@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from biascheck.data.resolve import sha256_of
 from biascheck.errors import ConfigError
+from biascheck.files import file_sha256
 
 
 @dataclass(frozen=True)
@@ -75,7 +75,7 @@ def start_dir(name: str, module_dir: Path | None = None) -> Path:
         path = folder / file
         if not path.is_file():
             raise ConfigError(f"the pretrained start {name!r} has no {file} in {folder}; reinstall it: {install}.")
-        found = sha256_of(path)
+        found = file_sha256(path)
         if found != expected:
             raise ConfigError(
                 f"{path} has sha256 {found[:12]}..., not the pinned {expected[:12]}... of {start.package}: another "
