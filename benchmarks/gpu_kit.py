@@ -95,7 +95,7 @@ TINY = dict(hidden_size=64, intermediate_size=128, num_hidden_layers=2, num_atte
 SITE_PACKAGES = ("vaderSentiment", "odf", "defusedxml", "rdata", "gguf")  # gguf: transformers reads a GGUF with it
 # Real weights: the default model's embedded GGUF, carried in parts beside the kit (`gguf_parts`), run with the
 # competence guard on (a real model reads the probes' languages; random weights do not).
-REAL = {"smollm2-135m-instruct": "smollm2-135m"}
+REAL = ("smollm2-135m-instruct",)
 SPACY_TABLES = (
     "fr_lemma_index.json.gz",
     "fr_lemma_lookup.json.gz",
@@ -372,9 +372,10 @@ def run(
         model_dir = build_model(name, kit, work / "models" / name, scale, device)
         built = time.perf_counter() - t0
         report = work / "reports" / name
+        guarded = guard or name in REAL
         with GpuSampler() as sampler:
             t1 = time.perf_counter()
-            code, tail = run_probes(model_dir, report, env, device, tier, extra, guard or name in REAL)
+            code, tail = run_probes(model_dir, report, env, device, tier, extra, guarded)
             wall = time.perf_counter() - t1
         results_path = report / "results.json"
         results = json.loads(results_path.read_text()) if results_path.is_file() else {}
@@ -388,7 +389,7 @@ def run(
             "scale": scale,
             "device": device,
             "tier": tier,
-            "guard": guard or name in REAL,
+            "guard": guarded,
             "weights": "real" if name in REAL else "random",
             "machine": where,
             "pytest_exit": code,

@@ -77,7 +77,6 @@ class ForwardEngine:
 
             raise ConfigError(f"batch_size must be a positive integer, got {batch_size!r}.")
         self.body = body
-        self.head = head
         self._head = HeadRunner(head)  # into one reused logits buffer where the head is a plain projection
         # causal only: prefix_body(prefix (P,), suffix ids (B, T), suffix mask (B, T)) -> (prefix hidden (P, H),
         # suffix hidden (B, T, H)): runs a prefix shared by the whole batch once and reuses its KV cache.

@@ -31,7 +31,7 @@ from biascheck.methods.politicians.math import (
     samples_frame,
     top_lemmas,
 )
-from biascheck.methods.politicians.reference import Language, Reference
+from biascheck.methods.politicians.reference import Candidates, Language, Reference
 from biascheck.methods.politicians.spec import ADJ_BEFORE_NOUN, POS, TOP_K
 from biascheck.scoring import LanguageModel
 from biascheck.settings import ProbeSettings
@@ -126,16 +126,16 @@ ONE_TOKEN_VERSION = 1  # bump when what `one_token_candidates` finds changes for
 
 
 def one_token_candidates(
-    lm: LanguageModel, first: str, strings: list[str], owner: np.ndarray, strings_digest: str | None = None
+    lm: LanguageModel, first: str, candidates: Candidates
 ) -> tuple[np.ndarray, np.ndarray | None, str]:
-    """(indices into `strings` of the one-token candidates, `math.distinct_tokens`; their token ids or None;
-    the estimator) from `lm.slot_vocab([first], strings)`, or from an earlier call with the same tokenizer.
-    `strings_digest`: the strings' sha256 where the caller has it (`reference.Candidates`)."""
+    """(indices into `candidates.strings` of the one-token candidates, `math.distinct_tokens`; their token ids or
+    None; the estimator) from `lm.slot_vocab([first], candidates.strings)`, or from an earlier call with the same
+    tokenizer."""
+    strings, owner = candidates.strings, candidates.owner
     digest = (lm.info.extra or {}).get("tokenizer_sha256")
     key = None
     if digest:
-        joined = strings_digest or hashlib.sha256("\n".join(strings).encode("utf-8")).hexdigest()
-        key = (digest, (lm.info.extra or {}).get("context_prefix"), lm.family, first, joined)
+        key = (digest, (lm.info.extra or {}).get("context_prefix"), lm.family, first, candidates.digest)
         if key in _ONE_TOKEN:
             _ONE_TOKEN.move_to_end(key)
             return _ONE_TOKEN[key]
@@ -181,8 +181,7 @@ def score_language(lm: LanguageModel, reference: Language, top_k: Mapping[str, i
     for order in orders:
         # Which strings are one token here does not depend on the name: find them once, score only those
         # (by token id where the model reads ids directly: no candidate is tokenised again per chunk).
-        first = template(name_list[0], order)
-        one, one_ids, probe_estimator = one_token_candidates(lm, first, strings, owner, laid_out.digest)
+        one, one_ids, probe_estimator = one_token_candidates(lm, template(name_list[0], order), laid_out)
         one_strings = [strings[i] for i in one]
         # Only forms with a one-token casing can be taken (the others' probability is 0): the blocks hold
         # those columns alone, in form order (which breaks ties), not every candidate form of the language.
