@@ -77,6 +77,7 @@ class ForwardEngine:
 
             raise ConfigError(f"batch_size must be a positive integer, got {batch_size!r}.")
         self.body = body
+        self.head = head  # the head as the model gave it (float32 for a 16-bit body: `head.float32_head`)
         self._head = HeadRunner(head)  # into one reused logits buffer where the head is a plain projection
         # causal only: prefix_body(prefix (P,), suffix ids (B, T), suffix mask (B, T)) -> (prefix hidden (P, H),
         # suffix hidden (B, T, H)): runs a prefix shared by the whole batch once and reuses its KV cache.
