@@ -95,10 +95,57 @@ def _objective(
     """The smooth part L(θ) + λ_PR Σ_w KL and its gradient (module docstring) w.r.t. η (S,G,W) and σ (S,G).
 
     For a stack η (K,S,G,W), σ (K,S,G) and λ_PR (K,): the K values (an array) and gradients.
-    One exp of the joint: E = exp(J − max_{s,g} J) per word, whose sums over s, over g and over both are
-    pθ(w,g), pθ(w,s) and pθ(w) up to the word's factor e^max (which cancels in every ratio below and is
-    added back in the logs); the responsibilities are then ratios of E to those sums, not further exps
-    (2x faster than a logsumexp per margin; the numbers agree to 1e-14)."""
+    One exp per entry, the softmax over words: pη(w|s,g), times pσ(s|g) p(g), is the joint pθ(w,s,g) itself,
+    whose sums over s, over g and over both are pθ(w,g), pθ(w,s) and pθ(w), and the responsibilities their
+    ratios; the gradient is the joint times a bracket built on those margins (KL part per (w,s), cross-entropy
+    part per (w,g)). 13 passes over the (K,S,G,W) array for a gradient, 8 for a value; the form that
+    exponentiates the joint shifted by each word's largest entry takes about twice as many (a gradient of the
+    paper grid's 710-word fits: 138 -> 78 µs a fit, 4 fits a call). That form keeps a word whose total
+    pθ(w) is below 1e-100 exact, where this one would underflow: `_objective_logspace` is taken then."""
+    given = eta, sigma, data, pr, grad
+    stacked = eta.ndim == 4
+    if not stacked:
+        eta, sigma = eta[None], sigma[None]
+    pr = np.broadcast_to(np.asarray(pr, dtype=float), eta.shape[:1])
+    shifted = eta + data.m  # the logits, then (in place) pη(w|s,g) up to its factor per (s,g) (K,S,G,W)
+    top = shifted.max(axis=-1, keepdims=True)
+    np.exp(np.subtract(shifted, top, out=shifted), out=shifted)
+    norm = shifted.sum(axis=-1)  # (K,S,G): pη = shifted / norm
+    log_sigma = sigma - _lse(sigma, -2)
+    e = shifted * (np.exp(log_sigma + data.log_pg) / norm)[..., None]  # pθ(w,s,g)
+    e_ws = np.maximum(e.sum(axis=-2, keepdims=True), _TINY)  # (K,S,1,W): pθ(w,s)
+    e_w = e_ws.sum(axis=-3, keepdims=True)  # (K,1,1,W): pθ(w)
+    if e_w.min() < _SMALL_WORD:
+        return _objective_logspace(*given)
+    e_wg = np.maximum(e.sum(axis=-3, keepdims=True), _TINY)  # (K,1,G,W): pθ(w,g)
+    cross_entropy = -(data.p_wg * np.log(e_wg[:, 0])).sum(axis=(-2, -1))
+    omega = pr[:, None] * data.in_lexicon  # (K,W)
+    log_posterior = (np.log(e_ws) - np.log(e_w))[:, :, 0, :]  # log pθ(s|w) (K,S,W)
+    value = cross_entropy + _row_dot(omega, _kl_per_word(data, log_posterior))
+    if not grad:
+        return (value if stacked else float(value[0])), None, None
+    # ∂O/∂J = pθ(w,s,g) · (−p̃(w,g)/pθ(w,g) + ω_w (1/pθ(w) − q(s|w)/pθ(w,s)))
+    bracket = omega[:, None, None, :] * (data.in_lexicon / e_w - data.q[:, None, :] / e_ws) - data.p_wg / e_wg
+    d = np.multiply(e, bracket, out=e)
+    col = d.sum(axis=-1)  # (K,S,G)
+    d -= np.multiply(shifted, (col / norm)[..., None], out=shifted)
+    d_sigma = col - np.exp(log_sigma) * col.sum(axis=-2, keepdims=True)
+    if not stacked:
+        return float(value[0]), d[0], d_sigma[0]
+    return value, d, d_sigma
+
+
+_SMALL_WORD = 1e-100
+
+
+def _objective_logspace(
+    eta: np.ndarray, sigma: np.ndarray, data: _Data, pr: float | np.ndarray, grad: bool = True
+) -> tuple[float | np.ndarray, np.ndarray | None, np.ndarray | None]:
+    """`_objective` for joints whose words' totals may underflow: one exp of the joint
+    E = exp(J − max_{s,g} J) per word, whose sums over s, over g and over both are pθ(w,g), pθ(w,s) and
+    pθ(w) up to the word's factor e^max (which cancels in every ratio below and is added back in the logs);
+    the responsibilities are then ratios of E to those sums, not further exps (2x faster than a
+    logsumexp per margin; the numbers agree to 1e-14)."""
     stacked = eta.ndim == 4
     if not stacked:
         eta, sigma = eta[None], sigma[None]

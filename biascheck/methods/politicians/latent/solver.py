@@ -29,8 +29,9 @@ _FTOL_PATIENCE = 10
 
 
 def _soft(x: np.ndarray, threshold: np.ndarray | float) -> np.ndarray:
-    """Soft-thresholding, the proximal map of threshold·|x| (per coordinate)."""
-    return np.sign(x) * np.maximum(np.abs(x) - threshold, 0.0)
+    """Soft-thresholding, the proximal map of threshold·|x| (per coordinate): x − clip(x, −t, t), i.e.
+    x ∓ t beyond ±t and 0 within (threshold ≥ 0)."""
+    return x - np.clip(x, -threshold, threshold)
 
 
 @dataclass(frozen=True)
@@ -87,56 +88,70 @@ def _fista_batch(
     """
     x = np.array(x0, dtype=float)
     count = len(x)
-    value = _total(x, smooth(np.arange(count), x, False)[0], l1)
+    rows = np.arange(count)  # the problems still running, in the order of the state's rows
+    value = _total(x, smooth(rows, x, False)[0], l1)
     y, t, lip = x.copy(), np.ones(count), np.ones(count)
-    grad_map, flat = np.full(count, np.inf), np.zeros(count, dtype=int)
-    iterations, stop = np.zeros(count, dtype=int), np.zeros(count, dtype=int)  # stop: an index of _STOPS
-    active = np.arange(count) if max_iter > 0 else np.arange(0)
-    while active.size:
-        iterations[active] += 1
-        y_a = y[active]
-        f_y, g_y = smooth(active, y_a, True)
+    grad_map, flat, iterations = np.full(count, np.inf), np.zeros(count, dtype=int), np.zeros(count, dtype=int)
+    l1_a, metric_a = l1, metric
+    done: dict[int, _Fista] = {}
+    if max_iter <= 0:
+        rows = rows[:0]
+        done = {i: _Fista(x[i].copy(), float(value[i]), False, "max_iter", 0, np.inf) for i in range(count)}
+    while rows.size:
+        iterations += 1
+        f_y, g_y = smooth(rows, y, True)
         assert g_y is not None
-        lip[active] = np.maximum(lip[active] / 1.25, 1e-12)  # let the step grow back
-        x_new, f_new, scale = _backtrack(smooth, active, y_a, f_y, g_y, lip, l1, metric)
-        step = x_new - y_a
-        grad_map[active] = np.max(np.abs(scale * step), axis=1)
-        new_value = _total(x_new, f_new, l1[active])
-        restart = (new_value > value[active]) & (t[active] > 1.0)
-        y[active[restart]], t[active[restart]] = x[active[restart]], 1.0  # step again from the last iterate
-        go, moved = active[~restart], ~restart
-        change = (value[go] - new_value[moved]) / np.maximum(1.0, np.abs(new_value[moved]))
-        t_new = 0.5 * (1.0 + np.sqrt(1.0 + 4.0 * t[go] * t[go]))
-        y[go] = x_new[moved] + ((t[go] - 1.0) / t_new)[:, None] * (x_new[moved] - x[go])
-        x[go], value[go], t[go] = x_new[moved], new_value[moved], t_new
-        flat[go] = np.where(np.abs(change) <= ftol, flat[go] + 1, 0)
-        at_gtol = grad_map[go] <= gtol
-        stop[go[at_gtol]] = _STOPS.index("gtol")
-        stop[go[~at_gtol & (flat[go] >= _FTOL_PATIENCE)]] = _STOPS.index("ftol")
-        active = active[(stop[active] == 0) & (iterations[active] < max_iter)]
-    return [
-        _Fista(x[i].copy(), float(value[i]), stop[i] != 0, _STOPS[stop[i]], int(iterations[i]), float(grad_map[i]))
-        for i in range(count)
-    ]
+        lip = np.maximum(lip / 1.25, 1e-12)  # let the step grow back
+        x_new, f_new, scale = _backtrack(smooth, rows, y, f_y, g_y, lip, l1_a, metric_a)
+        grad_map = np.max(np.abs(scale * (x_new - y)), axis=1)
+        new_value = _total(x_new, f_new, l1_a)
+        restart = (new_value > value) & (t > 1.0)
+        y[restart], t[restart] = x[restart], 1.0  # step again from the last iterate
+        moved = ~restart
+        change = (value[moved] - new_value[moved]) / np.maximum(1.0, np.abs(new_value[moved]))
+        t_new = 0.5 * (1.0 + np.sqrt(1.0 + 4.0 * t[moved] * t[moved]))
+        if moved.all():  # the common step: every row moves, no copies
+            np.subtract(x_new, x, out=y)
+            y *= ((t - 1.0) / t_new)[:, None]
+            y += x_new
+            x, value, t = x_new, new_value, t_new
+        else:
+            y[moved] = x_new[moved] + ((t[moved] - 1.0) / t_new)[:, None] * (x_new[moved] - x[moved])
+            x[moved], value[moved], t[moved] = x_new[moved], new_value[moved], t_new
+        flat[moved] = np.where(np.abs(change) <= ftol, flat[moved] + 1, 0)
+        stop = np.zeros(len(rows), dtype=int)  # an index of _STOPS
+        stop[moved & (grad_map <= gtol)] = _STOPS.index("gtol")
+        stop[moved & (grad_map > gtol) & (flat >= _FTOL_PATIENCE)] = _STOPS.index("ftol")
+        ends = (stop != 0) | (iterations >= max_iter)
+        if ends.any():
+            for j in np.flatnonzero(ends):
+                done[int(rows[j])] = _Fista(
+                    x[j].copy(), float(value[j]), stop[j] != 0, _STOPS[stop[j]], int(iterations[j]), float(grad_map[j])
+                )
+            keep = ~ends
+            rows, x, y, t, lip, value = rows[keep], x[keep], y[keep], t[keep], lip[keep], value[keep]
+            flat, iterations, l1_a, metric_a = flat[keep], iterations[keep], l1_a[keep], metric_a[keep]
+    return [done[i] for i in range(count)]
 
 
 _STOPS = ("max_iter", "gtol", "ftol")
 
 
-def _backtrack(smooth, active, y_a, f_y, g_y, lip, l1, metric) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The accepted proximal step of every active problem: (x⁺, f(x⁺), L·D) per row; doubles a problem's L
-    (`lip`, updated in place) until the quadratic upper bound in the metric holds at its x⁺. The first
-    round takes every row (no copies); later rounds only the rows still backtracking."""
+def _backtrack(smooth, rows, y, f_y, g_y, lip, l1, metric) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The accepted proximal step of every running problem (`rows`, their state's rows aligned with y, f_y,
+    g_y, lip, l1 and metric): (x⁺, f(x⁺), L·D) per row; doubles a problem's L (`lip`, updated in place)
+    until the quadratic upper bound in the metric holds at its x⁺. The first round takes every row (no
+    copies); later rounds only the rows still backtracking."""
     x_new, f_new, scale = None, None, None
-    pending = np.arange(len(active))
+    pending = np.arange(len(rows))
     while pending.size:
         every = x_new is None
-        rows = active if every else active[pending]
-        y_p, g_p, f_p = (y_a, g_y, f_y) if every else (y_a[pending], g_y[pending], f_y[pending])
-        trial_scale = lip[rows][:, None] * metric[rows]
-        trial = _soft(y_p - g_p / trial_scale, l1[rows][:, None] / trial_scale)
+        p = slice(None) if every else pending
+        y_p, g_p, f_p = (y, g_y, f_y) if every else (y[pending], g_y[pending], f_y[pending])
+        trial_scale = lip[p][:, None] * metric[p]
+        trial = _soft(y_p - g_p / trial_scale, l1[p][:, None] / trial_scale)
         trial_step = trial - y_p
-        f_trial = smooth(rows, trial, False)[0]
+        f_trial = smooth(rows[p], trial, False)[0]
         bound = (
             f_p + _row_dot(g_p, trial_step) + 0.5 * _row_dot(trial_scale * trial_step, trial_step) + 1e-15 * np.abs(f_p)
         )
@@ -147,9 +162,9 @@ def _backtrack(smooth, active, y_a, f_y, g_y, lip, l1, metric) -> tuple[np.ndarr
             assert x_new is not None and f_new is not None and scale is not None  # set by the first round
             done = pending[holds]
             x_new[done], f_new[done], scale[done] = trial[holds], f_trial[holds], trial_scale[holds]
-        lip[rows[~holds]] *= 2.0
+        lip[pending[~holds]] *= 2.0
         pending = pending[~holds]
-    assert x_new is not None and f_new is not None and scale is not None  # len(active) > 0: one round ran
+    assert x_new is not None and f_new is not None and scale is not None  # len(rows) > 0: one round ran
     return x_new, f_new, scale
 
 
@@ -159,5 +174,6 @@ def _total(x: np.ndarray, smooth_values: np.ndarray, l1: np.ndarray) -> np.ndarr
 
 
 def _row_dot(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """a[i] @ b[i] per row: one BLAS dot each, as for a lone vector."""
-    return np.array([u @ v for u, v in zip(a, b, strict=True)])
+    """a[i] @ b[i] per row (…, n) → (…): numpy's pairwise sum along each row, the same numbers for a row
+    alone or in a stack."""
+    return (a * b).sum(axis=-1)

@@ -121,3 +121,30 @@ def test_a_grid_cut_into_several_stacks_is_still_each_lone_run(monkeypatch):
     cut = L.fit_stack(counts, q, pairs, max_iter=400)
     assert all(_same(a, b) for a, b in zip(whole, cut, strict=True))
     assert all(_same(a, L.fit_one(counts, q, *p, max_iter=400)) for a, p in zip(cut, pairs, strict=True))
+
+
+@pytest.mark.parametrize("pr", [0.0, 0.3, 10.0])
+def test_the_one_exp_objective_equals_the_log_space_objective(pr):
+    """`_objective` takes the joint as pη · pσ · p(g) (one exp per entry); `_objective_logspace` exponentiates
+    the joint shifted by each word's largest entry. Same values and gradients to rounding."""
+    counts, q = _data(seed=3, n_words=40)
+    data = O._prepare(counts, q)
+    rng = np.random.default_rng(4)
+    eta, sigma = rng.normal(0, 2, size=(3, 3, 2, 40)), rng.normal(size=(3, 3, 2))
+    fast, slow = O._objective(eta, sigma, data, pr), O._objective_logspace(eta, sigma, data, pr)
+    for a, b in zip(fast, slow, strict=True):
+        np.testing.assert_allclose(a, b, rtol=1e-11, atol=1e-13)
+    assert np.array_equal(O._objective(eta, sigma, data, pr, grad=False)[0], fast[0])
+
+
+def test_a_word_whose_total_would_underflow_is_taken_in_log_space():
+    """A word ~1,000 nats below the others in every (s, g): its pθ(w) underflows in the one-exp form, so the
+    objective is taken in log space, where its cross-entropy stays exact (not the floor's 690 nats)."""
+    counts, q = _data(seed=5, n_words=10)
+    data = O._prepare(counts, q)
+    eta = np.zeros((3, 2, 10))
+    eta[:, :, 4] = -1000.0
+    value, d_eta, _ = O._objective(eta, np.zeros((3, 2)), data, 0.5)
+    logspace_value, logspace_d_eta, _ = O._objective_logspace(eta, np.zeros((3, 2)), data, 0.5)
+    assert value == logspace_value and np.array_equal(d_eta, logspace_d_eta)
+    assert value > 1000.0 * data.p_wg[:, 4].sum()  # the word's −log p ≈ 1,000 nats, weighted by its share
