@@ -231,3 +231,20 @@ def test_congress_counts_and_the_english_union(real_refdata):
     }
     assert pol.BOTH_GENDERS not in english.skipped
     assert english.frame.set_index("name").loc["Amy Klobuchar"].tolist() == ["female", 1960, "congress+popolo"]
+
+
+def test_the_popolo_people_are_parsed_once_per_machine(mirror, tmp_path, monkeypatch):
+    """A fresh cache parses each Popolo file once for all four task languages; the next reads (another
+    language, another process) take the people from the cache, the same ones, without parsing."""
+    from biascheck.data import ReferenceData
+
+    parsed = []
+    parse = pol._popolo_file
+    monkeypatch.setattr(pol, "_popolo_file", lambda source, path: parsed.append(source) or parse(source, path))
+    first = pol.politician_names(ReferenceData(mirror=mirror, cache=tmp_path), "nb")
+    assert sorted(parsed) == sorted(pol.POPOLO_SOURCES)
+    again = ReferenceData(mirror=mirror, cache=tmp_path)
+    assert pol.politician_names(again, "nb").frame.equals(first.frame) and len(parsed) == len(pol.POPOLO_SOURCES)
+    assert pol.politician_names(again, "es").counts() == {"female": 470, "male": 1456}
+    assert len(parsed) == len(pol.POPOLO_SOURCES)
+    assert set(pol.POPOLO_SOURCES) <= set(again.used)  # still verified and recorded as used
