@@ -31,7 +31,7 @@ import numpy as np
 
 from biascheck.models.head import HeadRunner, check_finite, head_chunk_rows, log_normaliser_
 from biascheck.models.packing import DEFAULT_ROW_LEN, PackedRow, ancestor_mask, pack_rows
-from biascheck.models.planning import Plan, Seq, TargetRead, TopRead, plan_reads
+from biascheck.models.planning import Plan, Seq, TargetArrays, TargetRead, TopRead, plan_reads, target_arrays
 from biascheck.models.progress import progress as _progress
 from biascheck.timing import stage
 
@@ -164,7 +164,7 @@ class ForwardEngine:
     # ------------------------------------------------------------------ running
     def run(
         self,
-        target_reads: Sequence[TargetRead],
+        target_reads: Sequence[TargetRead] | TargetArrays,
         top_reads: Sequence[TopRead] = (),
         k: int = 0,
         gather: Sequence[int] | np.ndarray | None = None,
@@ -181,7 +181,9 @@ class ForwardEngine:
             if not gather or min(gather) < 0 or max(gather) >= self.vocab_size:
                 raise ValueError(f"gather ids must be 1 or more token ids in [0, {self.vocab_size})")
             k = len(gather)
-        n_t, n_k = len(target_reads), len(top_reads)
+        with stage("plan"):
+            targets = target_arrays(target_reads)
+        n_t, n_k = len(targets.seq), len(top_reads)
         out_t = np.full(n_t, np.nan, dtype=np.float64)
         out_kv = np.full((n_k, k), np.nan, dtype=np.float64)
         out_ki = np.zeros((n_k, k), dtype=np.int64)
@@ -190,11 +192,11 @@ class ForwardEngine:
         if n_k and not 1 <= k <= self.vocab_size:
             raise ValueError(f"k must be between 1 and the vocabulary size {self.vocab_size}, got {k}")
         with stage("plan"):
-            plan = plan_reads(target_reads, top_reads, self.causal, self._order)
+            plan = plan_reads(targets, top_reads, self.causal, self._order)
             hosts = plan.hosts
             longest = max((len(h) for h in hosts), default=0)
             packed = self.pack_body is not None and (self.pack_max_len is None or longest <= self.pack_max_len)
-            reads = _ReadsByRow(plan, np.fromiter((r[2] for r in target_reads), dtype=np.int64, count=n_t))
+            reads = _ReadsByRow(plan, targets.target)
             pending: list[list[Any]] = (
                 self._packed_batches(hosts)
                 if packed

@@ -20,6 +20,26 @@ TargetRead = tuple[Seq, int, int]  # (input ids, position, target id)
 TopRead = tuple[Seq, int]  # (input ids, position)
 
 
+class TargetArrays(NamedTuple):
+    """Target reads as arrays, for callers with many: read i is log P(target[i] at position pos[i] of
+    seqs[seq[i]]). The same reads as the tuples `target_arrays` turns into it, without a tuple per read."""
+
+    seqs: list[Seq]
+    seq: np.ndarray  # (reads,) index into seqs
+    pos: np.ndarray  # (reads,)
+    target: np.ndarray  # (reads,) token ids
+
+
+def target_arrays(reads: Sequence[TargetRead] | TargetArrays) -> TargetArrays:
+    """`reads` as `TargetArrays` (returned as they are when they already are)."""
+    if isinstance(reads, TargetArrays):
+        return reads
+    index: dict[Seq, int] = {}
+    seq = np.fromiter((index.setdefault(r[0], len(index)) for r in reads), dtype=np.int64, count=len(reads))
+    pos = np.fromiter((r[1] for r in reads), dtype=np.int64, count=len(reads))
+    return TargetArrays(list(index), seq, pos, np.fromiter((r[2] for r in reads), dtype=np.int64, count=len(reads)))
+
+
 class Plan(NamedTuple):
     hosts: list[Seq]  # the inputs that run
     host_rows: list[np.ndarray]  # per host, the read rows it serves (ascending)
@@ -30,20 +50,26 @@ class Plan(NamedTuple):
 
 
 def plan_reads(
-    target_reads: Sequence[TargetRead],
+    target_reads: Sequence[TargetRead] | TargetArrays,
     top_reads: Sequence[TopRead],
     causal: bool,
     order: Callable[[list[Seq]], list[Seq]] = list,
 ) -> Plan:
     """Unique hosts (in `order`) and, per host, its unique read rows; the row of every read."""
-    index: dict[Seq, int] = {}  # distinct inputs, in order of first read
-    read_seq = np.fromiter(
-        (index.setdefault(r[0], len(index)) for reads in (target_reads, top_reads) for r in reads),
-        dtype=np.int64,
-        count=len(target_reads) + len(top_reads),
-    )
-    pos = np.fromiter((r[1] for reads in (target_reads, top_reads) for r in reads), dtype=np.int64, count=len(read_seq))
+    targets = target_arrays(target_reads)
+    index: dict[Seq, int] = {}  # distinct inputs
+    n_seqs, n_k = len(targets.seqs), len(top_reads)
+    remap = np.fromiter((index.setdefault(s, len(index)) for s in targets.seqs), dtype=np.int64, count=n_seqs)
+    top_seq = np.fromiter((index.setdefault(r[0], len(index)) for r in top_reads), dtype=np.int64, count=n_k)
+    read_seq = np.concatenate([remap[targets.seq], top_seq])
+    pos = np.concatenate([targets.pos, np.fromiter((r[1] for r in top_reads), dtype=np.int64, count=n_k)])
     seqs = list(index)
+    used = np.zeros(len(seqs), dtype=bool)
+    used[read_seq] = True
+    if not used.all():  # an input no read asks of (array reads may name one) does not run
+        kept = np.flatnonzero(used)
+        seqs = [seqs[i] for i in kept]
+        read_seq = np.cumsum(used)[read_seq] - 1
     lengths = np.array([len(s) for s in seqs], dtype=np.int64)
     outside = (pos < 0) | (pos >= lengths[read_seq]) if len(pos) else np.zeros(0, dtype=bool)
     if outside.any():
@@ -70,7 +96,7 @@ def plan_reads(
     row_host, row_pos = host_of_seq[read_seq[creator]], pos[creator]
     by_host = np.argsort(row_host, kind="stable")
     host_rows = np.split(by_host, np.cumsum(np.bincount(row_host, minlength=len(hosts)))[:-1])
-    n_t = len(target_reads)
+    n_t = len(targets.seq)
     return Plan(hosts, host_rows, row_host, row_pos, read_row[:n_t], read_row[n_t:])
 
 

@@ -4,11 +4,12 @@ answered from the same row, numbered in the order of first reads, at the same (h
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from biascheck.models.planning import plan_reads
+from biascheck.models.planning import TargetArrays, plan_reads, target_arrays
 
 SEQS = st.lists(st.lists(st.integers(0, 3), min_size=1, max_size=7).map(tuple), min_size=1, max_size=12)
 
@@ -60,6 +61,13 @@ def test_the_plan_is_its_definition(seqs, data, causal):
     assert served == list(range(len(where)))  # every row is served by exactly one host ...
     for h, rows in enumerate(plan.host_rows):  # ... its own, in ascending order
         assert list(rows) == sorted(rows) and all(plan.row_host[r] == h for r in rows)
+    # the same reads as arrays, with inputs listed twice or asked nothing (a caller's texts): the same plan
+    arrays = target_arrays(target_reads)
+    extra = [tuple(s) + (5,) for s in seqs[:2]]  # inputs no read asks of
+    padded = TargetArrays(arrays.seqs + extra + arrays.seqs, arrays.seq + len(arrays.seqs) + len(extra), *arrays[2:])
+    again = plan_reads(padded, top_reads, causal)
+    assert again.hosts == plan.hosts and [r.tolist() for r in again.host_rows] == [r.tolist() for r in plan.host_rows]
+    assert all(np.array_equal(a, b) for a, b in zip(again[2:], plan[2:], strict=True))
 
 
 def test_a_worked_example():
