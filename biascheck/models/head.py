@@ -45,7 +45,23 @@ def log_normaliser_(logits: Any) -> Any:
     row's largest logit subtracted, an infinite one taken as 0), **overwriting** `logits` with the
     exponentials: no second (rows, vocab) tensor is allocated. Read what the logits say before calling it.
     On the CPU a fresh 268 MB temporary per chunk (1,365 rows of SmolLM2's 49,152 words) costs page faults
-    that a narrow model's head spends more on than on its arithmetic."""
+    that a narrow model's head spends more on than on its arithmetic. On the CPU the rows go in blocks of
+    about 1 MB, so that the four passes (max, subtract, exp, sum) after the first read the block from the
+    core's cache, not from memory (SmolLM2's 1,365-row chunk: 159-182 -> 115-128 ms, the same numbers bit for bit);
+    on a GPU in one go (a block per kernel launch would cost more than it saves)."""
+    rows = logits.shape[0]
+    block = rows if logits.device.type != "cpu" else max(1, NORMALISER_BLOCK_BYTES // (4 * max(1, logits.shape[-1])))
+    if block >= rows:
+        return _log_normaliser_block_(logits)
+    import torch
+
+    return torch.cat([_log_normaliser_block_(logits[r : r + block]) for r in range(0, rows, block)])
+
+
+NORMALISER_BLOCK_BYTES = 2**20  # 2^19-2^20 measured best on this 2-core VM (4 MB L2 a core)
+
+
+def _log_normaliser_block_(logits: Any) -> Any:
     top = logits.amax(dim=-1, keepdim=True)
     top.masked_fill_(top.abs() == float("inf"), 0.0)
     return logits.sub_(top).exp_().sum(dim=-1).log_().add_(top[:, 0])
