@@ -46,19 +46,22 @@ def log_normaliser_(logits: Any) -> Any:
     exponentials: no second (rows, vocab) tensor is allocated. Read what the logits say before calling it.
     On the CPU a fresh 268 MB temporary per chunk (1,365 rows of SmolLM2's 49,152 words) costs page faults
     that a narrow model's head spends more on than on its arithmetic. On the CPU the rows go in blocks of
-    about 1 MB, so that the four passes (max, subtract, exp, sum) after the first read the block from the
-    core's cache, not from memory (SmolLM2's 1,365-row chunk: 159-182 -> 115-128 ms, the same numbers bit for bit);
-    on a GPU in one go (a block per kernel launch would cost more than it saves)."""
-    rows = logits.shape[0]
-    block = rows if logits.device.type != "cpu" else max(1, NORMALISER_BLOCK_BYTES // (4 * max(1, logits.shape[-1])))
-    if block >= rows:
-        return _log_normaliser_block_(logits)
+    about 1 MB a thread, so that the passes (max, subtract, exp, sum) after the first read the block from the
+    cores' caches, not from memory (SmolLM2's 1,365-row chunk, best of 5: one thread 159-182 -> 115-128 ms,
+    two 74-81 -> 62 ms; the same numbers bit for bit); on a GPU in one go (a block per kernel launch would
+    cost more than it saves)."""
     import torch
 
+    rows = logits.shape[0]
+    block = rows
+    if logits.device.type == "cpu":  # a block's share of each thread's cache
+        block = max(1, NORMALISER_BLOCK_BYTES * torch.get_num_threads() // (4 * max(1, logits.shape[-1])))
+    if block >= rows:
+        return _log_normaliser_block_(logits)
     return torch.cat([_log_normaliser_block_(logits[r : r + block]) for r in range(0, rows, block)])
 
 
-NORMALISER_BLOCK_BYTES = 2**20  # 2^19-2^20 measured best on this 2-core VM (4 MB L2 a core)
+NORMALISER_BLOCK_BYTES = 2**20  # a thread's share; measured best at 1-2 MB a thread on this 2-core VM (4 MB L2 a core)
 
 
 def _log_normaliser_block_(logits: Any) -> Any:
