@@ -22,7 +22,38 @@ class Encoded:
     ids: tuple[int, ...]
     offsets: tuple[tuple[int, int], ...]
     special: tuple[int, ...]
-    tokens: tuple[str, ...]
+    tokens: Sequence[str]  # a tuple, or `TokenNames` (looked up when read)
+
+
+class TokenNames(Sequence[str]):
+    """A text's token strings, looked up by id when first read: only error messages read them, and building
+    them for every text cost a Python step per token (0.5 s per 100,000 short texts)."""
+
+    __slots__ = ("_ids", "_lookup", "_names")
+
+    def __init__(self, ids: tuple[int, ...], lookup: Callable[[int], str]) -> None:
+        self._ids, self._lookup = ids, lookup
+        self._names: tuple[str, ...] | None = None
+
+    def _all(self) -> tuple[str, ...]:
+        if self._names is None:
+            self._names = tuple(self._lookup(i) for i in self._ids)
+        return self._names
+
+    def __getitem__(self, index):  # type: ignore[override]
+        return self._all()[index]
+
+    def __len__(self) -> int:
+        return len(self._ids)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, tuple | TokenNames) and self._all() == tuple(other)
+
+    def __hash__(self) -> int:
+        return hash(self._all())
+
+    def __repr__(self) -> str:
+        return repr(self._all())
 
 
 # Encodings kept for the process, by the tokenizer's digest (`loading.tokenizer_digest`) and add_special_tokens: the
@@ -248,18 +279,14 @@ class EngineModel(LanguageModel):
         encodings = self._backend_encodings(unique, add_special_tokens)
         if encodings is None:
             return None
-        backend = self.tokenizer.backend_tokenizer
         # Token strings by id, as convert_ids_to_tokens gives them (an unknown character is the unknown
-        # token's string there, while an Encoding's `tokens` keeps the character).
-        names: dict[int, str] = {}
-        for e in encodings:
-            for i in e.ids:
-                if i not in names:
-                    names[i] = backend.id_to_token(i)
-        return {
-            text: Encoded(tuple(e.ids), tuple(e.offsets), tuple(e.special_tokens_mask), tuple(names[i] for i in e.ids))
-            for text, e in zip(unique, encodings, strict=True)
-        }
+        # token's string there, while an Encoding's `tokens` keeps the character), looked up when read.
+        lookup = self.tokenizer.backend_tokenizer.id_to_token
+        out = {}
+        for text, e in zip(unique, encodings, strict=True):
+            ids = tuple(e.ids)
+            out[text] = Encoded(ids, tuple(e.offsets), tuple(e.special_tokens_mask), TokenNames(ids, lookup))
+        return out
 
     def _backend_encodings(self, texts: Sequence[str], add_special_tokens: bool) -> list[Any] | None:
         """The Rust tokenizer's ``encode_batch`` of `texts`, or None where there is none or where it does not

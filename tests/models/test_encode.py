@@ -149,3 +149,17 @@ def test_a_second_model_with_the_same_tokenizer_reads_the_first_ones_encodings(b
     assert calls[-1] == sorted(set(TEXTS[:3])) and set(common._MEMO) == {("gpt2", False)}
     assert other == _as_engine(gpt2_tokenizer)._encode(TEXTS[:3], add_special_tokens=False)
     common._MEMO.clear()
+
+
+def test_token_names_are_looked_up_when_read_and_equal_their_tuple():
+    """`TokenNames` defers the id -> string lookup to the first read (an error message), and is then the
+    tuple convert_ids_to_tokens would give: equal to it, hashed, shown and indexed like it."""
+    from biascheck.models.common import TokenNames
+
+    looked: list[int] = []
+    names = TokenNames((5, 7, 5), lambda i: looked.append(i) or f"t{i}")
+    assert len(names) == 3 and looked == []
+    assert names == ("t5", "t7", "t5") and ("t5", "t7", "t5") == names and looked == [5, 7, 5]
+    assert names[1] == "t7" and list(names) == ["t5", "t7", "t5"] and repr(names) == "('t5', 't7', 't5')"
+    assert hash(names) == hash(("t5", "t7", "t5")) and looked == [5, 7, 5]  # looked up once
+    assert names != ("t5",) and names != "t5t7t5"
