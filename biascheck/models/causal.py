@@ -31,13 +31,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import chain
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 
 from biascheck.errors import TokenizationError
 from biascheck.models.base import BLANK, CAUSAL_NEXT, CAUSAL_SENTENCE, SLOT, SlotScores, TokenTerms
-from biascheck.models.common import Encoded, EngineModel
+from biascheck.models.common import Encoded, EngineModel, FlatTerms
 from biascheck.models.planning import TargetArrays
 from biascheck.models.text import (
     TemplateError,
@@ -71,28 +71,6 @@ def sliding_window(model: Any) -> int | None:
     config = getattr(model, "config", None)
     window = getattr(getattr(config, "text_config", config), "sliding_window", None)
     return int(window) if isinstance(window, int) and window > 0 else None
-
-
-class FlatTerms(NamedTuple):
-    """The chain-rule terms of distinct texts in one flat array: text n's pieces are
-    values[starts[n] : starts[n] + lengths[n]] (NaN: a first piece with no context prefix)."""
-
-    texts: list[str]
-    encodings: list[Encoded]
-    values: np.ndarray
-    starts: np.ndarray
-    lengths: np.ndarray
-
-    def of(self, n: int) -> np.ndarray:
-        return self.values[self.starts[n] : self.starts[n] + self.lengths[n]]
-
-    def sums(self) -> list[float]:
-        """Per text, the sum of its terms, NaN left out (`np.nansum` of each, one pass over all)."""
-        sums = np.zeros(len(self.texts))
-        some = self.lengths > 0
-        if some.any():
-            sums[some] = np.add.reduceat(np.nan_to_num(self.values, nan=0.0), self.starts[some])
-        return sums.tolist()
 
 
 class CausalLM(EngineModel):
@@ -262,13 +240,7 @@ class CausalLM(EngineModel):
         p0 = len(self.prefix_ids)
         return [(seq, p0 + q - 1, e_.ids[q]) for q in pieces if p0 + q >= 1]
 
-    def _terms(self, texts: Sequence[str]) -> dict[str, tuple[Encoded, np.ndarray]]:
-        """Per distinct text, its encoding and the chain-rule log P of each piece (NaN: a first piece with no
-        context prefix); `_flat_terms` in a dict."""
-        flat = self._flat_terms(texts)
-        return {text: (flat.encodings[n], flat.of(n)) for n, text in enumerate(flat.texts)}
-
-    def _flat_terms(self, texts: Sequence[str]) -> FlatTerms:
+    def _terms(self, texts: Sequence[str]) -> FlatTerms:
         """Every piece of every distinct text read at once: the reads as arrays (`planning.TargetArrays`,
         no tuple per read: the Norwegian probe asks 1.2 M of them), the values in one flat array."""
         enc = self._encode(texts, add_special_tokens=False)
@@ -292,7 +264,7 @@ class CausalLM(EngineModel):
         check_templates(templates)
         check_candidates(candidates)
         filled = {(i, j): fill(t, c, None) for i, t in enumerate(templates) for j, c in enumerate(candidates)}
-        flat = self._flat_terms([f[0] for f in filled.values()])
+        flat = self._terms([f[0] for f in filled.values()])
         sums = dict(zip(flat.texts, flat.sums(), strict=True))
         encodings = dict(zip(flat.texts, flat.encodings, strict=True))
         logprob = np.zeros((len(templates), len(candidates)), dtype=np.float64)
@@ -396,18 +368,18 @@ class CausalLM(EngineModel):
 
     def sentence_logprob(self, sentences: Sequence[str]) -> tuple[np.ndarray, str]:
         check_texts(sentences, "sentences")
-        flat = self._flat_terms(sentences)
+        flat = self._terms(sentences)
         sums = dict(zip(flat.texts, flat.sums(), strict=True))
         return np.array([sums[s] for s in sentences], dtype=np.float64), CAUSAL_SENTENCE
 
     def token_logprobs(self, sentences: Sequence[str]) -> list[TokenTerms]:
         check_texts(sentences, "sentences")
-        terms = self._terms(sentences)
+        terms = self._terms(sentences).by_text()
         return [TokenTerms(tuple(terms[s][0].ids), terms[s][1]) for s in sentences]
 
     def word_logprobs(self, sentences: Sequence[str]) -> list[list[tuple[str, int, int, float]]]:
         check_texts(sentences, "sentences")
-        terms = self._terms(sentences)
+        terms = self._terms(sentences).by_text()
         out = []
         for s in sentences:
             e_, t = terms[s]

@@ -255,7 +255,7 @@ def test_a_sliding_attention_window_keeps_longer_inputs_out_of_packed_rows(llama
 
 def test_flat_terms_sum_each_texts_pieces_leaving_nan_out():
     """`FlatTerms.sums` is `np.nansum` of each text's slice, a text without pieces summing to 0."""
-    from biascheck.models.causal import FlatTerms
+    from biascheck.models.common import FlatTerms
 
     values = np.array([np.nan, -1.5, -2.25, -0.5, np.nan, -4.0])
     flat = FlatTerms(["a", "b", "c", "d"], [None] * 4, values, np.array([0, 3, 3, 4]), np.array([3, 0, 1, 2]))

@@ -183,7 +183,7 @@ def _run_fits(
 ) -> list[tuple[LvmFit, ...]]:
     """`fit_one` at every grid point of every problem (counts, q), returned per problem in grid order.
     Each problem's grid goes in as few stacks as fill the workers (one stack a problem on 2 cores, the
-    probe's two word sets; a fifth of the paper grid a stack on 16): a stack of fits that have stopped
+    probe's two word sets; an eighth of the paper grid a stack on 16): a stack of fits that have stopped
     costs nothing, and the larger the stack the less a step's numpy calls weigh (the paper grid of the
     710-word set in one process: 40 s in stacks of 7 fits, 29 s in one). The points go heaviest first (the
     larger λ_PR, the more iterations), so that a stack holds fits that end together; all stacks go in one
