@@ -265,7 +265,7 @@ class CausalLM(EngineModel):
         check_candidates(candidates)
         filled = {(i, j): fill(t, c, None) for i, t in enumerate(templates) for j, c in enumerate(candidates)}
         flat = self._terms([f[0] for f in filled.values()])
-        sums = dict(zip(flat.texts, flat.sums(), strict=True))
+        sums = flat.sums()
         encodings = dict(zip(flat.texts, flat.encodings, strict=True))
         logprob = np.zeros((len(templates), len(candidates)), dtype=np.float64)
         n_pieces = np.zeros((len(templates), len(candidates)), dtype=np.int64)
@@ -368,8 +368,7 @@ class CausalLM(EngineModel):
 
     def sentence_logprob(self, sentences: Sequence[str]) -> tuple[np.ndarray, str]:
         check_texts(sentences, "sentences")
-        flat = self._terms(sentences)
-        sums = dict(zip(flat.texts, flat.sums(), strict=True))
+        sums = self._terms(sentences).sums()
         return np.array([sums[s] for s in sentences], dtype=np.float64), CAUSAL_SENTENCE
 
     def token_logprobs(self, sentences: Sequence[str]) -> list[TokenTerms]:

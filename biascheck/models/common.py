@@ -73,13 +73,13 @@ class FlatTerms(NamedTuple):
         """Per distinct text, its encoding and its terms."""
         return {text: (self.encodings[n], self.of(n)) for n, text in enumerate(self.texts)}
 
-    def sums(self) -> list[float]:
-        """Per text, the sum of its terms, NaN left out (`np.nansum` of each, one pass over all)."""
+    def sums(self) -> dict[str, float]:
+        """Per distinct text, the sum of its terms, NaN left out (`np.nansum` of each, one pass over all)."""
         sums = np.zeros(len(self.texts))
         some = self.lengths > 0
         if some.any():
             sums[some] = np.add.reduceat(np.nan_to_num(self.values, nan=0.0), self.starts[some])
-        return sums.tolist()
+        return dict(zip(self.texts, sums.tolist(), strict=True))
 
 
 # Encodings kept for the process, by the tokenizer's digest (`loading.tokenizer_digest`) and add_special_tokens: the

@@ -91,7 +91,7 @@ def _fista_batch(
     rows = np.arange(count)  # the problems still running, in the order of the state's rows
     value = _total(x, smooth(rows, x, False)[0], l1)
     y, t, lip = x.copy(), np.ones(count), np.ones(count)
-    grad_map, flat, iterations = np.full(count, np.inf), np.zeros(count, dtype=int), np.zeros(count, dtype=int)
+    flat, iterations = np.zeros(count, dtype=int), np.zeros(count, dtype=int)
     l1_a, metric_a = l1, metric
     done: dict[int, _Fista] = {}
     if max_iter <= 0:
