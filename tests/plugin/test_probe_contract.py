@@ -13,6 +13,7 @@ import pytest
 from browser import render
 
 from biascheck.catalog import PROBES
+from biascheck.methods.politicians.latent import compiled
 from biascheck.testing import FakeLM, check_contract, probe_env, run_probes
 
 REPO = Path(__file__).resolve().parents[2]
@@ -73,15 +74,18 @@ def _pinnable(results):
 # where FISTA stops along its flat valley moves with the last bit of numpy's exp, which differs between
 # CPUs (an AVX-512 machine's SIMD exp against an AVX2 one's): measured 2.7e-4 at most between the two
 # kinds of machine this project runs on, everything else equal to 1e-6. A change of grid or objective
-# moves it by 1e-2 or more.
+# moves it by 1e-2 or more. The numbers are pinned with the compiled fits (numba, which `all` installs);
+# numpy's fits sum in another order and stop elsewhere in the valley: sent_mix moved by up to 0.026
+# between the two solvers, every other number by less than 1e-9, so without numba its tolerance is 0.05.
 NOT_IDENTIFIED = ("sent_mix_",)
+NOT_IDENTIFIED_TOLERANCE = 2e-3 if compiled.choice() == "numba" else 0.05
 
 
 def _same(a, b, key=""):
     if a is None or b is None:
         return a is b
     if any(part in key for part in NOT_IDENTIFIED):
-        return math.isclose(a, b, rel_tol=0.0, abs_tol=2e-3)
+        return math.isclose(a, b, rel_tol=0.0, abs_tol=NOT_IDENTIFIED_TOLERANCE)
     return math.isclose(a, b, rel_tol=1e-6, abs_tol=1e-9)  # float rounding of another CPU's BLAS, not a change
 
 

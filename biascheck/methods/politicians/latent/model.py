@@ -1,6 +1,6 @@
 """The latent-variable model of (word, sentiment, gender) of paper 003 (Stańczak et al. 2023, section 4,
 Eq 3-13, after Hoyle et al. 2019), fitted by penalised maximum likelihood over a grid of penalty weights.
-Pure numpy.
+Numpy; each fit compiled with numba where it is installed (`compiled`, the same algorithm).
 
     pθ(w, s, g) = pη(w | s, g) · pσ(s | g) · p(g),   s latent;   m_w and p(g) fixed at the data's margins
     O(θ) = L(θ) + λ_PR · Σ_w KL(q(·|w) ‖ pθ(·|w)) + λ_L1 · (‖η‖₁ + ‖σ‖₁)
@@ -18,6 +18,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from biascheck.methods.politicians.latent import compiled
 from biascheck.methods.politicians.latent.objective import (
     _Data,
     _kl_per_word,
@@ -112,9 +113,11 @@ def fit_stack(
     max_iter: int = MAX_ITER,
     ftol: float = FTOL,
     gtol: float = GTOL,
+    kernel: str | None = None,
 ) -> tuple[LvmFit, ...]:
-    """`fit_one` at every (λ_L1, λ_PR) of `pairs`, the fits side by side (`solver._fista_batch`), in stacks
-    of at most STACK_ELEMENTS parameters: each fit's numbers are those of its lone run, bit for bit; one
+    """`fit_one` at every (λ_L1, λ_PR) of `pairs`: by the compiled loop a fit (`compiled`, kernel `numba`;
+    default `compiled.choice()`), else side by side (`solver._fista_batch`), in stacks of at most
+    STACK_ELEMENTS parameters. Either way each fit's numbers are those of its lone run, bit for bit; one
     call per step for a stack saves the per-call overhead that dominates a fit of a few hundred words."""
     for l1, pr in pairs:
         if l1 < 0 or pr < 0:
@@ -138,16 +141,24 @@ def fit_stack(
 
     x0 = np.concatenate([eta0.ravel(), sigma0.ravel()])
     metrics = np.stack([_metric(eta0, sigma0, data, pr) for pr in prs])
+    kernel = compiled.choice() if kernel is None else kernel
+    runs: list[_Fista | None] = [None] * len(pairs)
+    for i in range(len(pairs) if kernel == "numba" else 0):
+        runs[i] = compiled.fit(x0, l1s[i], metrics[i], eta0.shape, data, prs[i], max_iter, ftol, gtol)
+    left = np.array([i for i, run in enumerate(runs) if run is None], dtype=int)  # the numpy solver's
     size = max(1, STACK_ELEMENTS // x0.size)
-    runs = []
-    for start in range(0, len(pairs), size):
-        part = np.arange(start, min(start + size, len(pairs)))
+    for start in range(0, len(left), size):
+        part = left[start : start + size]
 
         def part_smooth(rows: np.ndarray, x: np.ndarray, grad: bool, part=part):
             return smooth(part[rows], x, grad)
 
-        runs += _fista_batch(part_smooth, np.tile(x0, (len(part), 1)), l1s[part], metrics[part], max_iter, ftol, gtol)
-    return tuple(_read_fit(run, split(run.x[None]), data, l1, pr) for run, (l1, pr) in zip(runs, pairs, strict=True))
+        stack = _fista_batch(part_smooth, np.tile(x0, (len(part), 1)), l1s[part], metrics[part], max_iter, ftol, gtol)
+        for i, run in zip(part, stack, strict=True):
+            runs[i] = run
+    fitted = [run for run in runs if run is not None]
+    assert len(fitted) == len(pairs)  # every fit ran, compiled or in numpy
+    return tuple(_read_fit(run, split(run.x[None]), data, l1, pr) for run, (l1, pr) in zip(fitted, pairs, strict=True))
 
 
 def _read_fit(run: _Fista, params: tuple[np.ndarray, np.ndarray], data: _Data, l1: float, pr: float) -> LvmFit:
@@ -180,6 +191,7 @@ def _run_fits(
     grid: Sequence[tuple[float, float]],
     workers: int,
     settings: tuple[int, float, float],
+    kernel: str | None = None,
 ) -> list[tuple[LvmFit, ...]]:
     """`fit_one` at every grid point of every problem (counts, q), returned per problem in grid order.
     Each problem's grid goes in as few stacks as fill the workers (one stack a problem on 2 cores, the
@@ -193,7 +205,9 @@ def _run_fits(
     heaviest = sorted(range(len(grid)), key=lambda i: (-grid[i][1], grid[i][0]))
     size = -(-len(grid) // -(-workers // len(problems)))  # each problem's grid in as few stacks as fill the workers
     jobs = [(p, heaviest[start : start + size]) for start in range(0, len(grid), size) for p in range(len(problems))]
-    stacks = map_spawned(_fit_job, [(*problems[p], [grid[i] for i in job], *settings) for p, job in jobs], workers)
+    kernel = compiled.choice() if kernel is None else kernel  # chosen here: processes keep their start's environment
+    jobs_in = [(*problems[p], [grid[i] for i in job], *settings, kernel) for p, job in jobs]
+    stacks = map_spawned(_fit_job, jobs_in, workers)
     fits: list[list] = [[None] * len(grid) for _ in problems]
     for (p, job), stack in zip(jobs, stacks, strict=True):
         for i, fit in zip(job, stack, strict=True):

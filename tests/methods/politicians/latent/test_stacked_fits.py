@@ -4,9 +4,19 @@
 import numpy as np
 import pytest
 
+from biascheck.methods.politicians.latent import compiled as C
 from biascheck.methods.politicians.latent import model as L
 from biascheck.methods.politicians.latent import objective as O
 from biascheck.methods.politicians.latent import solver as F
+
+
+@pytest.fixture(autouse=True, params=["numpy", "numba"])
+def kernel(request, monkeypatch):
+    """Every test on both solvers: numpy's stacks and the compiled loop a fit (`latent.compiled`)."""
+    if request.param == "numba":
+        pytest.importorskip("numba")
+    monkeypatch.setenv(C.KERNEL_ENV, request.param)
+    return request.param
 
 
 def _data(seed: int = 0, n_words: int = 25):
