@@ -199,13 +199,21 @@ def _run_fits(
     costs nothing, and the larger the stack the less a step's numpy calls weigh (the paper grid of the
     710-word set in one process: 40 s in stacks of 7 fits, 29 s in one). The points go heaviest first (the
     larger λ_PR, the more iterations), so that a stack holds fits that end together; all stacks go in one
-    map, which the processes take as they come free (`workers.map_spawned`)."""
+    map, which the processes take as they come free (`workers.map_spawned`). Compiled fits (`compiled`) gain
+    nothing from a stack: each problem's grid is dealt round-robin, heaviest first, into one share a worker,
+    the largest word sets first, so the processes end together (a 329- and a 60-word set: 3.9 -> 2.4 s)."""
     grid = list(grid)
     workers = max(1, min(workers, len(grid) * len(problems)))
     heaviest = sorted(range(len(grid)), key=lambda i: (-grid[i][1], grid[i][0]))
-    size = -(-len(grid) // -(-workers // len(problems)))  # each problem's grid in as few stacks as fill the workers
-    jobs = [(p, heaviest[start : start + size]) for start in range(0, len(grid), size) for p in range(len(problems))]
     kernel = compiled.choice() if kernel is None else kernel  # chosen here: processes keep their start's environment
+    if kernel == "numba":
+        shares = [heaviest[k :: min(workers, len(grid))] for k in range(min(workers, len(grid)))]
+        largest = sorted(range(len(problems)), key=lambda p: -len(problems[p][0]))
+        jobs = [(p, share) for p in largest for share in shares]
+    else:
+        size = -(-len(grid) // -(-workers // len(problems)))  # each grid in as few stacks as fill the workers
+        starts = range(0, len(grid), size)
+        jobs = [(p, heaviest[start : start + size]) for start in starts for p in range(len(problems))]
     jobs_in = [(*problems[p], [grid[i] for i in job], *settings, kernel) for p, job in jobs]
     stacks = map_spawned(_fit_job, jobs_in, workers)
     fits: list[list] = [[None] * len(grid) for _ in problems]
