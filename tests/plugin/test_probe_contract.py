@@ -75,10 +75,10 @@ def _pinnable(results):
 # CPUs (an AVX-512 machine's SIMD exp against an AVX2 one's): measured 2.7e-4 at most between the two
 # kinds of machine this project runs on, everything else equal to 1e-6. A change of grid or objective
 # moves it by 1e-2 or more. The numbers are pinned with the compiled fits (numba, which `all` installs);
-# numpy's fits sum in another order and stop elsewhere in the valley: sent_mix moved by up to 0.026
-# between the two solvers, every other number by less than 1e-9, so without numba its tolerance is 0.05.
+# numpy's fits sum in another order and stop elsewhere in the valley: sent_mix moved by up to 0.045
+# between the two solvers, every other number by less than 1e-9, so without numba its tolerance is 0.1.
 NOT_IDENTIFIED = ("sent_mix_",)
-NOT_IDENTIFIED_TOLERANCE = 2e-3 if compiled.choice() == "numba" else 0.05
+NOT_IDENTIFIED_TOLERANCE = 2e-3 if compiled.choice() == "numba" else 0.1
 
 
 def _same(a, b, key=""):

@@ -19,10 +19,27 @@ pytest.importorskip("numba")  # `all` (setup.sh, CI) installs it; without it the
 def _compiled_smooth(eta, sigma, data, pr, grad=True):
     x = np.concatenate([eta.ravel(), sigma.ravel()])
     out = np.zeros_like(x)
-    work = (np.empty(eta.size), np.empty(6), np.empty(6), np.empty(6))
+    work = C._workspace(*eta.shape)
     arrays = (data.m, data.log_pg, data.p_wg, data.q, data.in_lexicon, data.q_log_q)
     value, underflow = C._smooth(x, grad, out, eta.shape, arrays, pr, work)
     return value, underflow, out
+
+
+def test_the_vectorised_exp_and_log_are_numpys_to_one_ulp():
+    rng = np.random.default_rng(0)
+    x = np.concatenate([rng.uniform(-60, 0, 50_000), rng.uniform(-708, 709, 50_000), [0.0, -1e-300, 1e-12, -708.0]])
+    got, bits = np.empty_like(x), np.empty(x.size, dtype=np.int64)
+    C._exp_into(x, got, bits)
+    want = np.exp(x)
+    assert np.all(np.abs(got - want) <= np.spacing(want))
+    below = np.array([-708.5, -745.0, -1e4])  # numpy: subnormal or 0; here 0 (read through a 1e-300 floor)
+    C._exp_into(below, got[:3], bits[:3])
+    assert np.array_equal(got[:3], np.zeros(3))
+    y = np.concatenate([np.exp(rng.uniform(-690, 700, 100_000)), [1.0, 2.0, 0.5, np.sqrt(2), 1e-300, 1 + 1e-15]])
+    got, bits = np.empty_like(y), np.empty(y.size, dtype=np.int64)
+    C._log_into(y, got, bits)
+    want = np.log(y)
+    assert np.all(np.abs(got - want) <= np.spacing(np.abs(want)) + 1e-300)
 
 
 @pytest.mark.parametrize("pr", [0.0, 0.3, 10.0, 100.0])
@@ -44,6 +61,18 @@ def test_a_word_whose_total_would_underflow_is_left_to_numpy():
     data = O._prepare(counts, q)
     eta = np.zeros((3, 2, 10))
     eta[:, :, 4] = -1000.0  # as in test_stacked_fits: numpy takes this word in log space
+    assert _compiled_smooth(eta, np.zeros((3, 2)), data, 0.5)[1]
+    x0 = np.concatenate([eta.ravel(), np.zeros(6)])
+    assert C.fit(x0, 1e-4, np.ones(x0.size), eta.shape, data, 0.5, 100, L.FTOL, L.GTOL) is None
+
+
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
+def test_a_point_that_is_not_finite_is_left_to_numpy(bad):
+    """The vectorised exp and log assume finite inputs: such a point goes to numpy, which propagates it."""
+    counts, q = _data(seed=5, n_words=10)
+    data = O._prepare(counts, q)
+    eta = np.zeros((3, 2, 10))
+    eta[1, 0, 3] = bad
     assert _compiled_smooth(eta, np.zeros((3, 2)), data, 0.5)[1]
     x0 = np.concatenate([eta.ravel(), np.zeros(6)])
     assert C.fit(x0, 1e-4, np.ones(x0.size), eta.shape, data, 0.5, 100, L.FTOL, L.GTOL) is None
