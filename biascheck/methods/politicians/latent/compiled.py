@@ -1,8 +1,8 @@
 """One grid point's fit compiled with numba: `solver._fista` on `objective._objective`, the same algorithm
 (the same start, metric, steps, backtracking, restart and stopping rules, in the same order), in one loop a
-problem, the objective in a few passes over contiguous rows with exp and log vectorised (`_exp_into`,
-`_log_into`; libm's scalar ones took most of a step), without numpy's ~50 passes and calls a step.
-The paper grid of a 710-word set in one process: 32.4 s in numpy, 10.3 s here; of a 137-word set 3.4 and
+problem, the objective in a few passes over contiguous rows with exp and log vectorised (`vector_math`:
+libm's scalar ones took most of a step), without numpy's ~50 passes and calls a step.
+The paper grid of a 710-word set in one process: 29.8 s in numpy, 8.5 s here; of a 137-word set 3.4 and
 0.7 s (README beside this file, "Compiled"). A process's first call compiles (7 s; cached beside the module).
 
 The numpy solver stays the reference and the fallback: `fit` returns None (the caller runs numpy) when
@@ -25,6 +25,7 @@ import numpy as np
 
 from biascheck.methods.politicians.latent.objective import _SMALL_WORD, _TINY, _Data
 from biascheck.methods.politicians.latent.solver import _FTOL_PATIENCE, _STOPS, _Fista
+from biascheck.methods.politicians.latent.vector_math import abs_sum, dot, exp_into, largest, largest_scaled, log_into
 
 KERNEL_ENV = "BIASCHECK_FIT_KERNEL"
 
@@ -48,68 +49,6 @@ def choice() -> str:
 
         raise ConfigError(f"{KERNEL_ENV}=numba, but numba is not installed: pip install 'biascheck[fast]'")
     return "numba" if numba is not None and value != "numpy" else "numpy"
-
-
-# exp and log over arrays in loops the compiler vectorises (libm's scalar exp and log took 5 ns an entry, most
-# of a step): fdlibm's reductions (e_exp.c, e_log.c) with a polynomial for exp, the scaling by 2^k through the
-# bits; 1 ulp against numpy's (tested). Compiled with contraction (FMA) but no reassociation, which would fold
-# the rounding constant away.
-_INV_LN2, _LN2_HI, _LN2_LO = 1.4426950408889634, 6.93147180369123816490e-01, 1.90821492927058770002e-10
-_ROUND = 6755399441055744.0  # 1.5 · 2^52: x + _ROUND holds round(x) in its low bits
-_EXP_TAYLOR = tuple(1.0 / math.factorial(i) for i in range(13, -1, -1))  # exp(r), |r| ≤ ln2/2: 13 terms to 1e-17
-_LG = (
-    6.666666666666735130e-01,
-    3.999999999940941908e-01,
-    2.857142874366239149e-01,
-    2.222219843214978396e-01,
-    1.818357216161805012e-01,
-    1.531383769920937332e-01,
-    1.479819860511658591e-01,
-)  # fdlibm's log(1+f) = f − f²/2 + s·(f²/2 + R(s²)), s = f / (2 + f)
-_VECTOR_FLAGS = {"nnan", "ninf", "nsz", "contract"}  # their inputs are finite: `_smooth` checks
-
-
-def _exp_into(x, out, bits):  # pragma: no cover - compiled
-    """out = exp(x) for x ≤ 709 (below −708: 0, where numpy gives a subnormal); bits: int64 scratch."""
-    c13, c12, c11, c10, c9, c8, c7, c6, c5, c4, c3, c2, c1, c0 = _EXP_TAYLOR
-    rounded = bits.view(np.float64)
-    round_bits = np.array([_ROUND]).view(np.int64)[0]
-    for i in range(x.size):
-        v = min(max(x[i], -708.0), 709.0)
-        t = v * _INV_LN2 + _ROUND
-        rounded[i] = t
-        k = t - _ROUND
-        r = (v - k * _LN2_HI) - k * _LN2_LO
-        p = ((((c13 * r + c12) * r + c11) * r + c10) * r + c9) * r + c8
-        p = ((((((p * r + c7) * r + c6) * r + c5) * r + c4) * r + c3) * r + c2) * r + c1
-        out[i] = (p * r + c0) if x[i] >= -708.0 else 0.0
-    for i in range(x.size):
-        bits[i] = (bits[i] - round_bits + 1023) << 52  # 2^k
-    for i in range(x.size):
-        out[i] *= rounded[i]
-
-
-def _log_into(x, out, bits):  # pragma: no cover - compiled
-    """out = log(x) for positive normal x; bits: int64 scratch."""
-    lg1, lg2, lg3, lg4, lg5, lg6, lg7 = _LG
-    x_bits = x.view(np.int64)
-    mantissa = bits.view(np.float64)
-    for i in range(x.size):  # x = 2^k · m, m in [√2/2, √2)
-        high = (x_bits[i] >> 32) & 0xFFFFFFFF
-        k = (high >> 20) - 1023
-        high &= 0x000FFFFF
-        j = (high + 0x95F64) & 0x100000
-        out[i] = k + (j >> 20)
-        bits[i] = ((high | (j ^ 0x3FF00000)) << 32) | (x_bits[i] & 0xFFFFFFFF)
-    for i in range(x.size):
-        f = mantissa[i] - 1.0
-        k = out[i]
-        s = f / (2.0 + f)
-        z = s * s
-        w = z * z
-        r = z * (lg1 + w * (lg3 + w * (lg5 + w * lg7))) + w * (lg2 + w * (lg4 + w * lg6))
-        half_f2 = 0.5 * f * f
-        out[i] = k * _LN2_HI - ((half_f2 - (s * (half_f2 + r) + k * _LN2_LO)) - f)
 
 
 def _workspace(n_s, n_g, n_w):  # pragma: no cover - compiled
@@ -151,12 +90,12 @@ def _smooth(x, grad, out, sizes, data, pr, work):  # pragma: no cover - compiled
             log_sigma[s * n_g + g] = x[n_eta + s * n_g + g] - lse
     for sg in range(n_s * n_g):  # the softmax over words, shifted by its largest logit
         base = sg * n_w
-        top = -np.inf
         for w in range(n_w):
-            top = max(top, x[base + w] + m[w])
+            arg[base + w] = x[base + w] + m[w]
+        top = largest(arg, base, n_w)
         for w in range(n_w):
-            arg[base + w] = x[base + w] + m[w] - top
-    _exp_into(arg[:n_eta], shifted, bits[:n_eta])
+            arg[base + w] -= top
+    exp_into(arg[:n_eta], shifted, bits[:n_eta])
     e_wg, e_ws, total = margins[: n_g * n_w], margins[n_g * n_w : (n_g + n_s) * n_w], margins[(n_g + n_s) * n_w :]
     e_wg[:] = 0.0
     e_ws[:] = 0.0
@@ -182,7 +121,7 @@ def _smooth(x, grad, out, sizes, data, pr, work):  # pragma: no cover - compiled
     for w in range(n_w):
         if total[w] < _SMALL_WORD:
             return 0.0, True
-    _log_into(margins, logs, bits[: margins.size])
+    log_into(margins, logs, bits[: margins.size])
     log_wg, log_ws, log_total = logs[: n_g * n_w], logs[n_g * n_w : (n_g + n_s) * n_w], logs[(n_g + n_s) * n_w :]
     value = 0.0
     for g in range(n_g):
@@ -229,15 +168,12 @@ def _fista_one(x0, l1, metric, sizes, data, pr, max_iter, ftol, gtol, patience):
     n = x0.size
     n_s, n_g, n_w = sizes
     work = _workspace(n_s, n_g, n_w)
-    scratch, g_y, trial = np.empty(n), np.empty(n), np.empty(n)
+    scratch, g_y, trial, step = np.empty(n), np.empty(n), np.empty(n), np.empty(n)
     x, y = x0.copy(), x0.copy()
     f0, to_numpy = _smooth(x, False, scratch, sizes, data, pr, work)
     if to_numpy:
         return x, 0.0, 0, 0, np.inf, True
-    norm1 = 0.0
-    for i in range(n):
-        norm1 += abs(x[i])
-    value = f0 + l1 * norm1
+    value = f0 + l1 * abs_sum(x)
     t, lip, flat, iterations, grad_map = 1.0, 1.0, 0, 0, np.inf
     while True:
         iterations += 1
@@ -246,25 +182,20 @@ def _fista_one(x0, l1, metric, sizes, data, pr, max_iter, ftol, gtol, patience):
             return x, value, 0, iterations, grad_map, True
         lip = max(lip / 1.25, 1e-12)
         while True:
-            linear, quadratic = 0.0, 0.0
             for i in range(n):
                 scale = lip * metric[i]
                 v = y[i] - g_y[i] / scale
                 threshold = l1 / scale
                 trial[i] = v - min(max(v, -threshold), threshold)
-                step = trial[i] - y[i]
-                linear += g_y[i] * step
-                quadratic += scale * step * step
+                step[i] = trial[i] - y[i]
+            linear, quadratic = dot(g_y, step, step, False), lip * dot(metric, step, step, True)
             f_trial, to_numpy = _smooth(trial, False, scratch, sizes, data, pr, work)
             if to_numpy:
                 return x, value, 0, iterations, grad_map, True
             if f_trial <= f_y + linear + 0.5 * quadratic + 1e-15 * abs(f_y):
                 break
             lip *= 2.0
-        grad_map, norm1 = 0.0, 0.0
-        for i in range(n):
-            grad_map = max(grad_map, abs(lip * metric[i] * (trial[i] - y[i])))
-            norm1 += abs(trial[i])
+        grad_map, norm1 = lip * largest_scaled(metric, step), abs_sum(trial)
         new_value = f_trial + l1 * norm1
         stop = 0
         if new_value > value and t > 1.0:  # restart: step again from the last iterate
@@ -289,8 +220,6 @@ def _fista_one(x0, l1, metric, sizes, data, pr, max_iter, ftol, gtol, patience):
 
 
 if numba is not None:
-    _exp_into = numba.njit(cache=True, fastmath=_VECTOR_FLAGS, error_model="numpy")(_exp_into)
-    _log_into = numba.njit(cache=True, fastmath=_VECTOR_FLAGS, error_model="numpy")(_log_into)
     _workspace = numba.njit(cache=True)(_workspace)
     _smooth = numba.njit(cache=True, error_model="numpy")(_smooth)
     _fista_one = numba.njit(cache=True, error_model="numpy")(_fista_one)
