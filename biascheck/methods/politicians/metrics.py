@@ -28,7 +28,7 @@ import pandas as pd
 from scipy import stats
 
 from biascheck.methods.politicians import pmi, pmi_resampling, supersense
-from biascheck.methods.politicians.latent import readout
+from biascheck.methods.politicians.latent import compiled, readout
 from biascheck.methods.politicians.latent.model import fit_lvms
 from biascheck.methods.politicians.latent.result import LvmResult
 from biascheck.methods.politicians.reference import Language, Reference
@@ -297,6 +297,7 @@ def analysed(task: str, scored: Scored, reference: Reference, settings: ProbeSet
     figures both read it); `NotApplicable` when the task cannot be asked of the model (`Reference.language`,
     `Scored.predictions`)."""
     if task not in scored.analyses:
+        compiled.warm_up()  # the latent fit's compile, behind the scoring (a first run on a machine: 7 s)
         language = reference.language(task)
         scored.analyses[task] = analyse(task, scored.predictions(language), language, settings.grid)
     return scored.analyses[task]

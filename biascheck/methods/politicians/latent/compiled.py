@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 import os
+import threading
 
 import numpy as np
 
@@ -256,3 +257,35 @@ def fit(
     if to_numpy:
         return None
     return _Fista(x, float(value), stop != 0, _STOPS[stop], int(iterations), float(grad_map))
+
+
+_warming: threading.Thread | None = None
+
+
+def warm_up() -> None:
+    """Compile the fit (or load it from numba's cache) in a background thread, once a process: the politicians
+    probe calls this before it scores a language, so the scoring hides a first run's compile (7 s), and the
+    fits call `ready` before their processes start, which then load the cache instead of each compiling it.
+    Nothing when the fits run in numpy."""
+    global _warming
+    if _warming is None and choice() == "numba":
+        _warming = threading.Thread(target=_tiny_fit, name="biascheck-fit-compile", daemon=True)
+        _warming.start()
+
+
+def ready() -> None:
+    """Wait for `warm_up`'s compile, if one is running."""
+    if _warming is not None:
+        _warming.join()
+
+
+def _tiny_fit() -> None:
+    """Two steps of a three-word fit: the types of every real call, so every function is compiled."""
+    from biascheck.methods.politicians.latent.objective import _prepare
+
+    data = _prepare(np.array([[3.0, 1.0], [1.0, 2.0], [2.0, 2.0]]), np.full((3, 3), 1 / 3))
+    x0 = np.zeros(3 * 2 * 3 + 3 * 2)
+    try:
+        fit(x0, 1e-4, np.ones(x0.size), (3, 2, 3), data, 1.0, 2, 1e-10, 1e-7)
+    except Exception:  # noqa: BLE001 - the fits compile again and report what went wrong there
+        pass

@@ -206,6 +206,7 @@ def _run_fits(
     workers = max(1, min(workers, len(grid) * len(problems)))
     heaviest = sorted(range(len(grid)), key=lambda i: (-grid[i][1], grid[i][0]))
     kernel = compiled.choice() if kernel is None else kernel  # chosen here: processes keep their start's environment
+    compiled.ready()  # a compile under way here finishes first: the processes then load it from numba's cache
     if kernel == "numba":
         shares = [heaviest[k :: min(workers, len(grid))] for k in range(min(workers, len(grid)))]
         largest = sorted(range(len(problems)), key=lambda p: -len(problems[p][0]))

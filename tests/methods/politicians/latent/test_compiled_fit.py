@@ -134,3 +134,19 @@ def test_no_iterations_is_numpys_answer():
     counts, q = _data(seed=2, n_words=12)
     fit = L.fit_one(counts, q, 1e-4, 1.0, max_iter=0)
     assert (fit.converged, fit.stop, fit.iterations) == (False, "max_iter", 0)
+
+
+def test_the_compile_can_run_ahead_in_a_thread(monkeypatch):
+    """`warm_up` (the probe, before it scores) compiles in the background; `ready` (the fits) waits for it."""
+    monkeypatch.setattr(C, "_warming", None)
+    monkeypatch.setenv(C.KERNEL_ENV, "numpy")
+    C.warm_up()
+    assert C._warming is None  # the fits run in numpy: nothing to compile
+    monkeypatch.setenv(C.KERNEL_ENV, "numba")
+    C.warm_up()
+    thread = C._warming
+    assert thread is not None
+    C.warm_up()
+    assert C._warming is thread  # once a process
+    C.ready()
+    assert not thread.is_alive() and C._fista_one.signatures
