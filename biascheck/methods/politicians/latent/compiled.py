@@ -26,7 +26,15 @@ import numpy as np
 
 from biascheck.methods.politicians.latent.objective import _SMALL_WORD, _TINY, _Data
 from biascheck.methods.politicians.latent.solver import _FTOL_PATIENCE, _STOPS, _Fista
-from biascheck.methods.politicians.latent.vector_math import abs_sum, dot, exp_into, largest, largest_scaled, log_into
+from biascheck.methods.politicians.latent.vector_math import (
+    abs_sum,
+    dot,
+    exp_into,
+    jit,
+    largest,
+    largest_scaled,
+    log_into,
+)
 
 KERNEL_ENV = "BIASCHECK_FIT_KERNEL"
 
@@ -221,9 +229,9 @@ def _fista_one(x0, l1, metric, sizes, data, pr, max_iter, ftol, gtol, patience):
 
 
 if numba is not None:
-    _workspace = numba.njit(cache=True)(_workspace)
-    _smooth = numba.njit(cache=True, error_model="numpy")(_smooth)
-    _fista_one = numba.njit(cache=True, error_model="numpy")(_fista_one)
+    _workspace = jit(_workspace)
+    _smooth = jit(_smooth, error_model="numpy")
+    _fista_one = jit(_fista_one, error_model="numpy")
 
 
 def fit(

@@ -153,10 +153,20 @@ def largest_scaled(metric, step):  # pragma: no cover - compiled
     return max(max(t0, t1), max(t2, t3))
 
 
+def jit(function, **options):
+    """`function` compiled by numba (`options`: fastmath, error_model), its machine code kept on disk for the
+    next process (beside this module, else in the user's cache); compiled in each process where no place to
+    keep it is writable (numba refuses cache=True then)."""
+    try:
+        return numba.njit(cache=True, **options)(function)
+    except RuntimeError:  # "cannot cache function ...: no locator available"
+        return numba.njit(**options)(function)
+
+
 if numba is not None:
-    exp_into = numba.njit(cache=True, fastmath=_VECTOR_FLAGS, error_model="numpy")(exp_into)
-    log_into = numba.njit(cache=True, fastmath=_VECTOR_FLAGS, error_model="numpy")(log_into)
-    largest = numba.njit(cache=True)(largest)
-    dot = numba.njit(cache=True)(dot)
-    abs_sum = numba.njit(cache=True)(abs_sum)
-    largest_scaled = numba.njit(cache=True)(largest_scaled)
+    exp_into = jit(exp_into, fastmath=_VECTOR_FLAGS, error_model="numpy")
+    log_into = jit(log_into, fastmath=_VECTOR_FLAGS, error_model="numpy")
+    largest = jit(largest)
+    dot = jit(dot)
+    abs_sum = jit(abs_sum)
+    largest_scaled = jit(largest_scaled)

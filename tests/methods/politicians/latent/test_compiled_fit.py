@@ -150,3 +150,16 @@ def test_the_compile_can_run_ahead_in_a_thread(monkeypatch):
     assert C._warming is thread  # once a process
     C.ready()
     assert not thread.is_alive() and C._fista_one.signatures
+
+
+def test_with_nowhere_to_keep_the_machine_code_it_compiles_each_process(monkeypatch):
+    """numba refuses cache=True where neither the package's folder nor the user's cache is writable (a
+    read-only install): `jit` compiles without keeping it then, rather than failing at import."""
+    from numba.core import caching
+
+    monkeypatch.setattr(caching.CacheImpl, "_locator_classes", [])
+
+    def plus_one(x):
+        return x + 1
+
+    assert V.jit(plus_one)(1) == 2
