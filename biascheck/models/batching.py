@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable, Sequence
+from itertools import chain
 from typing import Any
 
 import numpy as np
@@ -256,15 +257,13 @@ class ForwardEngine:
                     lcp += 1
                 if lcp < self.min_shared_prefix:
                     lcp = 0
-            lengths = [len(q) - lcp for q in seqs]
-            width = max(lengths)
-            ids = torch.full((len(batch), width), self.pad_id, dtype=torch.long)
-            mask = torch.zeros((len(batch), width), dtype=torch.long)
-            for b, q in enumerate(seqs):
-                ids[b, : lengths[b]] = torch.tensor(q[lcp:], dtype=torch.long)
-                mask[b, : lengths[b]] = 1
-            ids = ids.to(self.device)
-            mask = mask.to(self.device)
+            lengths = np.array([len(q) - lcp for q in seqs], dtype=np.int64)
+            width = int(lengths.max())
+            filled = np.arange(width) < lengths[:, None]  # row-major: each row's tokens in order, as concatenated
+            ids_np = np.full((len(batch), width), self.pad_id, dtype=np.int64)
+            ids_np[filled] = np.fromiter(chain.from_iterable(q[lcp:] for q in seqs), np.int64, int(lengths.sum()))
+            ids = torch.from_numpy(ids_np).to(self.device)
+            mask = torch.from_numpy(filled.astype(np.int64)).to(self.device)
         with stage("forward"):
             if lcp:
                 prefix = torch.tensor(seqs[0][:lcp], dtype=torch.long, device=self.device)
@@ -274,7 +273,7 @@ class ForwardEngine:
                 pre_hidden, hidden = None, self.body(ids, mask)
         self.forward_calls += 1
         self.sequences_run += len(batch)
-        self.tokens_run += int(sum(lengths)) + lcp
+        self.tokens_run += int(lengths.sum()) + lcp
         flat = hidden.reshape(-1, hidden.shape[-1])
         if pre_hidden is not None:
             flat = torch.cat([pre_hidden.reshape(-1, hidden.shape[-1]), flat])
