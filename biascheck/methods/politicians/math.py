@@ -91,7 +91,17 @@ def top_lemmas(probs: np.ndarray, lemmas: Sequence[str], k: int) -> list[list[tu
     """Step 3. For each row (a name) of (n_names, n_forms) probabilities, the lemmas of its k most
     probable forms (forms with probability 0, i.e. not a single token, are never taken), most probable
     first, each lemma once, with the log-probability of its most probable form. Ties are broken by form
-    order (the forms are sorted), so the result is deterministic.
+    order (the forms are sorted), so the result is deterministic. As lists; `top_lemma_arrays` computes it."""
+    rows, cols, logs = top_lemma_arrays(probs, lemmas, k)
+    out: list[list[tuple[str, float]]] = [[] for _ in range(len(probs))]
+    for r, c, lp in zip(rows.tolist(), cols.tolist(), logs.tolist(), strict=True):
+        out[r].append((lemmas[c], lp))
+    return out
+
+
+def top_lemma_arrays(probs: np.ndarray, lemmas: Sequence[str], k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """`top_lemmas` as three arrays in its order (row ascending, most probable first): the row, the form
+    (column) and its log-probability of every (name, lemma) taken.
 
     The first k of a full stable sort of each row, computed for the whole block at once: a partial
     partition finds each row's k-th largest value, every positive value at or above it is a candidate (ties
@@ -101,7 +111,7 @@ def top_lemmas(probs: np.ndarray, lemmas: Sequence[str], k: int) -> list[list[tu
     n, m = probs.shape
     k = min(k, m)
     if n == 0 or k <= 0:
-        return [[] for _ in range(n)]
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros(0)
     taken = probs > 0  # zeros and NaN are never taken
     if k < m:
         key = np.where(taken, probs, -np.inf)
@@ -117,12 +127,7 @@ def top_lemmas(probs: np.ndarray, lemmas: Sequence[str], k: int) -> list[list[tu
     lemma_codes, distinct = pd.factorize(np.asarray(lemmas, dtype=object))
     _, first = np.unique(rows * len(distinct) + lemma_codes[cols], return_index=True)
     first.sort()  # back to (row, value desc, form) order: each (row, lemma) at its most probable form
-    rows, cols = rows[first], cols[first]
-    logs = np.log(values[first]).tolist()
-    out: list[list[tuple[str, float]]] = [[] for _ in range(n)]
-    for r, c, lp in zip(rows.tolist(), cols.tolist(), logs, strict=True):
-        out[r].append((lemmas[c], lp))
-    return out
+    return rows[first].astype(np.int64), cols[first].astype(np.int64), np.log(values[first])
 
 
 def samples_frame(names: pd.DataFrame, lemmas_per_name: Sequence[Sequence[tuple[str, float]]]) -> pd.DataFrame:
@@ -135,7 +140,29 @@ def samples_frame(names: pd.DataFrame, lemmas_per_name: Sequence[Sequence[tuple[
         )
         for rank, (lemma, logprob) in enumerate(lemmas)
     ]
-    return pd.DataFrame(rows, columns=["name", "gender", "lemma", "rank", "logprob"])
+    return pd.DataFrame(rows, columns=SAMPLE_COLUMNS)
+
+
+SAMPLE_COLUMNS = ["name", "gender", "lemma", "rank", "logprob"]
+
+
+def samples_frame_of_arrays(
+    names: pd.DataFrame, rows: np.ndarray, lemmas: np.ndarray, logs: np.ndarray
+) -> pd.DataFrame:
+    """`samples_frame` from `top_lemma_arrays`' arrays (rows ascending, each row's most probable first; the
+    rows index `names`' rows, `lemmas` the lemma of each entry): the same frame, without a tuple per sample."""
+    if not len(rows):
+        return pd.DataFrame([], columns=SAMPLE_COLUMNS)
+    rows = np.asarray(rows, dtype=np.int64)
+    return pd.DataFrame(
+        {
+            "name": names["name"].to_numpy(dtype=object)[rows],
+            "gender": names["gender"].to_numpy(dtype=object)[rows],
+            "lemma": np.asarray(lemmas, dtype=object),
+            "rank": np.arange(rows.size) - np.searchsorted(rows, rows),
+            "logprob": np.asarray(logs, dtype=np.float64),
+        }
+    )
 
 
 def spread_subset(names: pd.DataFrame, limit: int | None) -> pd.DataFrame:

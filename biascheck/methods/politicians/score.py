@@ -28,8 +28,8 @@ from biascheck.files import default_cache_dir
 from biascheck.methods.politicians.math import (
     distinct_tokens,
     fold_casings,
-    samples_frame,
-    top_lemmas,
+    samples_frame_of_arrays,
+    top_lemma_arrays,
 )
 from biascheck.methods.politicians.reference import Candidates, Language, Reference
 from biascheck.methods.politicians.spec import ADJ_BEFORE_NOUN, POS, TOP_K
@@ -188,7 +188,8 @@ def score_language(lm: LanguageModel, reference: Language, top_k: Mapping[str, i
         live, live_owner = np.unique(owner[one], return_inverse=True)
         cols = {pos: np.flatnonzero(of_pos[pos][live]) for pos in POS}
         lemmas = {pos: [forms[pos][all_forms[i]] for i in live[cols[pos]]] for pos in POS}
-        top: dict[str, list] = {pos: [] for pos in POS}
+        top: dict[str, list] = {pos: [] for pos in POS}  # (rows, lemmas, log-probabilities) per chunk
+        lemma_of: dict[str, np.ndarray] = {pos: np.asarray(lemmas[pos], dtype=object) for pos in POS}
         for start in range(0, len(name_list), CHUNK):
             chunk = [template(n, order) for n in name_list[start : start + CHUNK]]
             probs = np.zeros((len(chunk), live.size))
@@ -196,9 +197,18 @@ def score_language(lm: LanguageModel, reference: Language, top_k: Mapping[str, i
                 logprob, estimator = _slot_logprob(lm, chunk, one_strings, one_ids, probe_estimator)
                 probs = fold_casings(np.exp(logprob), live_owner.reshape(-1), live.size)
             for pos in POS:  # chunk by chunk: one (names x forms) block in memory at a time
-                top[pos].extend(top_lemmas(probs[:, cols[pos]], lemmas[pos], top_k[pos]))
-        samples[order] = {pos: samples_frame(names, top[pos]) for pos in POS}
+                at, form_at, logs = top_lemma_arrays(probs[:, cols[pos]], lemmas[pos], top_k[pos])
+                top[pos].append((at + start, lemma_of[pos][form_at], logs))
+        samples[order] = {pos: samples_frame_of_arrays(names, *_joined(top[pos])) for pos in POS}
         if order == orders[0]:
             single = {all_forms[i] for i in owner[one]}
             candidates = {pos: (sum(1 for f in forms[pos] if f in single), len(forms[pos])) for pos in POS}
     return Predictions(samples, names[["name", "gender"]].reset_index(drop=True), orders, candidates, estimator)
+
+
+def _joined(parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The chunks' (rows, lemmas, log-probabilities) end to end (none: empty arrays)."""
+    if not parts:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=object), np.zeros(0)
+    rows, lemmas, logs = (np.concatenate([part[i] for part in parts]) for i in range(3))
+    return rows, lemmas, logs

@@ -13,7 +13,9 @@ from biascheck.methods.politicians.math import (
     distinct_tokens,
     fold_casings,
     samples_frame,
+    samples_frame_of_arrays,
     spread_subset,
+    top_lemma_arrays,
     top_lemmas,
 )
 
@@ -52,6 +54,26 @@ def test_top_lemmas_by_hand():
     assert [lemma for lemma, _ in top_lemmas(probs, lemmas, 5)[0]] == ["good", "old", "young"]  # p = 0 is never taken
     frame = samples_frame(pd.DataFrame({"name": ["A", "B"], "gender": ["female", "male"]}), got)
     assert frame[["name", "lemma", "rank"]].values.tolist() == [["A", "good", 0], ["A", "old", 1], ["B", "good", 0]]
+
+
+@given(st.integers(0, 2**32 - 1), st.integers(0, 6), st.integers(1, 3))
+@settings(max_examples=60, deadline=None)
+def test_the_samples_frame_from_arrays_is_the_one_from_lists(seed, k, chunks):
+    """The probe builds its samples from `top_lemma_arrays` chunk by chunk (`score.score_language`): the frame
+    equals `samples_frame` of `top_lemmas`, dtypes and order included, with ties, zeros and empty rows."""
+    rng = np.random.default_rng(seed)
+    n, m = int(rng.integers(0, 7)) * chunks, int(rng.integers(1, 9))
+    probs = np.round(rng.uniform(-0.2, 1.0, (n, m)), 1).clip(0.0)  # ties and zeros
+    lemmas = [f"l{int(i)}" for i in rng.integers(0, max(1, m - 1), m)]  # forms sharing a lemma
+    names = pd.DataFrame({"name": [f"n{i}" for i in range(n)], "gender": rng.choice(["female", "male"], n)})
+    want = samples_frame(names, top_lemmas(probs, lemmas, k))
+    size = max(1, n // chunks)
+    parts = [top_lemma_arrays(probs[start : start + size], lemmas, k) for start in range(0, n, size)]
+    rows = np.concatenate([r + start for (r, _, _), start in zip(parts, range(0, n, size), strict=True)] or [[]])
+    forms = np.concatenate([f for _, f, _ in parts] or [[]]).astype(np.int64)
+    logs = np.concatenate([lp for _, _, lp in parts] or [[]])
+    got = samples_frame_of_arrays(names, rows.astype(np.int64), np.asarray(lemmas, dtype=object)[forms], logs)
+    pd.testing.assert_frame_equal(got, want)
 
 
 def test_spread_subset_takes_evenly_spaced_names_per_gender():
