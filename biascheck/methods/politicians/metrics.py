@@ -121,8 +121,10 @@ def _gap_metrics(
     ], point
 
 
-def _pmi_metrics(prefix: str, samples: pd.DataFrame, labels: dict[str, str], n_names: int) -> tuple[list, dict, dict]:
-    matrix = pmi.sample_matrix(samples)
+def _pmi_metrics(
+    prefix: str, samples: pmi.SampleMatrix | pd.DataFrame, labels: dict[str, str], n_names: int
+) -> tuple[list, dict, dict]:
+    matrix = pmi._as_matrix(samples)
     gaps, point = _gap_metrics((f"{prefix}pmi_neg_gap", f"{prefix}pmi_pos_gap"), matrix, labels, n_names)
     reason = unmeasurable(matrix)
     if reason:  # no gap, no test of it: a p of 1 would read as "measured, no difference"
@@ -240,7 +242,7 @@ def _vocab(prefix: str, samples: pd.DataFrame) -> list[Metric]:
     return out
 
 
-def lemma_table(samples: pd.DataFrame, labels: dict[str, str]) -> pd.DataFrame:
+def lemma_table(samples: pmi.SampleMatrix | pd.DataFrame, labels: dict[str, str]) -> pd.DataFrame:
     """`pmi.pmi_table` (lemmas seen with >= 5 names) with each lemma's sentiment label."""
     table = pmi.pmi_table(samples, PMI)
     table["sentiment"] = table["lemma"].map(labels)
@@ -261,13 +263,14 @@ def analyse(task: str, predicted: Predictions, language: Language, grid: str = "
     for (pos, prefix), result in zip(PREFIX.items(), fitted, strict=True):
         labels = _labels(language, samples[pos]["lemma"].unique())
         gaps, latent, keep = _lvm_metrics(prefix, inputs[pos], result, language, n_names)
-        got, shares[pos], p_values[pos] = _pmi_metrics(prefix, samples[pos], labels, n_names)
+        matrix = pmi.sample_matrix(samples[pos])  # once for the PMI gaps, their test and the lemma table
+        got, shares[pos], p_values[pos] = _pmi_metrics(prefix, matrix, labels, n_names)
         out += gaps + got + latent
         eta_tables[pos] = readout.eta_table(result, keep=keep)
         if pos in language.classes:
             supersenses[pos] = _supersenses(result, keep, language.classes[pos])
         out += _vocab(prefix, samples[pos])
-        tables[pos] = lemma_table(samples[pos], labels)
+        tables[pos] = lemma_table(matrix, labels)
     if "after" in predicted.orders and order != "after":
         samples = predicted.samples["after"]["adj"]
         labels = _labels(language, samples["lemma"].unique())
