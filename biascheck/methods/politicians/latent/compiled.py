@@ -171,7 +171,7 @@ def _smooth(x, grad, out, sizes, data, pr, work):  # pragma: no cover - compiled
 
 
 def _fista_one(x0, l1, metric, sizes, data, pr, max_iter, ftol, gtol, patience):  # pragma: no cover - compiled
-    """`solver._fista` for one problem with `_smooth` inlined (its docstring has the steps). Returns
+    """`solver._fista` for one problem, on `_smooth` (the solver's module docstring has the steps). Returns
     (x, value, stop index into _STOPS, iterations, gradient mapping, to_numpy: `_smooth` met a point it leaves
     to numpy)."""
     n = x0.size
