@@ -154,14 +154,17 @@ def group_loglik(trials: pd.DataFrame, loglik: np.ndarray, by: str) -> pd.DataFr
 def _participant_sums(
     trials: pd.DataFrame, loglik: np.ndarray, by: str, names: str
 ) -> dict[str, tuple[np.ndarray, np.ndarray]]:
-    frame = trials.assign(_ll=loglik)
-    if names != "all":
-        frame = frame[frame["name_gender"] == names]
-    out = {}
-    for group, part in frame.groupby(by, sort=False):
-        per = part.groupby("participant")["_ll"].agg(["sum", "size"])
-        out[str(group)] = (per["sum"].to_numpy(float), per["size"].to_numpy(float))
-    return out
+    """Per group of `by` (in order of first appearance), each participant's sum of trial log-likelihoods and
+    number of trials (of `names`), participants sorted: `trials.groupby(by, sort=False)`, then by participant,
+    taken as codes and two bincounts (the pandas groups took 20 ms a call, 42 calls a quick tier)."""
+    keep = np.ones(len(trials), dtype=bool) if names == "all" else (trials["name_gender"] == names).to_numpy()
+    group_code, groups = pd.factorize(trials[by].to_numpy()[keep], sort=False)
+    person_code, people = pd.factorize(trials["participant"].to_numpy()[keep], sort=True)
+    key, at = np.unique(group_code * len(people) + person_code, return_inverse=True)  # sorted: group, participant
+    sums = np.bincount(at, weights=np.asarray(loglik, dtype=float)[keep], minlength=len(key))
+    sizes = np.bincount(at, minlength=len(key)).astype(float)
+    of_group = key // max(len(people), 1)
+    return {str(group): (sums[of_group == g], sizes[of_group == g]) for g, group in enumerate(groups)}
 
 
 def bootstrap_group_stats(

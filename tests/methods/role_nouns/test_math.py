@@ -165,6 +165,32 @@ def test_per_set_shares_and_mean_p_by_hand():
     assert fem.loc["actor"].to_dict() == pytest.approx({"female": 0.7, "male": 0.1})
 
 
+@pytest.mark.parametrize("names", ["all", "female", "male"])
+def test_participant_sums_are_pandas_groups(names):
+    """`_participant_sums` by codes and bincounts: pandas' groupby (groups in order of appearance, participants
+    sorted), sums to rounding (pandas sums with compensation), counts exactly."""
+    rng = np.random.default_rng(4)
+    trials = pd.DataFrame(
+        {
+            "participant": rng.choice([f"p{i:02d}" for i in range(40)], 400),
+            "attitude": rng.choice(["progressive", "moderate", "conservative"], 400),
+            "name_gender": rng.choice(["female", "male"], 400),
+        }
+    )
+    loglik = np.log(rng.uniform(0.05, 0.95, 400))
+    frame = trials.assign(_ll=loglik)
+    frame = frame if names == "all" else frame[frame["name_gender"] == names]
+    want = {
+        str(group): part.groupby("participant")["_ll"].agg(["sum", "size"])
+        for group, part in frame.groupby("attitude", sort=False)
+    }
+    got = m._participant_sums(trials, loglik, "attitude", names)
+    assert list(got) == list(want)
+    for group, per in want.items():
+        np.testing.assert_allclose(got[group][0], per["sum"].to_numpy(float), rtol=1e-13)
+        assert got[group][1].tolist() == per["size"].to_numpy(float).tolist()
+
+
 def test_the_bootstrap_takes_every_resample_at_once_with_the_numbers_of_one_at_a_time():
     """bootstrap_group_stats computes the group means of all resamples as arrays; the same draws, one resample
     at a time (written out here: steps 1-4 of its docstring), give the same intervals."""
