@@ -20,7 +20,7 @@ except ImportError:  # pragma: no cover - exercised where numba is not installed
 # the rounding constant away.
 _INV_LN2, _LN2_HI, _LN2_LO = 1.4426950408889634, 6.93147180369123816490e-01, 1.90821492927058770002e-10
 _ROUND = 6755399441055744.0  # 1.5 · 2^52: x + _ROUND holds round(x) in its low bits
-_EXP_TAYLOR = tuple(1.0 / math.factorial(i) for i in range(13, -1, -1))  # exp(r), |r| ≤ ln2/2: 13 terms to 1e-17
+_EXP_TAYLOR = tuple(1.0 / math.factorial(i) for i in range(13, -1, -1))  # exp(r), |r| ≤ ln2/2: degree 13, to 1e-17
 _LG = (
     6.666666666666735130e-01,
     3.999999999940941908e-01,
