@@ -24,7 +24,7 @@ import threading
 
 import numpy as np
 
-from biascheck.methods.politicians.latent.objective import _SMALL_WORD, _TINY, _Data
+from biascheck.methods.politicians.latent.objective import _SMALL_WORD, _TINY, _Data, _prepare
 from biascheck.methods.politicians.latent.solver import _FTOL_PATIENCE, _STOPS, _Fista
 from biascheck.methods.politicians.latent.vector_math import (
     abs_sum,
@@ -48,14 +48,12 @@ def choice() -> str:
     """The solver the fits use: `numba` (the compiled loop) when numba is installed and
     $BIASCHECK_FIT_KERNEL is not `numpy`, else `numpy`. Read once in the parent and passed to the fits'
     processes, which keep the environment they were started with."""
+    from biascheck.errors import ConfigError
+
     value = os.environ.get(KERNEL_ENV, "").strip().lower()
     if value not in ("", "numba", "numpy"):
-        from biascheck.errors import ConfigError
-
         raise ConfigError(f"{KERNEL_ENV}={value!r}: give numba (the default when installed) or numpy")
     if value == "numba" and numba is None:
-        from biascheck.errors import ConfigError
-
         raise ConfigError(f"{KERNEL_ENV}=numba, but numba is not installed: pip install 'biascheck[fast]'")
     return "numba" if numba is not None and value != "numpy" else "numpy"
 
@@ -89,8 +87,6 @@ def _smooth(x, grad, out, sizes, data, pr, work):  # pragma: no cover - compiled
         top = -np.inf
         for s in range(n_s):
             top = max(top, x[n_eta + s * n_g + g])
-        if not np.isfinite(top):
-            top = 0.0
         acc = 0.0
         for s in range(n_s):
             acc += math.exp(x[n_eta + s * n_g + g] - top)
@@ -120,7 +116,6 @@ def _smooth(x, grad, out, sizes, data, pr, work):  # pragma: no cover - compiled
             out[base + w] = joint
             e_wg[g * n_w + w] += joint
             e_ws[s * n_w + w] += joint
-        col[sg] = 0.0
     for i in range((n_g + n_s) * n_w):
         margins[i] = max(margins[i], _TINY)
     total[:] = 0.0
@@ -289,8 +284,6 @@ def ready() -> None:
 
 def _tiny_fit() -> None:
     """Two steps of a three-word fit: the types of every real call, so every function is compiled."""
-    from biascheck.methods.politicians.latent.objective import _prepare
-
     data = _prepare(np.array([[3.0, 1.0], [1.0, 2.0], [2.0, 2.0]]), np.full((3, 3), 1 / 3))
     x0 = np.zeros(3 * 2 * 3 + 3 * 2)
     try:

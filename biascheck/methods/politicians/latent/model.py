@@ -143,8 +143,9 @@ def fit_stack(
     metrics = np.stack([_metric(eta0, sigma0, data, pr) for pr in prs])
     kernel = compiled.choice() if kernel is None else kernel
     runs: list[_Fista | None] = [None] * len(pairs)
-    for i in range(len(pairs) if kernel == "numba" else 0):
-        runs[i] = compiled.fit(x0, l1s[i], metrics[i], eta0.shape, data, prs[i], max_iter, ftol, gtol)
+    if kernel == "numba":
+        for i in range(len(pairs)):
+            runs[i] = compiled.fit(x0, l1s[i], metrics[i], eta0.shape, data, prs[i], max_iter, ftol, gtol)
     left = np.array([i for i, run in enumerate(runs) if run is None], dtype=int)  # the numpy solver's
     size = max(1, STACK_ELEMENTS // x0.size)
     for start in range(0, len(left), size):

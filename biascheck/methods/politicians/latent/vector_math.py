@@ -14,9 +14,8 @@ try:  # optional, as in `compiled`
 except ImportError:  # pragma: no cover - exercised where numba is not installed
     numba = None  # type: ignore[assignment]
 
-# exp and log over arrays in loops the compiler vectorises (libm's scalar exp and log took 5 ns an entry, most
-# of a step): fdlibm's reductions (e_exp.c, e_log.c) with a polynomial for exp, the scaling by 2^k through the
-# bits; 1 ulp against numpy's (tested). Compiled with contraction (FMA) but no reassociation, which would fold
+# exp and log: fdlibm's range reductions (e_exp.c, e_log.c) with a polynomial for exp, the scaling by 2^k through
+# the bits; 1 ulp against numpy's (tested). Compiled with contraction (FMA) but no reassociation, which would fold
 # the rounding constant away.
 _INV_LN2, _LN2_HI, _LN2_LO = 1.4426950408889634, 6.93147180369123816490e-01, 1.90821492927058770002e-10
 _ROUND = 6755399441055744.0  # 1.5 · 2^52: x + _ROUND holds round(x) in its low bits
