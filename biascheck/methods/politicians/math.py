@@ -87,21 +87,12 @@ def distinct_tokens(n_pieces: np.ndarray, token_ids: np.ndarray | None, owner: n
     return np.asarray(keep, dtype=np.int64)
 
 
-def top_lemmas(probs: np.ndarray, lemmas: Sequence[str], k: int) -> list[list[tuple[str, float]]]:
+def top_lemmas(probs: np.ndarray, lemmas: Sequence[str], k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Step 3. For each row (a name) of (n_names, n_forms) probabilities, the lemmas of its k most
     probable forms (forms with probability 0, i.e. not a single token, are never taken), most probable
     first, each lemma once, with the log-probability of its most probable form. Ties are broken by form
-    order (the forms are sorted), so the result is deterministic. As lists; `top_lemma_arrays` computes it."""
-    rows, cols, logs = top_lemma_arrays(probs, lemmas, k)
-    out: list[list[tuple[str, float]]] = [[] for _ in range(len(probs))]
-    for r, c, lp in zip(rows.tolist(), cols.tolist(), logs.tolist(), strict=True):
-        out[r].append((lemmas[c], lp))
-    return out
-
-
-def top_lemma_arrays(probs: np.ndarray, lemmas: Sequence[str], k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """`top_lemmas` as three arrays in its order (row ascending, most probable first): the row, the form
-    (column) and its log-probability of every (name, lemma) taken.
+    order (the forms are sorted), so the result is deterministic. As three arrays, rows ascending and each
+    row's most probable first: the row, the form (column) and its log-probability of every (name, lemma).
 
     The first k of a full stable sort of each row, computed for the whole block at once: a partial
     partition finds each row's k-th largest value, every positive value at or above it is a candidate (ties
@@ -130,27 +121,13 @@ def top_lemma_arrays(probs: np.ndarray, lemmas: Sequence[str], k: int) -> tuple[
     return rows[first].astype(np.int64), cols[first].astype(np.int64), np.log(values[first])
 
 
-def samples_frame(names: pd.DataFrame, lemmas_per_name: Sequence[Sequence[tuple[str, float]]]) -> pd.DataFrame:
-    """Step 3. One row per (name, lemma): columns name, gender, lemma, rank (0 = most probable), logprob
-    (of the lemma's most probable form, casings summed)."""
-    rows = [
-        (name, gender, lemma, rank, logprob)
-        for (name, gender), lemmas in zip(
-            names[["name", "gender"]].itertuples(index=False), lemmas_per_name, strict=True
-        )
-        for rank, (lemma, logprob) in enumerate(lemmas)
-    ]
-    return pd.DataFrame(rows, columns=SAMPLE_COLUMNS)
-
-
 SAMPLE_COLUMNS = ["name", "gender", "lemma", "rank", "logprob"]
 
 
-def samples_frame_of_arrays(
-    names: pd.DataFrame, rows: np.ndarray, lemmas: np.ndarray, logs: np.ndarray
-) -> pd.DataFrame:
-    """`samples_frame` from `top_lemma_arrays`' arrays (rows ascending, each row's most probable first; the
-    rows index `names`' rows, `lemmas` the lemma of each entry): the same frame, without a tuple per sample."""
+def samples_frame(names: pd.DataFrame, rows: np.ndarray, lemmas: np.ndarray, logs: np.ndarray) -> pd.DataFrame:
+    """Step 3. One row per (name, lemma): columns name, gender, lemma, rank (0 = most probable), logprob
+    (of the lemma's most probable form, casings summed), from `top_lemmas`' arrays (rows ascending, each
+    row's most probable first; the rows index `names`' rows, `lemmas` the lemma of each entry)."""
     if not len(rows):
         return pd.DataFrame([], columns=SAMPLE_COLUMNS)
     rows = np.asarray(rows, dtype=np.int64)

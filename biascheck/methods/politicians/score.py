@@ -28,8 +28,8 @@ from biascheck.files import default_cache_dir
 from biascheck.methods.politicians.math import (
     distinct_tokens,
     fold_casings,
-    samples_frame_of_arrays,
-    top_lemma_arrays,
+    samples_frame,
+    top_lemmas,
 )
 from biascheck.methods.politicians.reference import Candidates, Language, Reference
 from biascheck.methods.politicians.spec import ADJ_BEFORE_NOUN, POS, TOP_K
@@ -197,9 +197,9 @@ def score_language(lm: LanguageModel, reference: Language, top_k: Mapping[str, i
                 logprob, estimator = _slot_logprob(lm, chunk, one_strings, one_ids, probe_estimator)
                 probs = fold_casings(np.exp(logprob), live_owner.reshape(-1), live.size)
             for pos in POS:  # chunk by chunk: one (names x forms) block in memory at a time
-                at, form_at, logs = top_lemma_arrays(probs[:, cols[pos]], lemmas[pos], top_k[pos])
+                at, form_at, logs = top_lemmas(probs[:, cols[pos]], lemmas[pos], top_k[pos])
                 top[pos].append((at + start, lemma_of[pos][form_at], logs))
-        samples[order] = {pos: samples_frame_of_arrays(names, *_joined(top[pos])) for pos in POS}
+        samples[order] = {pos: samples_frame(names, *_joined(top[pos])) for pos in POS}
         if order == orders[0]:
             single = {all_forms[i] for i in owner[one]}
             candidates = {pos: (sum(1 for f in forms[pos] if f in single), len(forms[pos])) for pos in POS}

@@ -13,11 +13,30 @@ from biascheck.methods.politicians.math import (
     distinct_tokens,
     fold_casings,
     samples_frame,
-    samples_frame_of_arrays,
     spread_subset,
-    top_lemma_arrays,
     top_lemmas,
 )
+
+
+def _lists(probs, lemmas, k):
+    """`top_lemmas` per row as a list of (lemma, log-probability), most probable first."""
+    rows, forms, logs = top_lemmas(probs, lemmas, k)
+    out = [[] for _ in range(len(probs))]
+    for r, c, lp in zip(rows.tolist(), forms.tolist(), logs.tolist(), strict=True):
+        out[r].append((lemmas[c], lp))
+    return out
+
+
+def _frame_of_lists(names, lemmas_per_name):
+    """The samples frame built a tuple per sample: the reference `samples_frame` is held to."""
+    rows = [
+        (name, gender, lemma, rank, logprob)
+        for (name, gender), lemmas in zip(
+            names[["name", "gender"]].itertuples(index=False), lemmas_per_name, strict=True
+        )
+        for rank, (lemma, logprob) in enumerate(lemmas)
+    ]
+    return pd.DataFrame(rows, columns=["name", "gender", "lemma", "rank", "logprob"])
 
 
 def test_candidate_forms_keep_one_word_forms_of_the_lemmas():
@@ -48,31 +67,33 @@ def test_distinct_tokens_counts_a_token_once_per_form():
 def test_top_lemmas_by_hand():
     probs = np.array([[0.1, 0.4, 0.3, 0.0, 0.2], [0.25, 0.25, 0.0, 0.0, 0.0]])
     lemmas = ["good", "good", "old", "new", "young"]  # forms: best, better, old, new, young
-    got = top_lemmas(probs, lemmas, 2)
+    got = _lists(probs, lemmas, 2)
     assert [[lemma for lemma, _ in row] for row in got] == [["good", "old"], ["good"]]
     assert got[0][0][1] == np.log(0.4) and got[0][1][1] == np.log(0.3)
-    assert [lemma for lemma, _ in top_lemmas(probs, lemmas, 5)[0]] == ["good", "old", "young"]  # p = 0 is never taken
-    frame = samples_frame(pd.DataFrame({"name": ["A", "B"], "gender": ["female", "male"]}), got)
+    assert [lemma for lemma, _ in _lists(probs, lemmas, 5)[0]] == ["good", "old", "young"]  # p = 0 is never taken
+    rows, forms, logs = top_lemmas(probs, lemmas, 2)
+    names = pd.DataFrame({"name": ["A", "B"], "gender": ["female", "male"]})
+    frame = samples_frame(names, rows, np.asarray(lemmas, dtype=object)[forms], logs)
     assert frame[["name", "lemma", "rank"]].values.tolist() == [["A", "good", 0], ["A", "old", 1], ["B", "good", 0]]
 
 
 @given(st.integers(0, 2**32 - 1), st.integers(0, 6), st.integers(1, 3))
 @settings(max_examples=60, deadline=None)
 def test_the_samples_frame_from_arrays_is_the_one_from_lists(seed, k, chunks):
-    """The probe builds its samples from `top_lemma_arrays` chunk by chunk (`score.score_language`): the frame
-    equals `samples_frame` of `top_lemmas`, dtypes and order included, with ties, zeros and empty rows."""
+    """The probe builds its samples from `top_lemmas` chunk by chunk (`score.score_language`): the frame
+    equals one built a tuple per sample, dtypes and order included, with ties, zeros and empty rows."""
     rng = np.random.default_rng(seed)
     n, m = int(rng.integers(0, 7)) * chunks, int(rng.integers(1, 9))
     probs = np.round(rng.uniform(-0.2, 1.0, (n, m)), 1).clip(0.0)  # ties and zeros
     lemmas = [f"l{int(i)}" for i in rng.integers(0, max(1, m - 1), m)]  # forms sharing a lemma
     names = pd.DataFrame({"name": [f"n{i}" for i in range(n)], "gender": rng.choice(["female", "male"], n)})
-    want = samples_frame(names, top_lemmas(probs, lemmas, k))
+    want = _frame_of_lists(names, _lists(probs, lemmas, k))
     size = max(1, n // chunks)
-    parts = [top_lemma_arrays(probs[start : start + size], lemmas, k) for start in range(0, n, size)]
+    parts = [top_lemmas(probs[start : start + size], lemmas, k) for start in range(0, n, size)]
     rows = np.concatenate([r + start for (r, _, _), start in zip(parts, range(0, n, size), strict=True)] or [[]])
     forms = np.concatenate([f for _, f, _ in parts] or [[]]).astype(np.int64)
     logs = np.concatenate([lp for _, _, lp in parts] or [[]])
-    got = samples_frame_of_arrays(names, rows.astype(np.int64), np.asarray(lemmas, dtype=object)[forms], logs)
+    got = samples_frame(names, rows.astype(np.int64), np.asarray(lemmas, dtype=object)[forms], logs)
     pd.testing.assert_frame_equal(got, want)
 
 
@@ -105,7 +126,7 @@ def test_top_lemmas_partial_sort_equals_a_full_sort(data):
     rows = np.array(data.draw(st.lists(st.lists(value, min_size=n, max_size=n), min_size=1, max_size=5)))
     lemmas = [data.draw(st.sampled_from("abcdef")) for _ in range(n)]
     k = data.draw(st.integers(0, n + 2))
-    assert top_lemmas(rows, lemmas, k) == _top_lemmas_full_sort(rows, lemmas, k)
+    assert _lists(rows, lemmas, k) == _top_lemmas_full_sort(rows, lemmas, k)
 
 
 @settings(max_examples=100, deadline=None)
@@ -116,7 +137,7 @@ def test_top_lemmas_on_a_block_of_distinct_values_equals_a_full_sort(seed, k):
     rng = np.random.default_rng(seed)
     rows = rng.random((40, 50)) * (rng.random((40, 50)) > 1 / 3)
     lemmas = [f"l{j % 17}" for j in range(50)]  # several forms per lemma
-    assert top_lemmas(rows, lemmas, k) == _top_lemmas_full_sort(rows, lemmas, k)
+    assert _lists(rows, lemmas, k) == _top_lemmas_full_sort(rows, lemmas, k)
 
 
 @settings(max_examples=200, deadline=None)
