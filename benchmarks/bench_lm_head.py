@@ -6,7 +6,7 @@
 Each model scores the same pronoun-ratio sentences (`He/She is <a profession>.`, `bench_scoring.py`'s `pronoun`
 set, seeded) through the engine (`lm.fill_slot`: every position of a sentence is read), on one torch thread, so
 the `lm_head` stage's wall time (`biascheck.timing`) is its CPU time. Per model: that time over the hidden states
-the head projected (`engine.head_rows_run`), the chunk it ran in (`engine.head_rows`) and its arithmetic per row
+the head projected (`engine.work.head_rows`), the chunk it ran in (`engine.head_rows`) and its arithmetic per row
 (hidden size x vocabulary). The line that matters is the last: the second model's cost per read position over
 the first's, beside the ratio of their arithmetic (issue 59's target: within 1.5 times it). Medians of
 `--repeats`; a model that is not installed is an error naming how to install it.
@@ -35,17 +35,17 @@ def head_cost(name: str, templates: list[str], candidates: list[str], repeats: i
     per_row = []
     for _ in range(repeats):
         CLOCK.take()
-        rows_before = lm.engine.head_rows_run
+        rows_before = lm.engine.work.head_rows
         lm.fill_slot(templates, candidates)
         seconds = CLOCK.take().get("lm_head", 0.0)
-        per_row.append(seconds / max(1, lm.engine.head_rows_run - rows_before))
+        per_row.append(seconds / max(1, lm.engine.work.head_rows - rows_before))
     hidden = int(lm.model.get_output_embeddings().weight.shape[1])
     return {
         "model": name,
         "hidden": hidden,
         "vocab": int(lm.engine.vocab_size),
         "chunk_rows": int(lm.engine.head_rows),
-        "rows": int(lm.engine.head_rows_run - rows_before),
+        "rows": int(lm.engine.work.head_rows - rows_before),
         "seconds_per_row": statistics.median(per_row),
         "arithmetic_per_row": hidden * int(lm.engine.vocab_size),
     }

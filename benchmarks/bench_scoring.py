@@ -43,6 +43,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from biascheck.models.work import matmul_flops  # noqa: E402 - the checkout, put on the path above
+
 
 def _refdata():
     """Reference data resolved as every probe resolves it (--bias-data's rule: $BIASCHECK_DATA_DIR, a
@@ -73,24 +75,6 @@ def matmul_gflops(torch, n: int = 1024, seconds: float = 2.0) -> float:
         torch.matmul(a, b)
         reps += 1
     return 2 * n**3 * reps / (time.process_time() - t0) / 1e9
-
-
-def matmul_flops(model, positions: int, head_rows: int) -> float:
-    """The matrix-product FLOPs of a run: 2 x (weights of every linear layer of the body) x positions +
-    2 x (LM head weights) x projected rows. Linear layers are `torch.nn.Linear` and GPT-2's `Conv1D`; the
-    input and output embeddings are not body layers (a lookup, and the head counted by its rows). The
-    attention products (scores and their weighted sum, 4 x context x hidden per position and layer) are
-    left out: 4 % of the body's at SmolLM2's 128-position rows."""
-    import torch
-
-    head = model.get_output_embeddings()
-    body = 0
-    for module in model.modules():
-        if module is head:
-            continue
-        if isinstance(module, torch.nn.Linear) or type(module).__name__ == "Conv1D":
-            body += module.weight.numel()
-    return 2.0 * body * positions + 2.0 * head.weight.numel() * head_rows
 
 
 # float32 rounding, per token: a request's log P is a sum of one log-softmax term per continuation token, and
@@ -367,13 +351,13 @@ def bench_one(lm, harness, args, name: str, workload, gflops: float) -> bool:
     engine_tokens = engine_rows = 0
     for _ in range(max(1, args.repeats)):
         for method, fn in methods.items():
-            before, rows_before = lm.engine.tokens_run, lm.engine.head_rows_run
+            before, rows_before = lm.engine.work.tokens, lm.engine.work.head_rows
             values[method], wall, cpu = timed(fn)
             walls[method].append(wall)
             cpus[method].append(cpu)
             if method == "engine":
-                engine_tokens = lm.engine.tokens_run - before
-                engine_rows = lm.engine.head_rows_run - rows_before
+                engine_tokens = lm.engine.work.tokens - before
+                engine_rows = lm.engine.work.head_rows - rows_before
     per_request = np.array([len(lm.tokenizer(c + x, add_special_tokens=False)["input_ids"]) for c, x in reqs])
     if kind != "natural":
         per_request += len(lm.prefix_ids)

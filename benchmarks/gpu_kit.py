@@ -21,9 +21,11 @@ would be skipped untimed), while `GpuSampler` reads the card every 100 ms (``nvi
 records the wall time, the setup (the ``setup`` stage of the run's timings: the model load and the
 reference data), the time by stage,
 the GPU's busy seconds (utilisation x time), its share of the run and of the scoring stages (forward
-+ LM head), the peak memory used, the token budget the engine chose, and pytest's exit code (gates
-failing on random weights are expected: the run is timed, not judged). It writes ``summary.json``
-and ``summary.md`` to ``--out`` and prints the table.
++ LM head), the peak memory used, the token budget the engine chose, what the engine computed (results.json's
+``extra.engine_work``: tokens, positions, LM-head rows, their matrix-product GFLOPs) and the rate the scoring
+stages ran at, as a share of the device's float32 and bfloat16 matmul rates measured at the start (``rates``),
+and pytest's exit code (gates failing on random weights are expected: the run is timed, not judged). It writes
+``summary.json`` and ``summary.md`` to ``--out`` and prints the table.
 
 ``--scale tiny`` builds the same architectures with 2 layers of width 64, so the whole path runs in
 seconds on a CPU (tests/test_gpu_kit.py). ``prepare --real`` also cuts the default model's GGUF into parts beside
@@ -115,6 +117,20 @@ def _package_dir(name: str) -> Path:
     return Path(list(spec.submodule_search_locations)[0])
 
 
+def _dist_info(package: str) -> Path:
+    """The installed distribution's metadata folder (``<name>-<version>.dist-info``) of an importable package:
+    carried beside the package, so that ``importlib.metadata.version`` reads its version there (the card's
+    first run of the real model stopped at load: transformers read gguf's version as 'N/A' without it)."""
+    import importlib.metadata as metadata
+
+    names = metadata.packages_distributions().get(package) or [package]
+    dist = metadata.distribution(names[0])
+    found = [f for f in dist.files or () if f.name == "METADATA"]
+    if not found:
+        raise SystemExit(f"gpu_kit: the installed {names[0]!r} has no METADATA; reinstall it (./setup.sh)")
+    return Path(str(dist.locate_file(found[0]))).parent
+
+
 def real_parts_dir(kit: Path) -> Path:
     """Where `prepare --real` puts the GGUF's parts: beside the kit, so that each call carries the kit or a part."""
     return kit.with_name(kit.name + "-gguf")
@@ -145,6 +161,8 @@ def prepare(kit: Path, mirror: Path | None, real: bool = False) -> dict:
     shutil.rmtree(site, ignore_errors=True)
     for name in SITE_PACKAGES:
         shutil.copytree(_package_dir(name), site / name, ignore=shutil.ignore_patterns("__pycache__"))
+        info = _dist_info(name)  # its version too: transformers refuses a GGUF when gguf's reads 'N/A'
+        shutil.copytree(info, site / info.name)
     spacy = site / "spacy_lookups_data"
     (spacy / "data").mkdir(parents=True)
     (spacy / "__init__.py").write_text("# the fr/es tables biascheck's politicians probe reads (gpu_kit)\n")
@@ -245,6 +263,62 @@ class GpuSampler:
             "peak_mib": max(m for _, _, m in self.samples),
             "span_s": round(self.samples[-1][0] - self.samples[0][0], 2),
         }
+
+
+def matmul_rate(device: str, dtype: str = "float32", seconds: float = 1.0) -> float:
+    """The device's matrix-product rate in GFLOP/s of wall time for `dtype` (all of torch's threads on a CPU):
+    square products (8192 on a card, 1024 on a CPU) repeated for about `seconds` after a warm-up, each waited
+    for. The ceiling that the engine's forward and LM head, timed by the wall clock too, are set against
+    (float32 is PyTorch's default there: no TF32)."""
+    import torch
+
+    cuda = device.startswith("cuda")
+    n = 8192 if cuda else 1024
+    kind = getattr(torch, dtype)
+    gen = torch.Generator(device=device).manual_seed(0)
+    a = torch.randn(n, n, device=device, dtype=kind, generator=gen)
+    b = torch.randn(n, n, device=device, dtype=kind, generator=gen)
+    clock = time.perf_counter
+
+    def sync() -> None:
+        if cuda:
+            torch.cuda.synchronize(device)
+
+    torch.matmul(a, b)
+    sync()
+    reps, t0 = 0, clock()
+    while clock() - t0 < seconds:
+        torch.matmul(a, b)
+        reps += 1
+        sync()
+    return 2 * n**3 * reps / (clock() - t0) / 1e9
+
+
+def measured_rates(device: str) -> dict[str, float | None]:
+    """`matmul_rate` in float32 and bfloat16, in a process of its own: this one must not hold card memory
+    while the probes' process measures what is free. None where it fails (said in the summary)."""
+    argv = [sys.executable, str(Path(__file__).resolve()), "rates", "--device", device]
+    done = subprocess.run(argv, capture_output=True, text=True, check=False)
+    try:
+        return json.loads(done.stdout.strip().splitlines()[-1])
+    except (ValueError, IndexError):
+        return {"float32": None, "bfloat16": None}
+
+
+def arithmetic(record: dict, stages: dict[str, float], rates: dict[str, float | None]) -> dict:
+    """What the engine computed (results.json's `extra.engine_work`) against the scoring stages' seconds: the
+    achieved rate of its matrix products and its share of the device's measured rate in the model's dtype."""
+    work = (record.get("extra") or {}).get("engine_work") or {}
+    gflop = work.get("matmul_gflop")
+    seconds = sum(stages.get(s, 0.0) for s in SCORING_STAGES)
+    achieved = None if gflop is None or not seconds else round(gflop / seconds, 1)
+    rate = rates.get(str(record.get("dtype")))
+    return {
+        "engine_work": work or None,
+        "scoring_gflops": achieved,
+        "matmul_gflops": rate,
+        "share_of_matmul_rate": None if achieved is None or not rate else round(achieved / rate, 3),
+    }
 
 
 def build_model(name: str, kit: Path, into: Path, scale: str, device: str) -> Path:
@@ -366,6 +440,7 @@ def run(
     )
     out.mkdir(parents=True, exist_ok=True)
     where = machine()
+    rates = measured_rates(device)
     rows = []
     for name in models:
         t0 = time.perf_counter()
@@ -392,6 +467,7 @@ def run(
             "guard": guarded,
             "weights": "real" if name in REAL else "random",
             "machine": where,
+            "rates": rates,
             "pytest_exit": code,
             "results": len(results.get("results", [])),
             "build_s": round(built, 1),
@@ -405,6 +481,7 @@ def run(
             "token_budget": (record.get("extra") or {}).get("token_budget"),
             "busy_share_of_run": share(gpu["busy_s"], wall),
             "busy_share_of_scoring": share(gpu["busy_s"], scoring),
+            **arithmetic(record, stages, rates),
             "pytest_tail": tail if code not in (0, 1) or not results else tail[-600:],
         }
         rows.append(row)
@@ -419,13 +496,16 @@ def run(
 def markdown(rows: list[dict]) -> str:
     where = rows[0]["machine"] if rows else {}
     said = f"{where.get('card') or 'no GPU'}; CPU {where.get('cpu') or 'unknown'}, {where.get('cores')} cores"
+    rates = rows[0].get("rates") if rows else None
+    if rates:
+        said += f"; matmul GFLOP/s measured: float32 {rates.get('float32')}, bfloat16 {rates.get('bfloat16')}"
     guards = sorted({"on" if r.get("guard") else "off" for r in rows}) or ["off"]
     guard = guards[0] if len(guards) == 1 else "on for real weights, off for random ones"
     head = (
         f"Machine: {said}; competence guard {guard}.\n\n"
         "| model | exit | results | wall s | setup s (load + data) | wall less setup s | forward s | lm_head s | "
-        "GPU busy s | busy share of run | of scoring | peak MiB |\n"
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n"
+        "GPU busy s | busy share of run | of scoring | peak MiB | scoring GFLOP/s | of the matmul rate |\n"
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n"
     )
     lines = []
     for r in rows:
@@ -435,7 +515,8 @@ def markdown(rows: list[dict]) -> str:
             f"{r['model_dtype']}, {r['tier']}) | "
             f"{r['pytest_exit']} | {r['results']} | {r['wall_s']} | {r['setup_s']} | {r['wall_less_setup_s']} | "
             f"{s.get('forward')} | {s.get('lm_head')} | {g['busy_s']} | {r['busy_share_of_run']} | "
-            f"{r['busy_share_of_scoring']} | {g['peak_mib']} |"
+            f"{r['busy_share_of_scoring']} | {g['peak_mib']} | {r.get('scoring_gflops')} | "
+            f"{r.get('share_of_matmul_rate')} |"
         )
     return head + "\n".join(lines) + "\n"
 
@@ -449,6 +530,8 @@ def main(argv: list[str] | None = None) -> int:
     prep.add_argument(
         "--real", action="store_true", help="also the default model's GGUF, in parts beside the kit (<kit>-gguf/)"
     )
+    rate = sub.add_parser("rates", help="the device's float32 and bfloat16 matmul rates (GFLOP/s), as JSON")
+    rate.add_argument("--device", default="cuda")
     go = sub.add_parser("run", help="build each model and run the full tier on it, sampling the GPU")
     go.add_argument("--kit", type=Path, default=REPO / ".gpu_kit")
     go.add_argument("--out", type=Path, required=True)
@@ -469,6 +552,9 @@ def main(argv: list[str] | None = None) -> int:
         from biascheck.data.resolve import mirror_dir
 
         print(json.dumps(prepare(args.kit, mirror_dir(args.data, [Path.cwd(), REPO]), args.real)))
+        return 0
+    if args.command == "rates":
+        print(json.dumps({d: round(matmul_rate(args.device, d), 1) for d in ("float32", "bfloat16")}))
         return 0
     models = [m.strip() for m in args.models.split(",") if m.strip()]
     unknown = [m for m in models if m not in known]

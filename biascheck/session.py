@@ -206,12 +206,19 @@ class BiasSession:
         """A model list holds one model in memory at a time: pytest runs every probe of a model before the next,
         so the one loaded before is done (its `ModelInfo` is kept for results.json; should a test ask for it
         again, it loads again). Every checkpoint of a 700-step sweep kept in memory would not fit any machine."""
+        from biascheck.models.work import note_work
+
         if self.config.checkpoints:
             for other in list(self.models):
+                note_work(self.models[other])
                 self.released[other] = self.models.pop(other).info
 
     def model_records(self) -> dict[str, dict[str, Any]]:
         """Every loaded model's `ModelInfo` as JSON (name → record), in the run's model order."""
+        from biascheck.models.work import note_work
+
+        for model in self.models.values():
+            note_work(model)
         infos = {**self.released, **{name: model.info for name, model in self.models.items()}}
         order = [m for m in self.config.models if m in infos] + [m for m in infos if m not in self.config.models]
         return {name: model_record(infos[name]) for name in order}

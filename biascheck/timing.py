@@ -7,8 +7,9 @@ own text handling and metrics) and takes the totals after each test (`StageClock
 
 Times are exclusive: the time inside a nested stage counts to that stage alone, so a test's stages
 sum to its duration. They are the host's wall time: on CUDA the GPU runs asynchronously, so a
-kernel's time shows in the stage that waits for its result (the LM head's read-back to the host),
-not in the one that launched it.
+kernel's time shows in the stage that waits for its result; the engine waits for the card at the end
+of its forward stage (`biascheck.models.work.settle`), so that the forward pass's time is not read as
+the LM head's.
 """
 
 from __future__ import annotations

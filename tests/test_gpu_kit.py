@@ -3,6 +3,7 @@ run) at tiny scale on this CPU, the way a lent GPU machine runs it at full scale
 
 from __future__ import annotations
 
+import importlib.metadata
 import importlib.util
 import json
 import os
@@ -79,6 +80,8 @@ def test_the_kit_prepares_and_runs_a_probe_on_both_families_at_tiny_scale(tmp_pa
     assert len(parts) == 3 and all(p.stat().st_size <= 40 * 2**20 for p in parts)  # kit + a part < 64 MiB a call
     carried = {"vaderSentiment", "odf", "rdata", "spacy_lookups_data", "gguf"}
     assert {p.name for p in (kit / "site").iterdir()} >= carried
+    versions = {d.metadata["Name"]: d.version for d in importlib.metadata.distributions(path=[str(kit / "site")])}
+    assert {"gguf", "vaderSentiment", "odfpy", "rdata", "defusedxml"} <= set(versions), versions  # read there
 
     env.pop("BIASCHECK_DATA_DIR")  # the run reads the kit's data, as on the GPU machine
     out = tmp_path / "out"
@@ -118,6 +121,9 @@ def test_the_kit_prepares_and_runs_a_probe_on_both_families_at_tiny_scale(tmp_pa
         assert row["model_device"] == "cpu" and row["model_dtype"] == "float32"
         assert 0 < row["setup_s"] < row["wall_s"] and row["stages"]["forward"] > 0
         assert row["gpu"]["busy_s"] is None  # no card here: said, not invented
+        work = row["engine_work"]  # what the engine computed, from results.json, and the rate it ran at
+        assert work["positions"] >= work["tokens"] > 0 and work["head_rows"] > 0 and work["matmul_gflop"] > 0
+        assert row["scoring_gflops"] > 0 and row["matmul_gflops"] > 0 and row["share_of_matmul_rate"] > 0
         assert row["guard"] is False and row["machine"]["card"] is None and row["machine"]["cores"] >= 1
         results = json.loads((tmp_path / "work" / "reports" / row["model"] / "results.json").read_text())["results"]
         scored = {r["task"] for r in results if r["probe"] == "pronoun_ratio" and r["metric"] == "mean_abs_log_n"}

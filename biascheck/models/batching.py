@@ -31,23 +31,15 @@ from typing import Any
 import numpy as np
 
 from biascheck.models.head import HeadRunner, check_finite, head_chunk_rows, log_normaliser_
+from biascheck.models.memory import is_oom
 from biascheck.models.packing import DEFAULT_ROW_LEN, PackedRow, ancestor_mask, pack_rows
 from biascheck.models.planning import Plan, Seq, TargetArrays, TargetRead, TopRead, plan_reads, target_arrays
 from biascheck.models.progress import progress as _progress
+from biascheck.models.work import EngineWork, settle
 from biascheck.timing import stage
 
 DEFAULT_TOKEN_BUDGET = {"cpu": 2048, "cuda": 65536, "mps": 16384}
 MAX_ROWS = 2048  # at most this many sequences per batch, whatever the budget
-
-
-def is_oom(exc: BaseException) -> bool:
-    """True for a device out-of-memory error (torch.OutOfMemoryError or its RuntimeError text)."""
-    import torch
-
-    oom_type = getattr(torch, "OutOfMemoryError", None) or getattr(torch.cuda, "OutOfMemoryError", None)
-    if oom_type is not None and isinstance(exc, oom_type):
-        return True
-    return isinstance(exc, RuntimeError) and "out of memory" in str(exc).lower()
 
 
 class ForwardEngine:
@@ -101,10 +93,7 @@ class ForwardEngine:
         self.head_rows = head_chunk_rows(self.vocab_size, kind)  # rows of (rows, vocab) logits at once
         self.desc = desc
         self.dtype_name = "float32"  # the body's dtype, for the message of `check_finite`
-        self.forward_calls = 0  # statistics, for tests and benchmarks
-        self.sequences_run = 0
-        self.tokens_run = 0  # tokens through the model body (a cached shared prefix counts once)
-        self.head_rows_run = 0  # hidden states projected onto the vocabulary
+        self.work = EngineWork()  # what it computed: for results.json, tests and benchmarks
 
     # ------------------------------------------------------------------ planning
     def _rows_per_batch(self, hosts: Sequence[Seq]) -> int:
@@ -271,9 +260,11 @@ class ForwardEngine:
                 pre_hidden, hidden = self.prefix_body(prefix, ids, mask)
             else:
                 pre_hidden, hidden = None, self.body(ids, mask)
-        self.forward_calls += 1
-        self.sequences_run += len(batch)
-        self.tokens_run += int(lengths.sum()) + lcp
+            settle(self.device)
+        self.work.forward_calls += 1
+        self.work.sequences += len(batch)
+        self.work.tokens += int(lengths.sum()) + lcp
+        self.work.positions += ids_np.size + lcp
         flat = hidden.reshape(-1, hidden.shape[-1])
         if pre_hidden is not None:
             flat = torch.cat([pre_hidden.reshape(-1, hidden.shape[-1]), flat])
@@ -311,9 +302,11 @@ class ForwardEngine:
         with stage("forward"):
             assert self.pack_body is not None  # packed batches only with a pack body
             hidden = self.pack_body(ids_t, pos_t, allowed_t)
-        self.forward_calls += 1
-        self.sequences_run += len(starts)
-        self.tokens_run += sum(row.size for row in batch)
+            settle(self.device)
+        self.work.forward_calls += 1
+        self.work.sequences += len(starts)
+        self.work.tokens += sum(row.size for row in batch)
+        self.work.positions += ids.size
         start_of = np.full(max(starts) + 1, -1, dtype=np.int64)
         start_of[list(starts)] = list(starts.values())
 
@@ -337,7 +330,7 @@ class ForwardEngine:
             index = where(plan.row_host[rows], plan.row_pos[rows])
             picked = flat[torch.from_numpy(index).to(flat.device)]  # (N, H)
             del flat
-            self.head_rows_run += len(rows)
+            self.work.head_rows += len(rows)
             for c0 in range(0, len(rows), self.head_rows):
                 chunk = rows[c0 : c0 + self.head_rows]
                 logits = self._head(picked[c0 : c0 + len(chunk)])

@@ -18,7 +18,8 @@ module sizes it from what the card has free once the model is loaded:
 * fraction: half of what is left, for the allocator's fragmentation and what this estimate misses.
   The engine's out-of-memory back-off (halve the batch, keep the smaller budget) covers the rest.
 
-Pure arithmetic except `cuda_budget`, which reads the card (``torch.cuda.mem_get_info``).
+Pure arithmetic except `cuda_budget`, which reads the card (``torch.cuda.mem_get_info``); `is_oom` tells
+the out-of-memory error that the engine's back-off answers from any other.
 """
 
 from __future__ import annotations
@@ -95,3 +96,13 @@ def cuda_budget(
         f"(less {reserve / 2**30:.2f} GiB for the LM head), at {per_token / 1024:.1f} KiB a token"
     )
     return budget, how
+
+
+def is_oom(exc: BaseException) -> bool:
+    """True for a device out-of-memory error (torch.OutOfMemoryError or its RuntimeError text)."""
+    import torch
+
+    oom_type = getattr(torch, "OutOfMemoryError", None) or getattr(torch.cuda, "OutOfMemoryError", None)
+    if oom_type is not None and isinstance(exc, oom_type):
+        return True
+    return isinstance(exc, RuntimeError) and "out of memory" in str(exc).lower()

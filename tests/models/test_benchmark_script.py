@@ -68,7 +68,8 @@ def test_the_bench_extra_the_readme_installs_pins_the_same_harness():
 
 @pytest.mark.parametrize("which", ["gpt2_tiny", "llama_tiny"])
 def test_matmul_flops_equal_torchs_flop_counter(which, request):
-    """The benchmark's FLOP count (its matmul share's numerator) against torch's own FlopCounterMode on one
+    """The FLOP count (`biascheck.models.work`: the benchmark's matmul share's numerator, results.json's
+    `engine_work`) against torch's own FlopCounterMode on one
     forward pass with full logits: every matrix product but attention's (mm / addmm), counted by torch."""
     import torch
     from torch.utils.flop_counter import FlopCounterMode

@@ -132,7 +132,7 @@ def test_single_piece_next_tokens_share_one_forward(gpt2_tiny):
     lm = CausalLM(model, tok, batch_size=1)
     res = lm.next_token(["The nurse said that"], ["he", "she"])
     assert (res.n_pieces == 1).all()
-    assert lm.engine.forward_calls == 1
+    assert lm.engine.work.forward_calls == 1
 
 
 @pytest.mark.parametrize("fixture", MODELS)
@@ -149,7 +149,7 @@ def test_shared_prefix_kv_reuse_equals_loop(fixture, batch_size, request):
         for t in templates
         for c in ["He", "She"]
     )
-    assert lm.engine.tokens_run < full_tokens  # a shared prefix ran once per batch
+    assert lm.engine.work.tokens < full_tokens  # a shared prefix ran once per batch
     for i, t in enumerate(templates):
         for j, c in enumerate(["He", "She"]):
             want = causal_sentence(model, tok, list(lm.prefix_ids), t.replace(SLOT, c))
@@ -176,7 +176,7 @@ def test_prefix_tree_packing_equals_padded_batches_and_the_loop(fixture, batch_s
     jobs = ["a nurse", "an engineer", "a firefighter", "a surgeon", "a pilot", "a librarian", "an aide"]
     templates = [f"[SLOT] is {j}." for j in jobs] + [f"The doctor said that [SLOT] is {j}." for j in jobs]
     got, want = packed.fill_slot(templates, ["He", "She"]), padded.fill_slot(templates, ["He", "She"])
-    assert packed.engine.tokens_run < padded.engine.tokens_run
+    assert packed.engine.work.tokens < padded.engine.work.tokens
     for i, t in enumerate(templates):
         for j, c in enumerate(["He", "She"]):
             text = t.replace(SLOT, c)

@@ -239,7 +239,7 @@ def test_causal_prefix_sharing_runs_the_longest_input_only():
     eng = ForwardEngine(fake.body, lambda h: h, device="cpu", pad_id=0, causal=True, vocab_size=11, batch_size=1)
     s = (1, 2, 3, 4, 5)
     eng.run([(s, 0, 2), (s[:3], 1, 3), (s[:2], 1, 4), (s, 4, 1), ((9, 9), 1, 1)])
-    assert eng.forward_calls == 2 and sorted(fake.sizes) == [1, 1]
+    assert eng.work.forward_calls == 2 and sorted(fake.sizes) == [1, 1]
 
 
 class _Tokenizer:

@@ -60,7 +60,7 @@ def test_causal_equals_next_token(fixture, request):
 def test_one_forward_per_template(bert_real):
     lm = MaskedLM(*bert_real, batch_size=1)
     lm.slot_vocab(MASKED_TEMPLATES[:2], WORDS * 50)
-    assert lm.engine.forward_calls == 2 and lm.engine.head_rows_run == 2
+    assert lm.engine.work.forward_calls == 2 and lm.engine.work.head_rows == 2
 
 
 def test_causal_slot_must_end_the_template(gpt2_tiny):
