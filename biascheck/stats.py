@@ -199,15 +199,33 @@ def bootstrap_crossed(
     Resampling both factors counts both sources of variance (it is mildly conservative for crossed
     designs, McCullagh 2000, "Resampling and exchangeable arrays"). Fewer than 2 rows or columns, or
     a statistic that is undefined on every resample, give (nan, nan).
+    A statistic with a stacked form (`with_rows`: ``rows(row_stack (B, n_rows), col_stack (B, n_cols))``, one
+    value per resample) gets every resample's indices at once, drawn in the same order: the same interval.
     """
     if n_rows < 2 or n_cols < 2:
         return (float("nan"), float("nan"))
     rng = np.random.default_rng(seed)
+    stacked = rows_of(statistic)
     values = np.empty(n_resamples)
-    for b in range(n_resamples):
-        values[b] = statistic(rng.integers(0, n_rows, n_rows), rng.integers(0, n_cols, n_cols))
+    if stacked is None:
+        for b in range(n_resamples):
+            values[b] = statistic(rng.integers(0, n_rows, n_rows), rng.integers(0, n_cols, n_cols))
+    else:
+        row_stack, col_stack = np.empty((n_resamples, n_rows), np.int64), np.empty((n_resamples, n_cols), np.int64)
+        for b in range(n_resamples):
+            row_stack[b], col_stack[b] = rng.integers(0, n_rows, n_rows), rng.integers(0, n_cols, n_cols)
+        values[:] = stacked(row_stack, col_stack)
     values = values[np.isfinite(values)]
     if len(values) == 0:
         return (float("nan"), float("nan"))
     alpha = (1 - confidence) / 2
     return (float(np.quantile(values, alpha)), float(np.quantile(values, 1 - alpha)))
+
+
+def resample_counts(indices: np.ndarray, n: int) -> np.ndarray:
+    """How often each of `n` items is drawn in each resample: (B, n) counts from a (B, m) stack of indices (one
+    `np.bincount` per row, in one call). A statistic of a resample is then a weighted statistic of the items."""
+    indices = np.asarray(indices, dtype=np.int64)
+    b = indices.shape[0]
+    flat = (indices + n * np.arange(b)[:, None]).ravel()
+    return np.bincount(flat, minlength=b * n).reshape(b, n)

@@ -28,6 +28,7 @@ from biascheck.methods.natural_prompts.math import (
     kl_alternatives,
     kl_columns,
     kl_kde,
+    kl_kde_resampled,
     log_ratio,
     stereotypical_bias,
     template_table,
@@ -36,14 +37,34 @@ from biascheck.methods.natural_prompts.reference import Reference
 from biascheck.methods.natural_prompts.spec import FEMALE, MALE, PAPER_GPT2_SMALL, PERTURBATIONS, PRONOUNS, TASKS
 from biascheck.settings import ProbeSettings
 from biascheck.spec import CAUSAL_NEXT, Metric
-from biascheck.stats import bootstrap_ci, bootstrap_crossed, pearson, spearman, spearman_rows, with_rows
+from biascheck.stats import (
+    bootstrap_ci,
+    bootstrap_crossed,
+    pearson,
+    resample_counts,
+    rows_of,
+    spearman,
+    spearman_rows,
+    with_rows,
+)
+
+# Statistics of a whole prompt set with a form that computes every bootstrap resample at once, from how often each
+# profession (and template) is drawn: the kernel-density KL, a kernel smoothing per resample (2 s a run as a loop).
+RESAMPLED: dict[Callable[..., float], Callable[..., np.ndarray]] = {kl_kde: kl_kde_resampled}
 
 
 def bootstrap_rows(statistic: Callable[[np.ndarray], float], n_rows: int) -> tuple[float, float]:
     """Bootstrap interval of `statistic(row_indices)` resampling rows (professions) with replacement."""
     if n_rows < 2:
         return (float("nan"), float("nan"))
-    return bootstrap_ci(lambda idx: statistic(np.asarray(idx, dtype=int)), np.arange(n_rows, dtype=float))
+
+    def of(idx: np.ndarray) -> float:
+        return statistic(np.asarray(idx, dtype=int))
+
+    stacked = rows_of(statistic)  # its stacked form takes a (resamples, n_rows) stack of indices
+    if stacked is not None:
+        of = with_rows(lambda idx, axis=-1: stacked(np.asarray(idx, dtype=np.int64)))(of)
+    return bootstrap_ci(of, np.arange(n_rows, dtype=float))
 
 
 def set_metrics(scored: Scored, which: str) -> list[Metric]:
@@ -58,10 +79,27 @@ def set_metrics(scored: Scored, which: str) -> list[Metric]:
 
     def whole(fn: Callable[[np.ndarray, np.ndarray], float], name: str) -> Metric:
         value = fn(he, she)
+        resampled = RESAMPLED.get(fn)
         if crossed:
-            ci = bootstrap_crossed(lambda r, c: fn(he[np.ix_(r, c)], she[np.ix_(r, c)]), n, k)
+
+            def crossed_stat(r: np.ndarray, c: np.ndarray) -> float:
+                return fn(he[np.ix_(r, c)], she[np.ix_(r, c)])
+
+            if resampled is not None:
+                crossed_stat = with_rows(
+                    lambda rs, cs: resampled(he, she, resample_counts(rs, n), resample_counts(cs, k))
+                )(crossed_stat)
+            ci = bootstrap_crossed(crossed_stat, n, k)
         else:
-            ci = bootstrap_rows(lambda idx: fn(he[idx], she[idx]), n)
+
+            def rows_stat(idx: np.ndarray) -> float:
+                return fn(he[idx], she[idx])
+
+            if resampled is not None:
+                rows_stat = with_rows(lambda rs: resampled(he, she, resample_counts(rs, n), np.ones((len(rs), k))))(
+                    rows_stat
+                )
+            ci = bootstrap_rows(rows_stat, n)
         return Metric(name, value, ci, int(he.size), note=f"bootstrap over {unit}", paper_value=paper.get(name))
 
     def prompt_mean(name: str, values: np.ndarray) -> Metric:

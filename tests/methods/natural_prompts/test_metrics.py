@@ -204,3 +204,14 @@ def test_a_recorded_bias_orig_carries_its_recipe_in_ns_only():
     metric = Metric("bias_orig", 0.05, (0.01, 0.09), 4)
     assert recorder.record("ns", metric).paired == PROBE.metric("bias_orig").paired.to_json()
     assert recorder.record("template", metric).paired is None
+
+
+def test_the_kl_intervals_are_those_of_the_one_resample_at_a_time_loop(scored, monkeypatch):
+    """The kernel-density KL's stacked bootstrap (`metrics.RESAMPLED`) against the loop it replaces, on the NS
+    set (rows) and the template set (crossed): the same intervals to rounding."""
+    fast = {x.name: x for task in ("ns", "template") for x in metrics.metrics_for(task, scored) if x.name == "kl"}
+    monkeypatch.setattr(metrics, "RESAMPLED", {})
+    slow = {x.name: x for task in ("ns", "template") for x in metrics.metrics_for(task, scored) if x.name == "kl"}
+    assert fast and fast.keys() == slow.keys()
+    for name in fast:
+        np.testing.assert_allclose(fast[name].ci, slow[name].ci, rtol=1e-9)
