@@ -36,6 +36,8 @@ Method (the numbers refer to the functions named, each unit-tested):
    all their prompts); over professions and templates, crossed, for the template set and the
    template-minus-NS comparisons (`biascheck.stats.bootstrap_crossed`). The template set's replace
    and delete prompts do not depend on the profession, so their interval resamples the 17 templates.
+   The two KLs compute every resample at once from how often each profession and template is drawn
+   (`kl_kde_resampled`, `kl_columns_resampled`): the one-at-a-time numbers to rounding (tested).
 """
 
 from __future__ import annotations
@@ -231,6 +233,24 @@ def kl_kde_resampled(
     b = np.maximum(kde_density_resampled(p_she, row_counts, col_counts), floor)
     a, b = a / a.sum(axis=1, keepdims=True), b / b.sum(axis=1, keepdims=True)
     return np.sum(a * np.log(a / b), axis=1)
+
+
+def kl_columns_resampled(
+    p_he: np.ndarray, p_she: np.ndarray, row_counts: np.ndarray, col_counts: np.ndarray
+) -> np.ndarray | None:
+    """`kl_columns` of B resamples at once (counts as in `kde_density_resampled`): with S_he, S_she the resample's
+    weighted sums, KL = Σ w P(he) ln(P(he)/P(she)) / S_he + ln(S_she / S_he). None where some P(she) is 0 under a
+    P(he) > 0 (an infinite term, which a product with a zero count would turn into NaN): the loop answers then."""
+    a, b = (np.asarray(v, float).reshape(len(v), -1) for v in (p_he, p_she))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        terms = np.where(a > 0, a * np.log(a / b), 0.0)
+    if not np.isfinite(terms).all():
+        return None
+    rows, cols = np.asarray(row_counts, float), np.asarray(col_counts, float)
+    s_he, s_she, t = (((rows @ x) * cols).sum(axis=1) for x in (a, b, terms))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = t / s_he + np.log(s_she / s_he)
+    return np.where((s_he > 0) & (s_she > 0), out, np.nan)
 
 
 def kl_kde(p_he: np.ndarray, p_she: np.ndarray, bandwidth_scale: float = 1.0, floor: float = KDE_FLOOR) -> float:

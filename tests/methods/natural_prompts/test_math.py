@@ -203,3 +203,28 @@ def test_kl_kde_resampled_of_constant_values_is_finite_as_kl_kde_is():
     rows = np.array([[0, 1, 2, 3, 4, 5], [2, 2, 2, 2, 2, 2]])
     got = m.kl_kde_resampled(he, she, resample_counts(rows, 6), np.ones((2, 1)))
     np.testing.assert_allclose(got, [m.kl_kde(he[r], she[r]) for r in rows], rtol=1e-10)
+
+
+@pytest.mark.parametrize(("n", "k"), [(893, 17), (893, 1), (6, 3)])
+def test_kl_columns_resampled_equals_kl_columns_on_each_resample(n, k):
+    from biascheck.stats import resample_counts
+
+    rng = np.random.default_rng(n * k)
+    he, she = rng.beta(2, 5, (n, k)), rng.beta(2, 4, (n, k))
+    he[0, 0] = 0.0  # a zero P(he) adds nothing, as in the loop
+    rows, cols = rng.integers(0, n, (40, n)), rng.integers(0, k, (40, k))
+    got = m.kl_columns_resampled(he, she, resample_counts(rows, n), resample_counts(cols, k))
+    want = [m.kl_columns(he[np.ix_(r, c)], she[np.ix_(r, c)]) for r, c in zip(rows, cols, strict=True)]
+    np.testing.assert_allclose(got, want, rtol=1e-9)
+
+
+def test_kl_columns_resampled_declines_an_infinite_term_and_gives_nan_without_mass():
+    from biascheck.stats import resample_counts
+
+    he, she = np.array([[0.2], [0.3]]), np.array([[0.0], [0.4]])
+    assert m.kl_columns_resampled(he, she, np.ones((2, 2)), np.ones((2, 1))) is None  # the loop answers: inf
+    he = np.array([[0.0], [0.3]])
+    got = m.kl_columns_resampled(
+        he, np.array([[0.1], [0.4]]), resample_counts(np.array([[0, 0], [0, 1]]), 2), np.ones((2, 1))
+    )
+    assert math.isnan(got[0]) and got[1] == pytest.approx(m.kl_columns(he, np.array([[0.1], [0.4]])))
