@@ -229,3 +229,50 @@ def resample_counts(indices: np.ndarray, n: int) -> np.ndarray:
     b = indices.shape[0]
     flat = (indices + n * np.arange(b)[:, None]).ravel()
     return np.bincount(flat, minlength=b * n).reshape(b, n)
+
+
+def crossed_mean(table: np.ndarray) -> Callable[[np.ndarray, np.ndarray], float]:
+    """The statistic ``table[np.ix_(rows, cols)].mean()`` of a crossed resample of a (rows, cols) table, for
+    `bootstrap_crossed`, with its stacked form: from how often each row and column is drawn,
+    ``((W_rows @ table) * W_cols).sum() / (n_rows n_cols)``, the loop's numbers to rounding. A table with a
+    non-finite cell gets no stacked form (a zero count times NaN would be NaN for every resample)."""
+    table = np.asarray(table, dtype=float)
+
+    def mean(rows: np.ndarray, cols: np.ndarray) -> float:
+        return float(table[np.ix_(rows, cols)].mean())
+
+    if not np.isfinite(table).all():
+        return mean
+
+    def stacked(row_stack: np.ndarray, col_stack: np.ndarray) -> np.ndarray:
+        w_rows, w_cols = resample_counts(row_stack, table.shape[0]), resample_counts(col_stack, table.shape[1])
+        return ((w_rows @ table) * w_cols).sum(axis=1) / (row_stack.shape[1] * col_stack.shape[1])
+
+    return with_rows(stacked)(mean)
+
+
+def with_column_zero(statistic: Callable[[np.ndarray, np.ndarray], float]) -> Callable[[np.ndarray], float]:
+    """A statistic of (rows, columns) indices as one of rows alone, on a one-column table (its stacked form too)."""
+
+    def of_rows(idx: np.ndarray) -> float:
+        return statistic(idx, np.zeros(1, dtype=np.int64))
+
+    stacked = rows_of(statistic)
+    if stacked is not None:
+        of_rows = with_rows(lambda rs: stacked(rs, np.zeros((len(rs), 1), dtype=np.int64)))(of_rows)
+    return of_rows
+
+
+def bootstrap_rows(statistic: Callable[[np.ndarray], float], n_rows: int) -> tuple[float, float]:
+    """Bootstrap interval of `statistic(row_indices)` resampling rows (e.g. professions, each with all its
+    columns) with replacement (`bootstrap_ci` over the row indices)."""
+    if n_rows < 2:
+        return (float("nan"), float("nan"))
+
+    def of(idx: np.ndarray) -> float:
+        return statistic(np.asarray(idx, dtype=int))
+
+    stacked = rows_of(statistic)  # its stacked form takes a (resamples, n_rows) stack of indices
+    if stacked is not None:
+        of = with_rows(lambda idx, axis=-1: stacked(np.asarray(idx, dtype=np.int64)))(of)
+    return bootstrap_ci(of, np.arange(n_rows, dtype=float))

@@ -147,3 +147,17 @@ def test_a_crossed_statistics_stacked_form_gets_the_same_draws_and_gives_the_sam
     want = bootstrap_crossed(loop, 30, 7)
     assert bootstrap_crossed(stats.with_rows(stacked)(loop), 30, 7) == want
     assert calls == [(1000, 30, 1000, 7)]  # one call for every resample
+
+
+def test_crossed_mean_bootstraps_as_its_loop_and_keeps_the_loop_for_a_table_with_nan():
+    table = np.random.default_rng(5).random((40, 9))
+
+    def loop(r, c):
+        return float(table[np.ix_(r, c)].mean())
+
+    fast = stats.crossed_mean(table)
+    assert stats.rows_of(fast) is not None and fast(np.arange(40), np.arange(9)) == loop(np.arange(40), np.arange(9))
+    np.testing.assert_allclose(bootstrap_crossed(fast, 40, 9), bootstrap_crossed(loop, 40, 9), rtol=1e-12)
+    table[3, 4] = np.nan  # a resample without that cell has a mean; a stacked sum would be NaN everywhere
+    assert stats.rows_of(stats.crossed_mean(table)) is None
+    assert bootstrap_crossed(stats.crossed_mean(table), 40, 9) == bootstrap_crossed(loop, 40, 9)

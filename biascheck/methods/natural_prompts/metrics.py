@@ -41,11 +41,14 @@ from biascheck.spec import CAUSAL_NEXT, Metric
 from biascheck.stats import (
     bootstrap_ci,
     bootstrap_crossed,
+    bootstrap_rows,
+    crossed_mean,
     pearson,
     resample_counts,
     rows_of,
     spearman,
     spearman_rows,
+    with_column_zero,
     with_rows,
 )
 
@@ -56,32 +59,6 @@ RESAMPLED: dict[Callable[..., float], Callable[..., np.ndarray | None]] = {
     kl_kde: kl_kde_resampled,
     kl_columns: kl_columns_resampled,
 }
-
-
-def with_column_zero(statistic: Callable[[np.ndarray, np.ndarray], float]) -> Callable[[np.ndarray], float]:
-    """A statistic of (rows, columns) indices as one of rows alone, on a one-column table (its stacked form too)."""
-
-    def of_rows(idx: np.ndarray) -> float:
-        return statistic(idx, np.zeros(1, dtype=np.int64))
-
-    stacked = rows_of(statistic)
-    if stacked is not None:
-        of_rows = with_rows(lambda rs: stacked(rs, np.zeros((len(rs), 1), dtype=np.int64)))(of_rows)
-    return of_rows
-
-
-def bootstrap_rows(statistic: Callable[[np.ndarray], float], n_rows: int) -> tuple[float, float]:
-    """Bootstrap interval of `statistic(row_indices)` resampling rows (professions) with replacement."""
-    if n_rows < 2:
-        return (float("nan"), float("nan"))
-
-    def of(idx: np.ndarray) -> float:
-        return statistic(np.asarray(idx, dtype=int))
-
-    stacked = rows_of(statistic)  # its stacked form takes a (resamples, n_rows) stack of indices
-    if stacked is not None:
-        of = with_rows(lambda idx, axis=-1: stacked(np.asarray(idx, dtype=np.int64)))(of)
-    return bootstrap_ci(of, np.arange(n_rows, dtype=float))
 
 
 def set_metrics(scored: Scored, which: str) -> list[Metric]:
@@ -119,7 +96,7 @@ def set_metrics(scored: Scored, which: str) -> list[Metric]:
         the templates when there are several."""
         mean = float(np.mean(values))
         if crossed:
-            ci = bootstrap_crossed(lambda r, c: float(values[np.ix_(r, c)].mean()), n, k)
+            ci = bootstrap_crossed(crossed_mean(values), n, k)
         else:
             ci = bootstrap_ci(np.mean, values.mean(axis=1))
         note = f"bootstrap over {unit}" if crossed else ""
@@ -146,12 +123,7 @@ def set_metrics(scored: Scored, which: str) -> list[Metric]:
     for pert in PERTURBATIONS:
         ph, ps = s.p("he", pert), s.p("she", pert)
         if ph.shape[0] > 1 and crossed:  # template orig: professions x templates
-            gap = np.abs(ph - ps)
-
-            def mean_gap(r: np.ndarray, c: np.ndarray, gap: np.ndarray = gap) -> float:
-                return float(gap[np.ix_(r, c)].mean())
-
-            ci = bootstrap_crossed(mean_gap, n, k)
+            ci = bootstrap_crossed(crossed_mean(np.abs(ph - ps)), n, k)
             note = f"bootstrap over {unit}"
         elif ph.shape[0] > 1:  # rows = professions
             ci = bootstrap_ci(np.mean, np.abs(ph - ps).mean(axis=1))
@@ -226,8 +198,16 @@ def compare_metrics(scored: Scored) -> list[Metric]:
     paper = PAPER_GPT2_SMALL["compare"]
     unit = f"{n} professions (paired) x {k} templates (crossed)"
 
+    tp_mean = crossed_mean(tp_gap)
+
     def excess_bias(rows: np.ndarray, cols: np.ndarray) -> float:
-        return float(tp_gap[np.ix_(rows, cols)].mean() - ns_gap[rows].mean())
+        return tp_mean(rows, cols) - float(ns_gap[rows].mean())
+
+    template_rows = rows_of(tp_mean)
+    if template_rows is not None and np.isfinite(ns_gap).all():  # every resample at once (`crossed_mean`)
+        excess_bias = with_rows(lambda rs, cs: template_rows(rs, cs) - (resample_counts(rs, n) @ ns_gap) / rs.shape[1])(
+            excess_bias
+        )
 
     def excess_emd(rows: np.ndarray, cols: np.ndarray) -> float:
         cells = np.ix_(rows, cols)
