@@ -166,6 +166,10 @@ def set_metrics(scored: Scored, which: str) -> list[Metric]:
         def sd(idx: np.ndarray) -> float:
             return float(np.std([np.abs(he[idx, j] - she[idx, j]).mean() for j in range(he.shape[1])], ddof=1))
 
+        gaps = np.abs(he - she)
+        if np.isfinite(gaps).all():  # every resample at once: each template's mean gap from the rows' counts
+            sd = with_rows(lambda rs: np.std((resample_counts(rs, n) @ gaps) / rs.shape[1], axis=1, ddof=1))(sd)
+
         out.append(
             Metric(
                 "template_bias_sd",
