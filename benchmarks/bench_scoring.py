@@ -43,7 +43,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from biascheck.models.work import matmul_flops  # noqa: E402 - the checkout, put on the path above
+from biascheck.models.work import matmul_flops, matmul_rate  # noqa: E402 - the checkout, put on the path above
 
 
 def _refdata():
@@ -62,19 +62,6 @@ def professions() -> tuple[list[str], str]:
 
     table = professions_en.professions_923(_refdata())
     return [f"{a} {p}" for p, a in zip(table["profession"], table["article"], strict=True)], "professions_923"
-
-
-def matmul_gflops(torch, n: int = 1024, seconds: float = 2.0) -> float:
-    """This machine's float32 matmul rate per CPU second (process time, all threads): on a shared machine
-    other processes take wall time, not this process's CPU time."""
-    a = torch.randn(n, n)
-    b = torch.randn(n, n)
-    torch.matmul(a, b)
-    reps, t0 = 0, time.process_time()
-    while time.process_time() - t0 < seconds:
-        torch.matmul(a, b)
-        reps += 1
-    return 2 * n**3 * reps / (time.process_time() - t0) / 1e9
 
 
 # float32 rounding, per token: a request's log P is a sum of one log-softmax term per continuation token, and
@@ -299,7 +286,12 @@ def main() -> int:
             batch_size=batch,
             prefix_token_id=prefix_id,
         )
-    gflops = matmul_gflops(torch) if not str(lm.info.device).startswith("cuda") else float("nan")
+    # per CPU second (process time, all threads), as the engine's CPU time is
+    gflops = (
+        matmul_rate("cpu", seconds=2.0, clock=time.process_time)
+        if not str(lm.info.device).startswith("cuda")
+        else float("nan")
+    )
     print(f"matmul     : {gflops:.1f} GFLOP/s float32 per CPU second (torch.matmul 1024^2, process time)")
     agree = [bench_one(lm, harness, args, name, workloads[name], gflops) for name in names]
     print(f"peak RSS   : {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB")

@@ -268,38 +268,10 @@ class GpuSampler:
         }
 
 
-def matmul_rate(device: str, dtype: str = "float32", seconds: float = 1.0) -> float:
-    """The device's matrix-product rate in GFLOP/s of wall time for `dtype` (all of torch's threads on a CPU):
-    square products (8192 on a card, 1024 on a CPU) repeated for about `seconds` after a warm-up, each waited
-    for. The ceiling that the engine's forward and LM head, timed by the wall clock too, are set against
-    (float32 is PyTorch's default there: no TF32)."""
-    import torch
-
-    cuda = device.startswith("cuda")
-    n = 8192 if cuda else 1024
-    kind = getattr(torch, dtype)
-    gen = torch.Generator(device=device).manual_seed(0)
-    a = torch.randn(n, n, device=device, dtype=kind, generator=gen)
-    b = torch.randn(n, n, device=device, dtype=kind, generator=gen)
-    clock = time.perf_counter
-
-    def sync() -> None:
-        if cuda:
-            torch.cuda.synchronize(device)
-
-    torch.matmul(a, b)
-    sync()
-    reps, t0 = 0, clock()
-    while clock() - t0 < seconds:
-        torch.matmul(a, b)
-        reps += 1
-        sync()
-    return 2 * n**3 * reps / (clock() - t0) / 1e9
-
-
 def measured_rates(device: str) -> dict[str, float | None]:
-    """`matmul_rate` in float32 and bfloat16, in a process of its own: this one must not hold card memory
-    while the probes' process measures what is free. None where it fails (said in the summary)."""
+    """`biascheck.models.work.matmul_rate` (wall clock) in float32 and bfloat16, in a process of its own: this
+    one must not hold card memory while the probes' process measures what is free. None where it fails (said in
+    the summary)."""
     argv = [sys.executable, str(Path(__file__).resolve()), "rates", "--device", device]
     done = subprocess.run(argv, capture_output=True, text=True, check=False)
     try:
@@ -557,6 +529,8 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(prepare(args.kit, mirror_dir(args.data, [Path.cwd(), REPO]), args.real)))
         return 0
     if args.command == "rates":
+        from biascheck.models.work import matmul_rate
+
         print(json.dumps({d: round(matmul_rate(args.device, d), 1) for d in ("float32", "bfloat16")}))
         return 0
     models = [m.strip() for m in args.models.split(",") if m.strip()]

@@ -2,10 +2,12 @@
 positions the body ran (a padded batch's padding included: the body computes it), the rows the LM head
 projected, and their matrix-product FLOPs. Recorded with the model in results.json (`extra.engine_work`), so
 that a run's forward and LM-head seconds can be set against the arithmetic they did (`benchmarks/gpu_kit.py`
-prints the rate). Also `settle`, which makes a stage's time on a card its own."""
+prints the rate, `matmul_rate` the device's ceiling). Also `settle`, which makes a stage's time on a card its own."""
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -45,6 +47,32 @@ def matmul_flops(model: Any, positions: int, head_rows: int) -> float:
         if isinstance(module, torch.nn.Linear) or type(module).__name__ == "Conv1D":
             body += module.weight.numel()
     return 2.0 * body * positions + 2.0 * head.weight.numel() * head_rows
+
+
+def matmul_rate(
+    device: str = "cpu", dtype: str = "float32", seconds: float = 1.0, clock: Callable[[], float] = time.perf_counter
+) -> float:
+    """The device's matrix-product rate in GFLOP per second of `clock` for `dtype`: square products (8192 on a
+    card, 1024 on a CPU) repeated for about `seconds` after a warm-up, each waited for. The ceiling a run's
+    forward and LM head are set against: by the wall clock for stages timed by it (`benchmarks/gpu_kit.py`), by
+    process time for CPU seconds (`benchmarks/bench_scoring.py`: other processes on a shared machine take wall
+    time, not this one's CPU time). Float32 is PyTorch's default there: no TF32 on a card."""
+    import torch
+
+    cuda = device.startswith("cuda")
+    n = 8192 if cuda else 1024
+    kind = getattr(torch, dtype)
+    gen = torch.Generator(device=device).manual_seed(0)
+    a = torch.randn(n, n, device=device, dtype=kind, generator=gen)
+    b = torch.randn(n, n, device=device, dtype=kind, generator=gen)
+    torch.matmul(a, b)
+    settle(device)
+    reps, t0 = 0, clock()
+    while clock() - t0 < seconds:
+        torch.matmul(a, b)
+        reps += 1
+        settle(device)
+    return 2 * n**3 * reps / (clock() - t0) / 1e9
 
 
 def note_work(lm: Any) -> None:

@@ -81,3 +81,13 @@ def test_the_forward_stage_ends_with_the_wait(monkeypatch):
     eng.run([((1, 2, 3), 0, 1), ((4, 5), 1, 2)])
     seconds = CLOCK.take()
     assert seconds["forward"] >= 0.2 and seconds.get("lm_head", 0.0) < 0.2 and eng.work.forward_calls == 1
+
+
+def test_matmul_rate_counts_the_products_it_timed():
+    """2 n³ FLOPs a product over the clock's seconds. A clock that reads 0, 1, 2, 3: the loop starts at 0, runs
+    one product (1 < 1.5), stops at 2, and the rate is taken at 3, so 2 · 1024³ / 3 s (the warm-up not counted)."""
+    from biascheck.models.work import matmul_rate
+
+    ticks = iter(range(100))
+    assert matmul_rate("cpu", seconds=1.5, clock=lambda: float(next(ticks))) == 2 * 1024**3 / 3 / 1e9
+    assert matmul_rate("cpu", seconds=0.05) > 0  # the wall clock, by default
