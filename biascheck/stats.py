@@ -231,10 +231,16 @@ def resample_counts(indices: np.ndarray, n: int) -> np.ndarray:
     return np.bincount(flat, minlength=b * n).reshape(b, n)
 
 
+def crossed_sums(table: np.ndarray, row_counts: np.ndarray, col_counts: np.ndarray) -> np.ndarray:
+    """The sum of a (rows, cols) table over each crossed resample, (B,): row i counted ``row_counts[b, i]`` times
+    crossed with column j ``col_counts[b, j]`` times, ``((row_counts @ table) * col_counts).sum(axis=1)``."""
+    return ((row_counts @ table) * col_counts).sum(axis=1)
+
+
 def crossed_mean(table: np.ndarray) -> Callable[[np.ndarray, np.ndarray], float]:
     """The statistic ``table[np.ix_(rows, cols)].mean()`` of a crossed resample of a (rows, cols) table, for
     `bootstrap_crossed`, with its stacked form: from how often each row and column is drawn,
-    ``((W_rows @ table) * W_cols).sum() / (n_rows n_cols)``, the loop's numbers to rounding. A table with a
+    `crossed_sums` / (n_rows n_cols), the loop's numbers to rounding. A table with a
     non-finite cell gets no stacked form (a zero count times NaN would be NaN for every resample)."""
     table = np.asarray(table, dtype=float)
 
@@ -246,7 +252,7 @@ def crossed_mean(table: np.ndarray) -> Callable[[np.ndarray, np.ndarray], float]
 
     def stacked(row_stack: np.ndarray, col_stack: np.ndarray) -> np.ndarray:
         w_rows, w_cols = resample_counts(row_stack, table.shape[0]), resample_counts(col_stack, table.shape[1])
-        return ((w_rows @ table) * w_cols).sum(axis=1) / (row_stack.shape[1] * col_stack.shape[1])
+        return crossed_sums(table, w_rows, w_cols) / (row_stack.shape[1] * col_stack.shape[1])
 
     return with_rows(stacked)(mean)
 

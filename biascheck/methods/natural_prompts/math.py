@@ -50,7 +50,16 @@ from typing import Any
 import numpy as np
 from scipy import stats as _st
 
-from biascheck.methods.natural_prompts.spec import HIST_BINS, HIST_PSEUDOCOUNT, KDE_FLOOR, KDE_GRID, PRONOUNS, TEMPLATES
+from biascheck.methods.natural_prompts.spec import (
+    HIST_BINS,
+    HIST_PSEUDOCOUNT,
+    KDE_FLOOR,
+    KDE_GRID,
+    KDE_TRUNCATE,
+    PRONOUNS,
+    TEMPLATES,
+)
+from biascheck.stats import crossed_sums
 
 # ---------------------------------------------------------------------------------------------
 # 2. score containers
@@ -149,10 +158,16 @@ def kde_density(values: np.ndarray, bandwidth_scale: float = 1.0, grid: int = KD
     from scipy.ndimage import gaussian_filter1d
 
     x = np.clip(np.asarray(values, float).ravel(), 0.0, 1.0)
-    h = bandwidth_scale * 1.06 * float(np.std(x)) * len(x) ** (-1 / 5)
+    sigma = float(kernel_sigma(float(np.std(x)), len(x), bandwidth_scale, grid))
     counts, _ = np.histogram(x, bins=grid, range=(0.0, 1.0))
-    density = gaussian_filter1d(counts.astype(float), sigma=max(h * grid, 1.0), mode="reflect", truncate=6.0)
+    density = gaussian_filter1d(counts.astype(float), sigma=sigma, mode="reflect", truncate=KDE_TRUNCATE)
     return density / density.sum()
+
+
+def kernel_sigma(sd: Any, n: Any, bandwidth_scale: float, grid: int) -> Any:
+    """Step 1 of `kde_density`, in grid cells: h = bandwidth_scale · 1.06 · SD · n^(-1/5), at least one cell
+    (a number or an array of them, one per resample)."""
+    return np.maximum(bandwidth_scale * 1.06 * sd * n ** (-1 / 5) * grid, 1.0)
 
 
 def kde_cells(values: np.ndarray, grid: int = KDE_GRID) -> np.ndarray:
@@ -173,8 +188,8 @@ def kde_density_resampled(
     """`kde_density` of B resamples of a (rows, cols) table at once, (B, grid): resample b holds row i
     ``row_counts[b, i]`` times crossed with column j ``col_counts[b, j]`` times (a crossed bootstrap; one column
     and counts of 1 for rows alone). The same steps on counts instead of copies: the cell counts are the weighted
-    counts of each value's cell (exact: sums of integers; each column's one-hot cells as a sparse matrix), the SD
-    from the weighted first two moments, and the same Gaussian kernel applied by FFT (`gaussian_filter_rows`); to
+    counts of each value's cell (exact: sums of integers; every value's cell as one sparse one-hot), the SD from
+    the weighted first two moments, and the same Gaussian kernel applied by FFT (`gaussian_filter_rows`); to
     rounding, the numbers of `kde_density` on the copied values (tested)."""
     from scipy import sparse
 
@@ -183,9 +198,8 @@ def kde_density_resampled(
     n, k = x.shape
     rows, cols = np.asarray(row_counts, float), np.asarray(col_counts, float)
     items = rows.sum(axis=1) * cols.sum(axis=1)
-    mean = ((rows @ x) * cols).sum(axis=1) / items
-    square = ((rows @ (x * x)) * cols).sum(axis=1) / items
-    h = bandwidth_scale * 1.06 * np.sqrt(np.maximum(square - mean * mean, 0.0)) * items ** (-1 / 5)
+    mean, square = crossed_sums(x, rows, cols) / items, crossed_sums(x * x, rows, cols) / items
+    sigma = kernel_sigma(np.sqrt(np.maximum(square - mean * mean, 0.0)), items, bandwidth_scale, grid)
     # each value's cell as a sparse (grid, rows x cols) one-hot: a resample's counts are its weights' product with it
     onehot = sparse.csr_matrix((np.ones(n * k), (kde_cells(x, grid).ravel(), np.arange(n * k))), shape=(grid, n * k))
     counts = np.empty((len(rows), grid))
@@ -194,15 +208,17 @@ def kde_density_resampled(
     for b0 in range(0, len(rows), step):
         weights = (rows_t[:, None, b0 : b0 + step] * cols_t[None, :, b0 : b0 + step]).reshape(n * k, -1)
         counts[b0 : b0 + weights.shape[1]] = (onehot @ weights).T
-    density = gaussian_filter_rows(counts, np.maximum(h * grid, 1.0))
+    density = gaussian_filter_rows(counts, sigma, KDE_TRUNCATE)
     return density / density.sum(axis=1, keepdims=True)
 
 
-def gaussian_filter_rows(counts: np.ndarray, sigma: np.ndarray, truncate: float = 6.0) -> np.ndarray:
+def gaussian_filter_rows(counts: np.ndarray, sigma: np.ndarray, truncate: float = KDE_TRUNCATE) -> np.ndarray:
     """``scipy.ndimage.gaussian_filter1d(counts[b], sigma[b], mode="reflect", truncate=truncate)`` for every row b
     at once: each row's sampled Gaussian kernel (radius ⌊truncate·σ + 0.5⌋, normalised over it, as scipy builds
     it) applied to the row reflected at both ends (scipy's ``reflect`` is numpy's ``symmetric``), as a product of
     FFTs. Equal to scipy's direct sums to rounding of the row's total (about 1e-16 of it; tested)."""
+    from scipy import fft
+
     counts = np.asarray(counts, float)
     sigma = np.asarray(sigma, float)
     radius = (truncate * sigma + 0.5).astype(np.int64)
@@ -211,8 +227,6 @@ def gaussian_filter_rows(counts: np.ndarray, sigma: np.ndarray, truncate: float 
     kernel = np.exp(-0.5 / (sigma * sigma)[:, None] * offsets[None, :] ** 2)
     kernel[np.abs(offsets)[None, :] > radius[:, None]] = 0.0
     kernel /= kernel.sum(axis=1, keepdims=True)
-    from scipy import fft
-
     padded = np.pad(counts, ((0, 0), (widest, widest)), mode="symmetric")
     # circular over at least the padded row: an output cell's window (±widest around it) never wraps
     size = fft.next_fast_len(padded.shape[1], real=True)
@@ -229,10 +243,9 @@ def kl_kde_resampled(
 ) -> np.ndarray:
     """`kl_kde` of B resamples at once (`kde_density_resampled`'s counts): one value per resample, the numbers of
     `kl_kde` on the copied values to rounding (tested). The bootstrap's stacked form of the metric ``kl``."""
-    a = np.maximum(kde_density_resampled(p_he, row_counts, col_counts), floor)
-    b = np.maximum(kde_density_resampled(p_she, row_counts, col_counts), floor)
-    a, b = a / a.sum(axis=1, keepdims=True), b / b.sum(axis=1, keepdims=True)
-    return np.sum(a * np.log(a / b), axis=1)
+    return floored_kl(
+        kde_density_resampled(p_he, row_counts, col_counts), kde_density_resampled(p_she, row_counts, col_counts), floor
+    )
 
 
 def kl_columns_resampled(
@@ -247,7 +260,7 @@ def kl_columns_resampled(
     if not np.isfinite(terms).all():
         return None
     rows, cols = np.asarray(row_counts, float), np.asarray(col_counts, float)
-    s_he, s_she, t = (((rows @ x) * cols).sum(axis=1) for x in (a, b, terms))
+    s_he, s_she, t = (crossed_sums(x, rows, cols) for x in (a, b, terms))
     with np.errstate(divide="ignore", invalid="ignore"):
         out = t / s_he + np.log(s_she / s_he)
     return np.where((s_he > 0) & (s_she > 0), out, np.nan)
@@ -261,10 +274,15 @@ def kl_kde(p_he: np.ndarray, p_she: np.ndarray, bandwidth_scale: float = 1.0, fl
     2. KL = sum over cells of f_he · ln(f_he / f_she), both floored at `floor` (1e-12) per cell, so a
        region where only one pronoun has values gives a large but finite divergence.
     """
-    a = np.maximum(kde_density(p_he, bandwidth_scale), floor)
-    b = np.maximum(kde_density(p_she, bandwidth_scale), floor)
-    a, b = a / a.sum(), b / b.sum()
-    return float(np.sum(a * np.log(a / b)))
+    return float(floored_kl(kde_density(p_he, bandwidth_scale), kde_density(p_she, bandwidth_scale), floor))
+
+
+def floored_kl(f_he: np.ndarray, f_she: np.ndarray, floor: float = KDE_FLOOR) -> Any:
+    """Step 2 of `kl_kde` along the last axis (one density, or one per resample): both floored at `floor` per
+    cell and renormalised, then sum f_he · ln(f_he / f_she)."""
+    a, b = np.maximum(f_he, floor), np.maximum(f_she, floor)
+    a, b = a / a.sum(axis=-1, keepdims=True), b / b.sum(axis=-1, keepdims=True)
+    return np.sum(a * np.log(a / b), axis=-1)
 
 
 def kl_alternatives(p_he: np.ndarray, p_she: np.ndarray) -> dict[str, float]:

@@ -61,6 +61,7 @@ OPENERS: tuple[str, ...] = (
 HIST_BINS = 20  # Figure 2 / kl_histogram: equal bins of width 0.05 on [0, 1]
 KDE_GRID = 1024  # kde_density: cells of the binned kernel density (far finer than any bandwidth)
 KDE_FLOOR = 1e-12  # kl_kde: per-cell floor of both densities
+KDE_TRUNCATE = 6.0  # kde_density: the Gaussian kernel cut at 6 SDs (scipy's truncate), by rows as by scipy
 HIST_PSEUDOCOUNT = 0.5  # added to every bin before normalising (Jeffreys), so empty bins do not make KL infinite
 
 TASKS: tuple[str, ...] = ("ns", "template", "compare", "default")
