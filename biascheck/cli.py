@@ -233,7 +233,7 @@ def main(argv: list[str] | None = None) -> int:
         "--dtype",
         default="auto",
         type=argparse_type(parse_dtype),
-        help="auto, float32, bfloat16 or float16 (default: auto)",
+        help="auto, float32, tf32, bfloat16 or float16 (default: auto)",
     )
     fluct.add_argument("--markdown", action="store_true", help="print GitHub Markdown")
     fluct.set_defaults(handler=_fluctuation)

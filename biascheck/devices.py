@@ -9,7 +9,7 @@ import re
 from biascheck.errors import ConfigError, did_you_mean
 
 DEVICES = ("auto", "cpu", "cuda", "cuda:N", "mps")
-DTYPES = ("auto", "float32", "bfloat16", "float16")
+DTYPES = ("auto", "float32", "tf32", "bfloat16", "float16")
 _DTYPE_ALIASES = {"fp32": "float32", "float": "float32", "fp16": "float16", "half": "float16", "bf16": "bfloat16"}
 
 

@@ -31,7 +31,7 @@ OPTIONS: tuple[tuple[str, dict[str, Any]], ...] = (
     ("--device", dict(dest="bias_device", default="auto", type=parse_device,
                       help="auto, cpu, cuda, cuda:N or mps (default: auto = cuda, else mps, else cpu)")),
     ("--dtype", dict(dest="bias_dtype", default="auto", type=parse_dtype,
-                     help="auto, float32, bfloat16 or float16 (default: auto = float32; bfloat16 if it does not fit)")),
+                     help="auto, float32, tf32, bfloat16, float16 (default: auto = float32; half if it does not fit)")),
     ("--batch-size", dict(dest="bias_batch_size", default=None, type=parse_batch_size, metavar="N",
                           help="sequences per forward pass, or 'auto' (default: auto; backs off on out-of-memory)")),
     ("--bias-profile", dict(dest="bias_profile", default="default", metavar="NAME",

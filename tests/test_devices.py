@@ -27,7 +27,7 @@ def test_dtypes(value, expected):
         (parse_device, "cuda:x", "Use auto, cpu, cuda, cuda:N or mps"),
         (parse_dtype, "fp16", "Did you mean 'float16'?"),
         (parse_dtype, "bf16", "Did you mean 'bfloat16'?"),
-        (parse_dtype, "float64", "Use one of: auto, float32, bfloat16, float16"),
+        (parse_dtype, "float64", "Use one of: auto, float32, tf32, bfloat16, float16"),
     ],
 )
 def test_bad_values(parse, value, message):

@@ -34,6 +34,7 @@ from biascheck.models.head import HeadRunner, check_finite, head_chunk_rows, log
 from biascheck.models.memory import is_oom
 from biascheck.models.packing import DEFAULT_ROW_LEN, PackedRow, ancestor_mask, pack_rows
 from biascheck.models.planning import Plan, Seq, TargetArrays, TargetRead, TopRead, plan_reads, target_arrays
+from biascheck.models.precision import TF32, products_in_tf32
 from biascheck.models.progress import progress as _progress
 from biascheck.models.work import EngineWork, settle
 from biascheck.timing import stage
@@ -253,7 +254,7 @@ class ForwardEngine:
             ids_np[filled] = np.fromiter(chain.from_iterable(q[lcp:] for q in seqs), np.int64, int(lengths.sum()))
             ids = torch.from_numpy(ids_np).to(self.device)
             mask = torch.from_numpy(filled.astype(np.int64)).to(self.device)
-        with stage("forward"):
+        with stage("forward"), products_in_tf32(self.dtype_name == TF32, self.device):
             if lcp:
                 prefix = torch.tensor(seqs[0][:lcp], dtype=torch.long, device=self.device)
                 assert self.prefix_body is not None  # lcp > 0 only with a prefix body
@@ -299,7 +300,7 @@ class ForwardEngine:
             flat_paths = np.concatenate(paths)
             to = self.device
             ids_t, pos_t, allowed_t = (torch.from_numpy(a).to(to) for a in (ids, pos, allowed))
-        with stage("forward"):
+        with stage("forward"), products_in_tf32(self.dtype_name == TF32, self.device):
             assert self.pack_body is not None  # packed batches only with a pack body
             hidden = self.pack_body(ids_t, pos_t, allowed_t)
             settle(self.device)
@@ -325,7 +326,7 @@ class ForwardEngine:
             flat, where = self._forward_padded(batch, plan.hosts)
             batch_hosts = batch
         gather_ids = None if gather is None else torch.tensor(gather, dtype=torch.long, device=self.device)
-        with stage("lm_head"):
+        with stage("lm_head"), products_in_tf32(False, self.device):  # the head in float32
             rows = np.concatenate([plan.host_rows[h] for h in batch_hosts])
             index = where(plan.row_host[rows], plan.row_pos[rows])
             picked = flat[torch.from_numpy(index).to(flat.device)]  # (N, H)

@@ -12,6 +12,7 @@ from biascheck.devices import parse_device, parse_dtype
 from biascheck.errors import ConfigError, MissingTokenizerError, ModelTypeError, UnknownModelError, did_you_mean
 from biascheck.files import offline
 from biascheck.models.base import LanguageModel, ModelInfo
+from biascheck.models.precision import on_device, weights_dtype
 from biascheck.registry import ALIASES, ModelSpec, resolve_model_name
 
 # Pre-training heads that contain the MLM head (their checkpoints load into *ForMaskedLM).
@@ -129,9 +130,9 @@ def resolve_device(device: str) -> str:
 
 def resolve_dtype(dtype: str, device: str) -> str:
     """ "auto" → float32 on every device (half precision only where float32 does not fit a card:
-    `biascheck.models.placement`). Returns a canonical name."""
+    `biascheck.models.placement`); "tf32" → float32 but on a CUDA card (`precision`). Returns a canonical name."""
     canon = parse_dtype(dtype)
-    return "float32" if canon == "auto" else canon
+    return "float32" if canon == "auto" else on_device(canon, device)
 
 
 def _family_from_config(config: Any) -> str:
@@ -230,7 +231,7 @@ def load_model(
     """Load `name` (alias, local directory or hub id) as a ready-to-score `LanguageModel`.
 
     device: "auto" (cuda, else mps, else cpu), "cpu", "cuda", "cuda:N", "mps".
-    dtype: "auto" (float32; bfloat16 on a card float32 does not fit), "float32", "float16", "bfloat16".
+    dtype: "auto" (float32; bfloat16 on a card float32 does not fit), "float32", "tf32", "float16", "bfloat16".
     batch_size: sequences per forward pass; None = adaptive (a token budget, halved on CUDA OOM).
     model_args: `biascheck.model_args` (revision, trust_remote_code, gguf_file, subfolder, adapter).
     provenance: load `provenance.directory` in place of what `name` names, and record its source. A planted
@@ -262,7 +263,7 @@ def load_model(
     import transformers
     from transformers import AutoConfig, AutoModelForCausalLM, AutoModelForMaskedLM, AutoTokenizer
 
-    torch_dtype = getattr(torch, dt)
+    torch_dtype = getattr(torch, weights_dtype(dt))  # tf32: float32 weights, TF32 products (`precision`)
     extra: dict[str, str] = {}
     from biascheck.models.converted import gguf_dir, local_gguf
 
@@ -278,7 +279,7 @@ def load_model(
         try:
             from biascheck.models.converted import load_embedded
 
-            tokenizer, model = load_embedded(gdir, str(spec.gguf_file), dt)  # converted once per machine
+            tokenizer, model = load_embedded(gdir, str(spec.gguf_file), weights_dtype(dt))  # converted once per machine
         except Exception as exc:  # noqa: BLE001
             fix = (
                 f"Reinstall the package {spec.embedded_package!r} or pass a hub id."
@@ -297,7 +298,9 @@ def load_model(
             revision = "unknown"
         from biascheck.models.identity import quantisation as gguf_type
 
-        extra["weights"] = f"{gguf_type(None, str(spec.gguf_file))} dequantised to {dt}"  # by alias or by path
+        extra["weights"] = (
+            f"{gguf_type(None, str(spec.gguf_file))} dequantised to {weights_dtype(dt)}"  # by alias or by path
+        )
         if spec.embedded_package:
             extra["hub_id"] = spec.hub_id
     else:
@@ -329,7 +332,7 @@ def load_model(
             raise _unknown(name, spec, exc) from exc
         revision = getattr(config, "_commit_hash", None) or getattr(model.config, "_commit_hash", None) or "unknown"
         if "gguf_file" in load_kwargs:
-            extra["weights"] = f"GGUF {load_kwargs['gguf_file']} dequantised to {dt}"
+            extra["weights"] = f"GGUF {load_kwargs['gguf_file']} dequantised to {weights_dtype(dt)}"
         if adapter is not None:
             model = _merge_adapter(model, str(adapter), name)
             extra["adapter"] = str(adapter)
