@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 import numpy as np
 
@@ -13,8 +13,11 @@ from biascheck.errors import TokenizationError
 from biascheck.models.base import LanguageModel, ModelInfo
 from biascheck.models.batching import ForwardEngine
 from biascheck.models.head import float32_head
+from biascheck.models.memo import MEMO_TEXTS, encodings_memo, kept
 from biascheck.models.text import covering_pieces
 from biascheck.timing import timed
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -80,23 +83,6 @@ class FlatTerms(NamedTuple):
         if some.any():
             sums[some] = np.add.reduceat(np.nan_to_num(self.values, nan=0.0), self.starts[some])
         return dict(zip(self.texts, sums.tolist(), strict=True))
-
-
-# Encodings kept for the process, by the tokenizer's digest (`loading.tokenizer_digest`) and add_special_tokens: the
-# next model with the same tokenizer (a sweep's next checkpoint) reads its texts' encodings instead of tokenising
-# them again. One tokenizer's at a time (a sweep has one), and no more than MEMO_TEXTS texts (about 1 KB each).
-_MEMO: dict[tuple[str, bool], dict[str, Encoded]] = {}
-MEMO_TEXTS = 400_000
-
-
-def encodings_memo(digest: str | None, add_special_tokens: bool) -> dict[str, Encoded] | None:
-    """The process's encodings of texts by the tokenizer with `digest`, or None when there is no digest (a model
-    built in memory, whose tokenizer nothing names). A new digest drops the other tokenizers' encodings."""
-    if not digest:
-        return None
-    for key in [k for k in _MEMO if k[0] != digest]:
-        del _MEMO[key]
-    return _MEMO.setdefault((digest, add_special_tokens), {})
 
 
 def torch_dtype_name(dtype: Any) -> str:
@@ -261,6 +247,14 @@ class EngineModel(LanguageModel):
         return body, float32_head(head, model.dtype), True
 
     # ------------------------------------------------------------------ tokenizing
+    def _kept(self, key: tuple[Hashable, ...], build: Callable[[], T]) -> T:
+        """`build()` kept for the process by this model's tokenizer, family and the positions a text may take
+        (`memo.kept`): a sweep's next checkpoint reads it; a model with a shorter position table builds (and
+        checks) it again."""
+        limit = max_positions(self.model.config)
+        room = None if limit is None else limit - self._reserved_positions()
+        return kept(self.info.extra.get("tokenizer_sha256"), (type(self).__name__, room, *key), build)
+
     @timed("tokenise")
     def _encode(self, texts: Sequence[str], *, add_special_tokens: bool) -> dict[str, Encoded]:
         unique = sorted(set(texts))

@@ -26,6 +26,7 @@ import numpy as np
 from biascheck.errors import TokenizationError
 from biascheck.models.base import BLANK, MLM_PLL, MLM_SLOT, SLOT, SlotScores, TokenTerms
 from biascheck.models.common import Encoded, EngineModel
+from biascheck.models.planning import TargetArrays, target_arrays
 from biascheck.models.text import (
     TemplateError,
     check_candidates,
@@ -68,7 +69,22 @@ class MaskedLM(EngineModel):
     # ------------------------------------------------------------------ slot
     def _slot_reads(
         self, templates: Sequence[str], candidates: Sequence[str]
-    ) -> tuple[list[tuple[tuple[int, ...], int, int]], list[int], np.ndarray]:
+    ) -> tuple[TargetArrays, np.ndarray, np.ndarray]:
+        """(the reads, the template x candidate cell each read adds to, pieces per cell): kept for the process
+        by tokenizer (`_kept`), so that a sweep's next checkpoint does not fill and check them again."""
+
+        def build() -> tuple[TargetArrays, np.ndarray, np.ndarray]:
+            reads, owner, n_pieces = self._build_slot_reads(templates, candidates)
+            arrays = target_arrays(reads)
+            for a in (*arrays[1:], owner, n_pieces):
+                a.flags.writeable = False  # shared with the next model: read, never changed
+            return arrays, owner, n_pieces
+
+        return self._kept(("slot_reads", tuple(templates), tuple(candidates)), build)
+
+    def _build_slot_reads(
+        self, templates: Sequence[str], candidates: Sequence[str]
+    ) -> tuple[list[tuple[tuple[int, ...], int, int]], np.ndarray, np.ndarray]:
         nc = len(candidates)
         mask_text = self.tokenizer.mask_token
         filled = {(i, j): fill(t, c, mask_text) for i, t in enumerate(templates) for j, c in enumerate(candidates)}
@@ -97,7 +113,7 @@ class MaskedLM(EngineModel):
                 reads.append((tuple(seq), q, e_.ids[q]))
                 owner.append(i * nc + j)
             n_pieces[i, j] = len(pieces)
-        return reads, owner, n_pieces
+        return reads, np.asarray(owner, dtype=np.int64), n_pieces
 
     def fill_slot(self, templates: Sequence[str], candidates: Sequence[str]) -> SlotScores:
         check_templates(templates)
@@ -105,15 +121,19 @@ class MaskedLM(EngineModel):
         reads, owner, n_pieces = self._slot_reads(templates, candidates)
         vals, _, _ = self.engine.run(reads)
         logprob = np.zeros(len(templates) * len(candidates), dtype=np.float64)
-        np.add.at(logprob, np.asarray(owner, dtype=np.int64), vals)
-        return SlotScores(logprob.reshape(len(templates), len(candidates)), n_pieces, MLM_SLOT)
+        np.add.at(logprob, owner, vals)
+        return SlotScores(logprob.reshape(len(templates), len(candidates)), n_pieces.copy(), MLM_SLOT)
 
     def next_token(self, prompts: Sequence[str], candidates: Sequence[str]) -> SlotScores:
         check_texts(prompts, "prompts")
         return self.fill_slot([p + " " + SLOT for p in prompts], candidates)
 
-    def _mask_reads(self, templates: Sequence[str], what: str) -> list[tuple[tuple[int, ...], int]]:
-        """(input ids, position) of the single mask token that each template's SLOT becomes."""
+    def _mask_reads(self, templates: Sequence[str], what: str) -> tuple[tuple[tuple[int, ...], int], ...]:
+        """(input ids, position) of the single mask token that each template's SLOT becomes; kept (`_kept`)."""
+        key = ("mask_reads", tuple(templates), what)
+        return self._kept(key, lambda: tuple(self._build_mask_reads(templates, what)))
+
+    def _build_mask_reads(self, templates: Sequence[str], what: str) -> list[tuple[tuple[int, ...], int]]:
         mask_text = self.tokenizer.mask_token
         filled = [fill(t, mask_text, mask_text) for t in templates]
         enc = self._encode([f[0] for f in filled], add_special_tokens=True)

@@ -122,9 +122,9 @@ def test_slot_pieces_without_the_backend_path_are_the_same(bert_tokenizer):
 def test_a_second_model_with_the_same_tokenizer_reads_the_first_ones_encodings(bert_tokenizer, gpt2_tokenizer):
     """Encodings are kept for the process by the tokenizer's digest: the next checkpoint of a sweep tokenises only
     the texts the first did not; a model with another tokenizer starts afresh (and drops the first's)."""
-    from biascheck.models import common
+    from biascheck.models import memo
 
-    common._MEMO.clear()
+    memo.clear()
     calls: list[list[str]] = []
 
     def counting(tok, digest):
@@ -146,9 +146,9 @@ def test_a_second_model_with_the_same_tokenizer_reads_the_first_ones_encodings(b
     counting(bert_tokenizer, "bert")._encode(TEXTS, add_special_tokens=False)  # another key: tokenised again
     assert calls[-1] == sorted(set(TEXTS))
     other = counting(gpt2_tokenizer, "gpt2")._encode(TEXTS[:3], add_special_tokens=False)
-    assert calls[-1] == sorted(set(TEXTS[:3])) and set(common._MEMO) == {("gpt2", False)}
+    assert calls[-1] == sorted(set(TEXTS[:3])) and set(memo._ENCODINGS) == {("gpt2", False)}
     assert other == _as_engine(gpt2_tokenizer)._encode(TEXTS[:3], add_special_tokens=False)
-    common._MEMO.clear()
+    memo.clear()
 
 
 def test_token_names_are_looked_up_when_read_and_equal_their_tuple():

