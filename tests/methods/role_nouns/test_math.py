@@ -221,3 +221,13 @@ def test_the_bootstrap_takes_every_resample_at_once_with_the_numbers_of_one_at_a
     for name in statistics:
         low, high = np.quantile(values[name], 0.025), np.quantile(values[name], 0.975)
         assert got[name][1:] == pytest.approx((low, high), abs=1e-12)
+
+
+def test_the_stratified_draws_are_drawn_once_for_the_process_read_only_in_the_streams_order():
+    """Every interval of a model (and the next checkpoint's) with the same group sizes reads the same draws."""
+    draws = m.stratified_draws((3, 5), 10, 1)
+    assert m.stratified_draws((3, 5), 10, 1) is draws and not any(d.flags.writeable for d in draws)
+    rng = np.random.default_rng(1)
+    for b in range(10):  # one resample at a time, every group in turn
+        assert draws[0][b].tolist() == rng.integers(0, 3, 3).tolist()
+        assert draws[1][b].tolist() == rng.integers(0, 5, 5).tolist()
