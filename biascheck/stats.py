@@ -7,7 +7,6 @@ scipy.stats is imported where it is called, not with this module: the gate and t
 from __future__ import annotations
 
 import math
-import warnings
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -32,32 +31,45 @@ def bootstrap_ci(
 
     1. Every sample is a 1-d array over the same n items (e.g. professions); they are resampled
        together (paired), so a statistic of two columns keeps their pairing.
-    2. `n_resamples` resamples of n items with replacement, drawn with a fixed seed.
-    3. The interval is the (1-confidence)/2 and (1+confidence)/2 quantiles of the statistic
-       (scipy.stats.bootstrap, method "percentile").
+    2. `n_resamples` resamples of n items with replacement: scipy.stats.bootstrap's draws for a paired sample
+       (`resample_indices`), kept for the process, since they depend on n and the seed alone.
+    3. The interval is the (1-confidence)/2 and (1+confidence)/2 quantiles (linear interpolation) of the
+       statistic over the resamples: scipy.stats.bootstrap's method "percentile", to float rounding (tested).
     Degenerate inputs (n < 2, or a statistic that is constant or undefined) give (nan, nan).
     """
     arrays = [np.asarray(s, dtype=float) for s in samples]
     n = len(arrays[0])
     if n < 2 or any(len(a) != n for a in arrays):
         return (float("nan"), float("nan"))
-    from scipy import stats as _st
-
-    vectorised = rows_of(statistic)  # the same resamples, one array operation instead of 1000 calls
-    with np.errstate(all="ignore"), warnings.catch_warnings():
-        warnings.simplefilter("ignore", _st.DegenerateDataWarning)
-        result = _st.bootstrap(
-            tuple(arrays),
-            statistic if vectorised is None else vectorised,
-            paired=True,
-            vectorized=vectorised is not None,
-            n_resamples=n_resamples,
-            confidence_level=confidence,
-            method="percentile",
-            random_state=np.random.default_rng(seed),
-        )
-    low, high = result.confidence_interval
+    draws = resample_indices(n, n_resamples, seed)
+    vectorised = rows_of(statistic)  # every resample in one array operation instead of 1000 calls
+    with np.errstate(all="ignore"):
+        if vectorised is not None:
+            values = np.asarray(vectorised(*[a[draws] for a in arrays], axis=-1), dtype=float)
+        else:
+            values = np.array([statistic(*[a[row] for a in arrays]) for row in draws], dtype=float)
+        alpha = (1 - confidence) / 2
+        low, high = np.quantile(values, [alpha, 1 - alpha])
     return (float(low), float(high))
+
+
+_DRAWS: dict[tuple[int, int, int], np.ndarray] = {}
+DRAWS_BYTES = 64 * 2**20
+
+
+def resample_indices(n: int, n_resamples: int = N_RESAMPLES, seed: int = SEED) -> np.ndarray:
+    """(n_resamples, n) item indices drawn with replacement, as scipy.stats.bootstrap draws them for a paired
+    sample (`default_rng(seed).integers(0, n, (n_resamples, n))`). Read-only and kept for the process (up to
+    DRAWS_BYTES in all): a model's intervals over n items, and a sweep's next checkpoint's, read the same ones."""
+    key = (n, n_resamples, seed)
+    draws = _DRAWS.get(key)
+    if draws is None:
+        draws = np.random.default_rng(seed).integers(0, n, (n_resamples, n))
+        draws.flags.writeable = False
+        if sum(d.nbytes for d in _DRAWS.values()) + draws.nbytes > DRAWS_BYTES:
+            _DRAWS.clear()
+        _DRAWS[key] = draws
+    return draws
 
 
 def saved_number(value: float, decimals: int = 4) -> float:

@@ -161,3 +161,43 @@ def test_crossed_mean_bootstraps_as_its_loop_and_keeps_the_loop_for_a_table_with
     table[3, 4] = np.nan  # a resample without that cell has a mean; a stacked sum would be NaN everywhere
     assert stats.rows_of(stats.crossed_mean(table)) is None
     assert bootstrap_crossed(stats.crossed_mean(table), 40, 9) == bootstrap_crossed(loop, 40, 9)
+
+
+def _scipy_interval(statistic, *samples):
+    """The interval as scipy.stats.bootstrap computes it (percentile, paired, the same seed): the oracle."""
+    from scipy import stats as st
+
+    vectorised = stats.rows_of(statistic)
+    result = st.bootstrap(
+        tuple(np.asarray(s, float) for s in samples),
+        statistic if vectorised is None else vectorised,
+        paired=True,
+        vectorized=vectorised is not None,
+        n_resamples=stats.N_RESAMPLES,
+        confidence_level=stats.CONFIDENCE,
+        method="percentile",
+        random_state=np.random.default_rng(stats.SEED),
+    )
+    return tuple(map(float, result.confidence_interval))
+
+
+@pytest.mark.parametrize("name,statistic,samples", _stacked_forms(), ids=[f[0] for f in _stacked_forms()])
+def test_the_interval_is_scipys_percentile_bootstrap(name, statistic, samples):
+    """bootstrap_ci draws scipy.stats.bootstrap's resamples itself (kept for the process) and takes the same
+    linear-interpolation quantiles: scipy's interval to float rounding, stacked or called once per resample."""
+    with np.errstate(all="ignore"):
+        want = _scipy_interval(statistic, *samples)
+    for form in (statistic, _scalar_path(statistic)):
+        got = stats.bootstrap_ci(form, *samples)
+        assert np.allclose(got, want, rtol=1e-12, atol=1e-15, equal_nan=True), (name, got, want)
+
+
+@pytest.mark.filterwarnings("ignore::scipy.stats.DegenerateDataWarning")  # the oracle's, on the NaN
+def test_resample_indices_are_scipys_draws_kept_read_only():
+    draws = stats.resample_indices(37)
+    assert stats.resample_indices(37) is draws and not draws.flags.writeable
+    want = np.random.default_rng(stats.SEED).integers(0, 37, (stats.N_RESAMPLES, 37))
+    assert np.array_equal(draws, want)
+    x = np.random.default_rng(2).normal(size=37)
+    x[3] = np.nan  # a statistic undefined on the resamples that draw item 3: no interval, as scipy's
+    assert np.isnan(stats.bootstrap_ci(np.mean, x)).all() and np.isnan(_scipy_interval(np.mean, x)).all()
