@@ -44,7 +44,9 @@ def bootstrap_ci(
     draws = resample_indices(n, n_resamples, seed)
     vectorised = rows_of(statistic)  # every resample in one array operation instead of 1000 calls
     with np.errstate(all="ignore"):
-        if vectorised is not None:
+        if statistic is spearman:  # from how often each item is drawn: no sort of every resample
+            values = spearman_counts(resample_counts(draws, n), *arrays)
+        elif vectorised is not None:
             values = np.asarray(vectorised(*[a[draws] for a in arrays], axis=-1), dtype=float)
         else:
             values = np.array([statistic(*[a[row] for a in arrays]) for row in draws], dtype=float)
@@ -137,6 +139,43 @@ def spearman_rows(x: np.ndarray, y: np.ndarray, axis: int = -1) -> np.ndarray:
     from scipy import stats as _st
 
     return pearson_rows(_st.rankdata(x, axis=axis), _st.rankdata(y, axis=axis), axis=axis)
+
+
+def spearman_counts(counts: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """`spearman_rows` of the resamples that draw item i `counts[b, i]` times, (B,), without sorting each one:
+    a resample's average rank of a value is the number of drawn copies below it plus (its copies + 1) / 2, read
+    off cumulative counts in the items' one sorted order, and the correlation is the Pearson of the ranks with
+    each item weighted by its count. NaN where a resample draws an item whose x or y is NaN (scipy's rankdata
+    propagates it) or where its x or y values are all one value."""
+    x, y, counts = np.asarray(x, float), np.asarray(y, float), np.asarray(counts)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return _spearman_counts(counts, x, y)
+
+
+def _spearman_counts(counts: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    missing = np.isnan(x) | np.isnan(y)
+    rx, sx = _ranks_from_counts(counts, x, missing)
+    ry, sy = _ranks_from_counts(counts, y, missing)
+    total = counts.sum(axis=1, keepdims=True)
+    dx = rx - (counts * rx).sum(axis=1, keepdims=True) / total
+    dy = ry - (counts * ry).sum(axis=1, keepdims=True) / total
+    r = (counts * dx * dy).sum(axis=1) / np.sqrt((counts * dx * dx).sum(axis=1) * (counts * dy * dy).sum(axis=1))
+    undefined = (counts[:, missing] > 0).any(axis=1) | (sx < 2) | (sy < 2)
+    return np.where(undefined, np.nan, np.clip(r, -1.0, 1.0))
+
+
+def _ranks_from_counts(counts: np.ndarray, v: np.ndarray, missing: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per resample and item, the average rank of the item's value among the drawn copies (NaN items left out),
+    and per resample how many distinct values it drew."""
+    order = np.argsort(np.where(missing, np.inf, v), kind="stable")
+    order = order[~missing[order]]
+    sorted_v = v[order]
+    new = np.r_[True, sorted_v[1:] != sorted_v[:-1]]
+    per_group = np.add.reduceat(counts[:, order], np.flatnonzero(new), axis=1) if len(order) else counts[:, :0]
+    below = np.cumsum(per_group, axis=1) - per_group
+    ranks = np.zeros(counts.shape)
+    ranks[:, order] = (below + (per_group + 1) / 2)[:, np.cumsum(new) - 1]
+    return ranks, (per_group > 0).sum(axis=1)
 
 
 def _mean_rows(x: np.ndarray, axis: int = -1) -> np.ndarray:

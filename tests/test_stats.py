@@ -44,8 +44,8 @@ def test_crossed_bootstrap_is_deterministic_and_degenerate_cases_are_nan():
 
 
 @pytest.mark.parametrize("ties", [False, True])
-def test_vectorised_correlation_bootstraps_equal_the_one_resample_at_a_time_path(monkeypatch, ties):
-    """spearman and pearson run all resamples as one array operation (`spearman_rows`, `pearson_rows`): the
+def test_vectorised_correlation_bootstraps_equal_the_one_resample_at_a_time_path(ties):
+    """spearman and pearson run all resamples as one array operation (`spearman_counts`, `pearson_rows`): the
     same resamples, so the same interval as scipy calling the statistic once per resample (to 1e-12),
     with ties from resampling and a constant side (nan) included."""
     rng = np.random.default_rng(7)
@@ -54,8 +54,7 @@ def test_vectorised_correlation_bootstraps_equal_the_one_resample_at_a_time_path
     if ties:
         x, y = np.round(x), np.round(y)
     fast = [stats.bootstrap_ci(f, x, y) for f in (stats.spearman, stats.pearson)]
-    monkeypatch.setattr(stats, "_VECTORISED", {})
-    slow = [stats.bootstrap_ci(f, x, y) for f in (stats.spearman, stats.pearson)]
+    slow = [stats.bootstrap_ci(_scalar_path(f), x, y) for f in (stats.spearman, stats.pearson)]
     assert np.allclose(fast, slow, rtol=0, atol=1e-12)
     assert np.isnan(stats.bootstrap_ci(stats.spearman, x, np.ones_like(x))).all()
 
@@ -97,6 +96,8 @@ def _stacked_forms():
     on_target = np.minimum(named, rng.integers(0, 4, 30)).astype(float)
     counts = (items, correct, named, on_target)
     return [
+        ("spearman", stats.spearman, (x, y)),
+        ("spearman with ties", stats.spearman, (np.round(x), np.round(x + y))),
         ("mean", np.mean, (x,)),
         ("median", np.median, (x,)),
         ("pronoun mean_abs", mean_abs, (x,)),
@@ -201,3 +202,20 @@ def test_resample_indices_are_scipys_draws_kept_read_only():
     x = np.random.default_rng(2).normal(size=37)
     x[3] = np.nan  # a statistic undefined on the resamples that draw item 3: no interval, as scipy's
     assert np.isnan(stats.bootstrap_ci(np.mean, x)).all() and np.isnan(_scipy_interval(np.mean, x)).all()
+
+
+@pytest.mark.parametrize("n", [3, 40, 300])
+def test_spearman_from_draw_counts_is_the_spearman_of_every_resample(n):
+    """`spearman_counts` reads each resample's average ranks off cumulative draw counts instead of sorting it:
+    `spearman_rows` of the resampled values, ties, a NaN item (NaN where it is drawn) and constant resamples
+    (NaN) included."""
+    rng = np.random.default_rng(n)
+    x, y = np.round(rng.normal(size=n), 1), rng.normal(size=n)
+    y[n // 2] = np.nan
+    draws = stats.resample_indices(n)
+    want = stats.spearman_rows(x[draws], y[draws])
+    got = stats.spearman_counts(stats.resample_counts(draws, n), x, y)
+    assert np.array_equal(np.isnan(got), np.isnan(want)) and np.isnan(got).any() and not np.isnan(got).all()
+    assert np.allclose(got, want, rtol=0, atol=1e-12, equal_nan=True)
+    constant = stats.spearman_counts(stats.resample_counts(draws, n), np.ones(n), rng.normal(size=n))
+    assert np.isnan(constant).all()
