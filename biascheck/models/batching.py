@@ -24,16 +24,26 @@ float rounding of padded matrix products (about 1e-6 in float32).
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from itertools import chain
 from typing import Any
 
 import numpy as np
 
 from biascheck.models.head import HeadRunner, check_finite, head_chunk_rows, log_normaliser_
+from biascheck.models.memo import kept
 from biascheck.models.memory import is_oom
 from biascheck.models.packing import DEFAULT_ROW_LEN, PackedRow, ancestor_mask, pack_rows
-from biascheck.models.planning import Plan, Seq, TargetArrays, TargetRead, TopRead, plan_reads, target_arrays
+from biascheck.models.planning import (
+    Plan,
+    ReadsByRow,
+    Seq,
+    TargetArrays,
+    TargetRead,
+    TopRead,
+    plan_reads,
+    target_arrays,
+)
 from biascheck.models.precision import TF32, products_in_tf32
 from biascheck.models.progress import progress as _progress
 from biascheck.models.work import EngineWork, settle
@@ -94,6 +104,7 @@ class ForwardEngine:
         self.head_rows = head_chunk_rows(self.vocab_size, kind)  # rows of (rows, vocab) logits at once
         self.desc = desc
         self.dtype_name = "float32"  # the body's dtype, for the message of `check_finite`
+        self.memo_digest: str | None = None  # the tokenizer's digest: plans of kept reads are kept under it
         self.work = EngineWork()  # what it computed: for results.json, tests and benchmarks
 
     # ------------------------------------------------------------------ planning
@@ -152,6 +163,18 @@ class ForwardEngine:
         groups = self._batches([r.size for r in rows], None, self.token_budget)
         return [[rows[i] for i in g] for g in groups]
 
+    def _plan(self, targets: TargetArrays, top_reads: Sequence[TopRead]) -> tuple[Plan, ReadsByRow, tuple, bool]:
+        """(the plan, its reads by row, the batches in order, whether they are packed rows)."""
+        plan = plan_reads(targets, top_reads, self.causal, self._order)
+        longest = max((len(h) for h in plan.hosts), default=0)
+        packed = self.pack_body is not None and (self.pack_max_len is None or longest <= self.pack_max_len)
+        batches = (
+            self._packed_batches(plan.hosts)
+            if packed
+            else self._batches([len(h) for h in plan.hosts], self.batch_size, self.token_budget)
+        )
+        return plan, ReadsByRow(plan, targets.target), tuple(batches), packed
+
     # ------------------------------------------------------------------ running
     def run(
         self,
@@ -159,11 +182,14 @@ class ForwardEngine:
         top_reads: Sequence[TopRead] = (),
         k: int = 0,
         gather: Sequence[int] | np.ndarray | None = None,
+        plan_key: Hashable | None = None,
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Returns (target log-probs (n_t,), top-k log-probs (n_k, k), top-k ids (n_k, k)).
 
         gather: token ids; when given, each top read returns the log-probabilities of exactly these ids
         (in this order) instead of its top k: (n_k, len(gather)) values, ids repeated row by row.
+        plan_key: names these reads for the process, with the tokenizer (`memo.kept`: reads a model keeps): the
+        plan made of them is kept with the engine's settings, and an engine of the next checkpoint reuses it.
         """
         import torch
 
@@ -183,17 +209,15 @@ class ForwardEngine:
         if n_k and not 1 <= k <= self.vocab_size:
             raise ValueError(f"k must be between 1 and the vocabulary size {self.vocab_size}, got {k}")
         with stage("plan"):
-            plan = plan_reads(targets, top_reads, self.causal, self._order)
-            hosts = plan.hosts
-            longest = max((len(h) for h in hosts), default=0)
-            packed = self.pack_body is not None and (self.pack_max_len is None or longest <= self.pack_max_len)
-            reads = _ReadsByRow(plan, targets.target)
-            pending: list[list[Any]] = (
-                self._packed_batches(hosts)
-                if packed
-                else self._batches([len(h) for h in hosts], self.batch_size, self.token_budget)
+            packing = (self.pack_body is not None, self.pack_max_len, self.pack_row_len, self.prefix_body is not None)
+            settings = (self.causal, *packing, self.batch_size, self.token_budget)
+            plan, reads, batches, packed = kept(
+                self.memo_digest if plan_key is not None else None,
+                ("plan", plan_key, settings),
+                lambda: self._plan(targets, top_reads),
             )
-        pending.reverse()  # used as a stack; longest batch first
+            hosts = plan.hosts
+        pending = list(reversed(batches))  # used as a stack; longest batch first
         bar = _progress(len(hosts), len(pending), self.desc)
         try:
             with torch.inference_mode():
@@ -316,7 +340,7 @@ class ForwardEngine:
 
         return hidden.reshape(-1, hidden.shape[-1]), where
 
-    def _run_batch(self, batch, plan: Plan, reads: _ReadsByRow, k, out_t, out_kv, out_ki, gather, packed) -> None:
+    def _run_batch(self, batch, plan: Plan, reads: ReadsByRow, k, out_t, out_kv, out_ki, gather, packed) -> None:
         import torch
 
         if packed:
@@ -359,35 +383,3 @@ class ForwardEngine:
                     read = (raw_top - lse[tl, None]).double().cpu().numpy()
                     out_kv[top_which] = read[slot.reshape(-1)]
                     out_ki[top_which] = i.cpu().numpy()[slot.reshape(-1)]
-
-
-class _ReadsByRow:
-    """The reads of a plan grouped by row, to find those a chunk of rows answers without a Python loop
-    over rows: per kind (target, top), the reads sorted by row and each row's slice of them."""
-
-    def __init__(self, plan: Plan, target_ids: np.ndarray) -> None:
-        self.target_ids = target_ids
-        n_rows = len(plan.row_host)
-        self._target = _by_row(plan.target_row, n_rows)
-        self._top = _by_row(plan.top_row, n_rows)
-
-    def targets(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(position in `rows`, read index) of every target read the rows answer."""
-        return _gather(*self._target, rows)
-
-    def tops(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(position in `rows`, read index) of every top read the rows answer."""
-        return _gather(*self._top, rows)
-
-
-def _by_row(read_row: np.ndarray, n_rows: int) -> tuple[np.ndarray, np.ndarray]:
-    """(reads sorted by row, per row the start of its run in that order; n_rows + 1 entries)."""
-    order = np.argsort(read_row, kind="stable")
-    return order, np.concatenate([[0], np.cumsum(np.bincount(read_row, minlength=n_rows))])
-
-
-def _gather(order: np.ndarray, start: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    counts = start[rows + 1] - start[rows]
-    local = np.repeat(np.arange(len(rows)), counts)
-    offset = np.arange(int(counts.sum())) - np.repeat(np.cumsum(counts) - counts, counts)
-    return local, order[start[rows][local] + offset]

@@ -18,7 +18,7 @@ time (its output must reproduce the model's logits) and falls back to the full l
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from typing import Any
 
 import numpy as np
@@ -69,9 +69,11 @@ class MaskedLM(EngineModel):
     # ------------------------------------------------------------------ slot
     def _slot_reads(
         self, templates: Sequence[str], candidates: Sequence[str]
-    ) -> tuple[TargetArrays, np.ndarray, np.ndarray]:
-        """(the reads, the template x candidate cell each read adds to, pieces per cell): kept for the process
-        by tokenizer (`_kept`), so that a sweep's next checkpoint does not fill and check them again."""
+    ) -> tuple[tuple[TargetArrays, np.ndarray, np.ndarray], tuple[Hashable, ...]]:
+        """(the reads, the template x candidate cell each read adds to, pieces per cell), kept for the process
+        by tokenizer (`_kept`) so that a sweep's next checkpoint does not fill and check them again; and their key,
+        under which the engine keeps its plan."""
+        key = self._memo_key("slot_reads", tuple(templates), tuple(candidates))
 
         def build() -> tuple[TargetArrays, np.ndarray, np.ndarray]:
             reads, owner, n_pieces = self._build_slot_reads(templates, candidates)
@@ -80,7 +82,7 @@ class MaskedLM(EngineModel):
                 a.flags.writeable = False  # shared with the next model: read, never changed
             return arrays, owner, n_pieces
 
-        return self._kept(("slot_reads", tuple(templates), tuple(candidates)), build)
+        return self._kept(key, build), key
 
     def _build_slot_reads(
         self, templates: Sequence[str], candidates: Sequence[str]
@@ -118,8 +120,8 @@ class MaskedLM(EngineModel):
     def fill_slot(self, templates: Sequence[str], candidates: Sequence[str]) -> SlotScores:
         check_templates(templates)
         check_candidates(candidates)
-        reads, owner, n_pieces = self._slot_reads(templates, candidates)
-        vals, _, _ = self.engine.run(reads)
+        (reads, owner, n_pieces), key = self._slot_reads(templates, candidates)
+        vals, _, _ = self.engine.run(reads, plan_key=key)
         logprob = np.zeros(len(templates) * len(candidates), dtype=np.float64)
         np.add.at(logprob, owner, vals)
         return SlotScores(logprob.reshape(len(templates), len(candidates)), n_pieces.copy(), MLM_SLOT)
@@ -128,10 +130,12 @@ class MaskedLM(EngineModel):
         check_texts(prompts, "prompts")
         return self.fill_slot([p + " " + SLOT for p in prompts], candidates)
 
-    def _mask_reads(self, templates: Sequence[str], what: str) -> tuple[tuple[tuple[int, ...], int], ...]:
-        """(input ids, position) of the single mask token that each template's SLOT becomes; kept (`_kept`)."""
-        key = ("mask_reads", tuple(templates), what)
-        return self._kept(key, lambda: tuple(self._build_mask_reads(templates, what)))
+    def _mask_reads(self, templates: Sequence[str], what: str) -> dict[str, Any]:
+        """The engine's arguments for the single mask token each template's SLOT becomes, (input ids, position)
+        each: kept (`_kept`), with their key for the engine's plan."""
+        key = self._memo_key("mask_reads", tuple(templates), what)
+        reads = self._kept(key, lambda: tuple(self._build_mask_reads(templates, what)))
+        return {"target_reads": (), "top_reads": reads, "plan_key": key}
 
     def _build_mask_reads(self, templates: Sequence[str], what: str) -> list[tuple[tuple[int, ...], int]]:
         mask_text = self.tokenizer.mask_token
@@ -170,7 +174,7 @@ class MaskedLM(EngineModel):
 
     def _read_ids(self, templates: Sequence[str], token_ids: Sequence[int] | np.ndarray) -> np.ndarray:
         """(n_templates, n_ids): log P(each id) at each (checked) template's mask, one gathered read each."""
-        _, vals, _ = self.engine.run([], self._mask_reads(templates, "template"), gather=token_ids)
+        _, vals, _ = self.engine.run(**self._mask_reads(templates, "template"), gather=token_ids)
         return vals
 
     def slot_vocab(self, templates: Sequence[str], candidates: Sequence[str]) -> SlotScores:
@@ -185,26 +189,43 @@ class MaskedLM(EngineModel):
 
     def top_next(self, prompts: Sequence[str], k: int) -> tuple[np.ndarray, list[list[str]]]:
         check_texts(prompts, "prompts")
-        _, vals, ids = self.engine.run([], self._mask_reads([p + " " + SLOT for p in prompts], "prompt"), k)
+        _, vals, ids = self.engine.run(**self._mask_reads([p + " " + SLOT for p in prompts], "prompt"), k=k)
         return vals, self._decode_ids(ids)
 
     # ------------------------------------------------------------------ PLL
     def _pll(self, sentences: Sequence[str]) -> dict[str, tuple[Encoded, np.ndarray]]:
+        """Per distinct sentence, its encoding and each piece's log P(piece | the rest), read with the piece masked
+        (NaN at special tokens). The reads are kept by tokenizer (`_kept`), with the engine's plan of them."""
         enc = self._encode(sentences, add_special_tokens=True)
-        reads, owner = [], []
-        for text, e_ in enc.items():
-            for q, (t, sp) in enumerate(zip(e_.ids, e_.special, strict=False)):
+        texts = tuple(enc)
+        key = self._memo_key("pll", texts)
+        reads, slots, starts = self._kept(
+            key, lambda: self._pll_reads([enc[t].ids for t in texts], [enc[t].special for t in texts])
+        )
+        vals, _, _ = self.engine.run(reads, plan_key=key)
+        flat = np.full(int(starts[-1]), np.nan)
+        flat[slots] = vals
+        return {t: (enc[t], flat[starts[i] : starts[i + 1]]) for i, t in enumerate(texts)}
+
+    def _pll_reads(
+        self, ids: Sequence[tuple[int, ...]], special: Sequence[Sequence[int]]
+    ) -> tuple[TargetArrays, np.ndarray, np.ndarray]:
+        """Every sentence with each of its non-special pieces masked in turn, as reads; each read's place among
+        all the sentences' pieces laid end to end; and where each sentence starts there (one more: the end)."""
+        starts = np.concatenate([[0], np.cumsum([len(e) for e in ids])]).astype(np.int64)
+        reads, slots = [], []
+        for i, (e_ids, e_special) in enumerate(zip(ids, special, strict=True)):
+            for q, (t, sp) in enumerate(zip(e_ids, e_special, strict=False)):
                 if sp:
                     continue
-                seq = list(e_.ids)
+                seq = list(e_ids)
                 seq[q] = self.mask_id
                 reads.append((tuple(seq), q, t))
-                owner.append((text, q))
-        vals, _, _ = self.engine.run(reads)
-        terms = {text: np.full(len(e_.ids), np.nan) for text, e_ in enc.items()}
-        for (text, q), v in zip(owner, vals, strict=False):
-            terms[text][q] = v
-        return {text: (enc[text], terms[text]) for text in enc}
+                slots.append(starts[i] + q)
+        arrays, slot_array = target_arrays(reads), np.asarray(slots, dtype=np.int64)
+        for a in (*arrays[1:], slot_array, starts):
+            a.flags.writeable = False  # shared with the next model: read, never changed
+        return arrays, slot_array, starts
 
     def sentence_logprob(self, sentences: Sequence[str]) -> tuple[np.ndarray, str]:
         check_texts(sentences, "sentences")

@@ -135,3 +135,35 @@ def _prefix_keys(runs: Sequence[Seq], read_seq: np.ndarray, pos: np.ndarray) -> 
     new[1:] = np.arange(width)[None, :] >= shared[:, None]
     owner = np.maximum.accumulate(np.where(new, np.arange(n)[:, None], 0), axis=0)
     return owner[place[read_seq], pos] * width + pos
+
+
+class ReadsByRow:
+    """The reads of a plan grouped by row, to find those a chunk of rows answers without a Python loop
+    over rows: per kind (target, top), the reads sorted by row and each row's slice of them."""
+
+    def __init__(self, plan: Plan, target_ids: np.ndarray) -> None:
+        self.target_ids = target_ids
+        n_rows = len(plan.row_host)
+        self._target = _by_row(plan.target_row, n_rows)
+        self._top = _by_row(plan.top_row, n_rows)
+
+    def targets(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(position in `rows`, read index) of every target read the rows answer."""
+        return _gather(*self._target, rows)
+
+    def tops(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(position in `rows`, read index) of every top read the rows answer."""
+        return _gather(*self._top, rows)
+
+
+def _by_row(read_row: np.ndarray, n_rows: int) -> tuple[np.ndarray, np.ndarray]:
+    """(reads sorted by row, per row the start of its run in that order; n_rows + 1 entries)."""
+    order = np.argsort(read_row, kind="stable")
+    return order, np.concatenate([[0], np.cumsum(np.bincount(read_row, minlength=n_rows))])
+
+
+def _gather(order: np.ndarray, start: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    counts = start[rows + 1] - start[rows]
+    local = np.repeat(np.arange(len(rows)), counts)
+    offset = np.arange(int(counts.sum())) - np.repeat(np.cumsum(counts) - counts, counts)
+    return local, order[start[rows][local] + offset]

@@ -58,6 +58,38 @@ def test_a_shorter_position_table_or_another_tokenizer_builds_again_and_errors_a
             second.fill_slot(TEMPLATES, CANDIDATES)
     assert builds == [first.info.name, second.info.name, second.info.name]
     second.model.config.max_position_embeddings = 512
-    second.info.extra["tokenizer_sha256"] = "another tokenizer"
+    second.info.extra["tokenizer_sha256"] = second.engine.memo_digest = "another tokenizer"  # as its load sets them
     second.fill_slot(TEMPLATES, CANDIDATES)  # another tokenizer builds its own, and the first one's are dropped
     assert builds[-1] == second.info.name and set(memo._CALLS) == {"another tokenizer"}
+
+
+def test_the_engine_keeps_its_plan_of_kept_reads_for_the_next_checkpoint(checkpoints, monkeypatch):
+    """Reads a model keeps come with their key; the engine keeps the plan it makes of them with its settings,
+    and the next checkpoint's engine reuses it, with its own numbers. Other reads, or other settings (a
+    token budget halved after an out-of-memory), are planned again."""
+    from biascheck.models.batching import ForwardEngine
+
+    planned: list[int] = []
+    real = ForwardEngine._plan
+
+    def counting(self, targets, top_reads):
+        planned.append(len(targets.seq) + len(top_reads))
+        return real(self, targets, top_reads)
+
+    monkeypatch.setattr(ForwardEngine, "_plan", counting)
+    first, second = checkpoints
+    a = first.fill_slot(TEMPLATES, CANDIDATES).logprob
+    tops = first.top_next(["He is a"], 3)
+    assert len(planned) == 2
+    b = second.fill_slot(TEMPLATES, CANDIDATES).logprob
+    assert second.top_next(["He is a"], 3)[1] != [] and len(planned) == 2  # both plans read, not made
+    second.engine.token_budget //= 2
+    second.fill_slot(TEMPLATES, CANDIDATES)
+    assert len(planned) == 3  # other settings: planned again
+    raw = list(second._build_mask_reads(["He is a [SLOT]."], "prompt"))
+    second.engine.run([], raw, k=2)
+    second.engine.run([], raw, k=2)
+    assert len(planned) == 5  # reads without a key: planned every call
+    memo.clear()
+    fresh = second.fill_slot(TEMPLATES, CANDIDATES).logprob
+    assert np.array_equal(fresh, b) and not np.array_equal(a, b) and tops[1]
