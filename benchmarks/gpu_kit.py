@@ -101,6 +101,15 @@ SITE_PACKAGES = ("vaderSentiment", "odf", "defusedxml", "rdata", "gguf")  # gguf
 # competence guard on (a real model reads the probes' languages; random weights do not).
 REAL = ("smollm2-135m-instruct",)
 SCORING_STAGES = ("forward", "lm_head")
+# `run --pack`: a causal model's inputs as prefix-tree rows on the card too. The engine packs on a CPU only, where
+# it was measured; on a card the 1.7B's full tier runs 4.15 M tokens padded against 1.22 M packed (2026-11-30).
+PACKED_PLUGIN = "biascheck_packed"
+PACKED_SOURCE = '''"""gpu_kit run --pack: every causal model packs its inputs as prefix-tree rows (CausalLM(pack=True);
+"auto" packs on a CPU only). A measurement of packing on a card, not a product setting."""
+from biascheck.models.causal import CausalLM
+
+CausalLM.__init__.__kwdefaults__["pack"] = True
+'''
 
 
 # ------------------------------------------------------------------ prepare (on the machine with the mirror)
@@ -414,6 +423,7 @@ def run(
     extra: list[str],
     work: Path,
     guard: bool = False,
+    pack: bool = False,
 ) -> list[dict]:
     from biascheck.testing import unguarded_plugin
 
@@ -435,6 +445,9 @@ def run(
             ]
         ),
     )
+    if pack:
+        (work / "plugins" / f"{PACKED_PLUGIN}.py").write_text(PACKED_SOURCE, encoding="utf-8")  # on PYTHONPATH above
+        extra = ["-p", PACKED_PLUGIN, *extra]
     out.mkdir(parents=True, exist_ok=True)
     where = machine()
     rates = measured_rates(device)
@@ -476,6 +489,7 @@ def run(
             "model_device": record.get("device"),
             "model_dtype": record.get("dtype"),
             "token_budget": (record.get("extra") or {}).get("token_budget"),
+            "engine_layout": (record.get("extra") or {}).get("engine_layout"),
             "busy_share_of_run": share(gpu["busy_s"], wall),
             "busy_share_of_scoring": share(gpu["busy_s"], scoring),
             **arithmetic(record, stages, rates),
@@ -543,7 +557,10 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="keep the competence guard on (default off: random weights fail it, and nothing would be timed)",
     )
-    go.add_argument("pytest_args", nargs="*", help="passed to pytest after --, e.g. -- -k pronoun_ratio")
+    go.add_argument(
+        "--pack", action="store_true", help="causal models pack their inputs as prefix-tree rows on a card too"
+    )
+    go.add_argument("pytest_args", nargs="*", help="passed to pytest after --, e.g. -- -k pronoun_ratio --dtype tf32")
     args = parser.parse_args(argv)
     if args.command == "prepare":
         from biascheck.data.resolve import mirror_dir
@@ -567,7 +584,10 @@ def main(argv: list[str] | None = None) -> int:
             f"{args.kit} lacks what this checkout's `prepare` puts in a kit: {', '.join(missing)}. It was prepared by "
             "an older checkout: run `python benchmarks/gpu_kit.py prepare` (with --real for the GGUF's parts) again."
         )
-    rows = run(args.kit, args.out, models, args.scale, args.device, args.tier, args.pytest_args, args.work, args.guard)
+    rows = run(
+        args.kit, args.out, models, args.scale, args.device, args.tier, args.pytest_args, args.work, args.guard,
+        pack=args.pack,
+    )  # fmt: skip
     failed = [r["model"] for r in rows if r["pytest_exit"] not in (0, 1) or not r["results"]]
     if failed:
         print(f"gpu_kit: no results from {', '.join(failed)} (see pytest_tail in summary.json)", file=sys.stderr)

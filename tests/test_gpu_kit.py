@@ -69,6 +69,20 @@ def test_unknown_models_and_an_unprepared_kit_are_refused(tmp_path):
     assert done.returncode == 2 and "not a prepared kit" in done.stderr
 
 
+def test_the_pack_plugin_makes_every_causal_model_pack_its_inputs():
+    """`run --pack` loads this plugin into the probes' process: CausalLM's pack default ("auto": a CPU only) becomes
+    True, so a card runs prefix-tree rows too. It names a keyword CausalLM has (a renamed one would do nothing)."""
+    from biascheck.models.causal import CausalLM
+
+    defaults = CausalLM.__init__.__kwdefaults__
+    assert defaults["pack"] == "auto"
+    try:
+        exec(compile(gpu_kit.PACKED_SOURCE, gpu_kit.PACKED_PLUGIN, "exec"), {})
+        assert defaults["pack"] is True
+    finally:
+        defaults["pack"] = "auto"
+
+
 def test_a_kit_prepared_by_an_older_checkout_is_refused_before_anything_runs(tmp_path):
     (tmp_path / "data.tar.gz").write_bytes(b"")  # the shape of a kit, without what this checkout's prepare adds
     (tmp_path / "site" / "gguf").mkdir(parents=True)  # the package without its dist-info: transformers read 'N/A'
@@ -120,6 +134,7 @@ def test_the_kit_prepares_and_runs_a_probe_on_both_families_at_tiny_scale(tmp_pa
         "quick",
         "--models",
         "smollm2-135m,bert-large,smollm2-135m-instruct",
+        "--pack",  # loaded into the probes' process (a CPU packs causal inputs anyway)
         "--",
         "-k",
         "pronoun_ratio",
@@ -138,6 +153,7 @@ def test_the_kit_prepares_and_runs_a_probe_on_both_families_at_tiny_scale(tmp_pa
     for row in rows:
         assert row["pytest_exit"] in (0, 1) and row["results"] > 0  # gates may fail on random weights
         assert row["model_device"] == "cpu" and row["model_dtype"] == "float32"
+        assert (row["engine_layout"] or "").startswith("prefix-tree rows") == (row["model"] == "smollm2-135m")
         assert 0 < row["setup_s"] < row["wall_s"] and row["stages"]["forward"] > 0
         assert row["gpu"]["busy_s"] is None  # no card here: said, not invented
         work = row["engine_work"]  # what the engine computed, from results.json, and the rate it ran at
