@@ -254,7 +254,8 @@ class CausalLM(EngineModel):
         pos = p0 + np.arange(ids.size) - starts[text_of] - 1  # piece q is read at the position before it
         read = pos >= 0
         seqs = [self.prefix_ids + e_.ids for e_ in encodings]
-        vals, _, _ = self.engine.run(TargetArrays(seqs, text_of[read], pos[read], ids[read]))
+        key = self._memo_key("terms", self.prefix_ids, tuple(order))  # these reads' plan, for the next checkpoint
+        vals, _, _ = self.engine.run(TargetArrays(seqs, text_of[read], pos[read], ids[read]), plan_key=key)
         values = np.full(ids.size, np.nan)
         values[read] = vals
         return FlatTerms(order, encodings, values, starts, lengths)

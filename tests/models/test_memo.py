@@ -93,3 +93,35 @@ def test_the_engine_keeps_its_plan_of_kept_reads_for_the_next_checkpoint(checkpo
     memo.clear()
     fresh = second.fill_slot(TEMPLATES, CANDIDATES).logprob
     assert np.array_equal(fresh, b) and not np.array_equal(a, b) and tops[1]
+
+
+def test_a_causal_checkpoint_reuses_the_plan_of_the_same_texts(saved_gpt2, monkeypatch):
+    """A causal model's reads are rebuilt from the kept encodings each call (arrays, cheap); their plan is kept
+    under the texts, the context prefix and the family, so the next checkpoint does not plan them again."""
+    import torch
+
+    from biascheck.models.batching import ForwardEngine
+
+    memo.clear()
+    planned: list[int] = []
+    real = ForwardEngine._plan
+
+    def counting(self, targets, top_reads):
+        planned.append(len(targets.seq))
+        return real(self, targets, top_reads)
+
+    monkeypatch.setattr(ForwardEngine, "_plan", counting)
+    first, second = (load_model(str(saved_gpt2), device="cpu") for _ in range(2))
+    with torch.no_grad():
+        for w in second.model.parameters():
+            w.mul_(1.5)  # another checkpoint of the same model
+    a = first.fill_slot(TEMPLATES, CANDIDATES).logprob
+    b = second.fill_slot(TEMPLATES, CANDIDATES).logprob
+    assert len(planned) == 1 and not np.array_equal(a, b)
+    second.context_prefix, second.prefix_ids = "", ()  # another context prefix: other reads, planned again
+    second.fill_slot(TEMPLATES, CANDIDATES)
+    assert len(planned) == 2
+    memo.clear()
+    second.context_prefix, second.prefix_ids = first.context_prefix, first.prefix_ids
+    assert np.array_equal(second.fill_slot(TEMPLATES, CANDIDATES).logprob, b)  # planned afresh: the same numbers
+    memo.clear()
