@@ -3,11 +3,11 @@
 sweep's next checkpoint, the next release scored in the same process) reads it instead of building it again.
 
 Two kinds: the encodings of texts (`encodings_memo`: a text's ids, offsets and special-token marks), and what a
-call's texts become (`kept`: the masked engine's reads, with each candidate's covering pieces checked, and the
-engine's plan of them). They are what the run builds anyway; kept, they outlive the call that built them. One
-tokenizer's at a time (a sweep has one): a new digest drops the others'. Bounded: MEMO_TEXTS texts (about 1 KB each)
-and MEMO_CALLS calls; past a bound nothing more is kept, and everything is built as without a memo. A model built
-in memory (no digest) keeps nothing."""
+call's texts become (`kept`: a masked model's reads, with each candidate's covering pieces checked, and the
+engine's plans of a model's reads, masked or causal). They are what the run builds anyway; kept, they outlive the
+call that built them. One tokenizer's at a time (a sweep has one): a new digest drops the others'. Bounded:
+MEMO_TEXTS texts (about 1 KB each) and MEMO_CALLS calls; past a bound nothing more is kept, and everything is built
+as without a memo. A model built in memory (no digest) keeps nothing."""
 
 from __future__ import annotations
 
