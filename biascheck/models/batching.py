@@ -24,14 +24,14 @@ float rounding of padded matrix products (about 1e-6 in float32).
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Sequence
 from itertools import chain
 from typing import Any
 
 import numpy as np
 
 from biascheck.models.head import HeadRunner, check_finite, head_chunk_rows, log_normaliser_
-from biascheck.models.memo import kept
+from biascheck.models.memo import MemoKey, kept
 from biascheck.models.memory import is_oom
 from biascheck.models.packing import DEFAULT_ROW_LEN, PackedRow, ancestor_mask, pack_rows
 from biascheck.models.planning import (
@@ -104,7 +104,6 @@ class ForwardEngine:
         self.head_rows = head_chunk_rows(self.vocab_size, kind)  # rows of (rows, vocab) logits at once
         self.desc = desc
         self.dtype_name = "float32"  # the body's dtype, for the message of `check_finite`
-        self.memo_digest: str | None = None  # the tokenizer's digest: plans of kept reads are kept under it
         self.work = EngineWork()  # what it computed: for results.json, tests and benchmarks
 
     # ------------------------------------------------------------------ planning
@@ -182,13 +181,13 @@ class ForwardEngine:
         top_reads: Sequence[TopRead] = (),
         k: int = 0,
         gather: Sequence[int] | np.ndarray | None = None,
-        plan_key: Hashable | None = None,
+        plan_key: MemoKey | None = None,
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Returns (target log-probs (n_t,), top-k log-probs (n_k, k), top-k ids (n_k, k)).
 
         gather: token ids; when given, each top read returns the log-probabilities of exactly these ids
         (in this order) instead of its top k: (n_k, len(gather)) values, ids repeated row by row.
-        plan_key: names these reads for the process, with the tokenizer (`memo.kept`: reads a model keeps): the
+        plan_key: (tokenizer digest, key) naming these reads for the process (`memo.kept`: reads a model keeps): the
         plan made of them is kept with the engine's settings, and an engine of the next checkpoint reuses it.
         """
         import torch
@@ -211,11 +210,8 @@ class ForwardEngine:
         with stage("plan"):
             packing = (self.pack_body is not None, self.pack_max_len, self.pack_row_len, self.prefix_body is not None)
             settings = (self.causal, *packing, self.batch_size, self.token_budget)
-            plan, reads, batches, packed = kept(
-                self.memo_digest if plan_key is not None else None,
-                ("plan", plan_key, settings),
-                lambda: self._plan(targets, top_reads),
-            )
+            digest, key = plan_key or (None, None)
+            plan, reads, batches, packed = kept(digest, ("plan", key, settings), lambda: self._plan(targets, top_reads))
             hosts = plan.hosts
         pending = list(reversed(batches))  # used as a stack; longest batch first
         bar = _progress(len(hosts), len(pending), self.desc)

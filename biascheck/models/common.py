@@ -13,7 +13,7 @@ from biascheck.errors import TokenizationError
 from biascheck.models.base import LanguageModel, ModelInfo
 from biascheck.models.batching import ForwardEngine
 from biascheck.models.head import float32_head
-from biascheck.models.memo import MEMO_TEXTS, encodings_memo, kept
+from biascheck.models.memo import MEMO_TEXTS, MemoKey, encodings_memo, kept
 from biascheck.models.text import covering_pieces
 from biascheck.timing import timed
 
@@ -166,7 +166,6 @@ class EngineModel(LanguageModel):
             token_budget=token_budget,
         )
         self.engine.dtype_name = self.info.dtype  # named in the error a non-finite log-probability raises
-        self.engine.memo_digest = self.info.extra.get("tokenizer_sha256")  # plans of kept reads (`memo`)
         if token_budget is None and batch_size is None and device.startswith("cuda"):
             self._size_budget_from_card(device)
 
@@ -248,16 +247,17 @@ class EngineModel(LanguageModel):
         return body, float32_head(head, model.dtype), True
 
     # ------------------------------------------------------------------ tokenizing
-    def _memo_key(self, *key: Hashable) -> tuple[Hashable, ...]:
-        """`key` with what else a kept result depends on besides the tokenizer: the family and the positions a
-        text may take (a model with a shorter position table builds, and checks, its reads again)."""
+    def _memo_key(self, *key: Hashable) -> MemoKey:
+        """(the tokenizer's digest, `key` with what else a kept result depends on: the family and the positions a
+        text may take; a model with a shorter position table builds, and checks, its reads again)."""
         limit = max_positions(self.model.config)
-        return (type(self).__name__, None if limit is None else limit - self._reserved_positions(), *key)
+        room = None if limit is None else limit - self._reserved_positions()
+        return self.info.extra.get("tokenizer_sha256"), (type(self).__name__, room, *key)
 
-    def _kept(self, key: tuple[Hashable, ...], build: Callable[[], T]) -> T:
-        """`build()` kept for the process by this model's tokenizer under `key` (`_memo_key`; `memo.kept`): a
-        sweep's next checkpoint reads it, and the engine the plan it made of it (`ForwardEngine.run`, plan_key)."""
-        return kept(self.info.extra.get("tokenizer_sha256"), key, build)
+    def _kept(self, key: MemoKey, build: Callable[[], T]) -> T:
+        """`build()` kept for the process under `key` (`_memo_key`; `memo.kept`): a sweep's next checkpoint reads
+        it, and the engine the plan it made of it (`ForwardEngine.run`, plan_key)."""
+        return kept(*key, build)
 
     @timed("tokenise")
     def _encode(self, texts: Sequence[str], *, add_special_tokens: bool) -> dict[str, Encoded]:

@@ -18,7 +18,7 @@ time (its output must reproduce the model's logits) and falls back to the full l
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -26,7 +26,8 @@ import numpy as np
 from biascheck.errors import TokenizationError
 from biascheck.models.base import BLANK, MLM_PLL, MLM_SLOT, SLOT, SlotScores, TokenTerms
 from biascheck.models.common import Encoded, EngineModel
-from biascheck.models.planning import TargetArrays, target_arrays
+from biascheck.models.memo import MemoKey
+from biascheck.models.planning import TargetArrays, TopRead, target_arrays
 from biascheck.models.text import (
     TemplateError,
     check_candidates,
@@ -69,7 +70,7 @@ class MaskedLM(EngineModel):
     # ------------------------------------------------------------------ slot
     def _slot_reads(
         self, templates: Sequence[str], candidates: Sequence[str]
-    ) -> tuple[tuple[TargetArrays, np.ndarray, np.ndarray], tuple[Hashable, ...]]:
+    ) -> tuple[tuple[TargetArrays, np.ndarray, np.ndarray], MemoKey]:
         """(the reads, the template x candidate cell each read adds to, pieces per cell), kept for the process
         by tokenizer (`_kept`) so that a sweep's next checkpoint does not fill and check them again; and their key,
         under which the engine keeps its plan."""
@@ -130,14 +131,13 @@ class MaskedLM(EngineModel):
         check_texts(prompts, "prompts")
         return self.fill_slot([p + " " + SLOT for p in prompts], candidates)
 
-    def _mask_reads(self, templates: Sequence[str], what: str) -> dict[str, Any]:
-        """The engine's arguments for the single mask token each template's SLOT becomes, (input ids, position)
-        each: kept (`_kept`), with their key for the engine's plan."""
+    def _mask_reads(self, templates: Sequence[str], what: str) -> tuple[tuple[TopRead, ...], MemoKey]:
+        """(input ids, position) of the single mask token each template's SLOT becomes, kept (`_kept`); and their
+        key, under which the engine keeps its plan."""
         key = self._memo_key("mask_reads", tuple(templates), what)
-        reads = self._kept(key, lambda: tuple(self._build_mask_reads(templates, what)))
-        return {"target_reads": (), "top_reads": reads, "plan_key": key}
+        return self._kept(key, lambda: tuple(self._build_mask_reads(templates, what))), key
 
-    def _build_mask_reads(self, templates: Sequence[str], what: str) -> list[tuple[tuple[int, ...], int]]:
+    def _build_mask_reads(self, templates: Sequence[str], what: str) -> list[TopRead]:
         mask_text = self.tokenizer.mask_token
         filled = [fill(t, mask_text, mask_text) for t in templates]
         enc = self._encode([f[0] for f in filled], add_special_tokens=True)
@@ -174,7 +174,8 @@ class MaskedLM(EngineModel):
 
     def _read_ids(self, templates: Sequence[str], token_ids: Sequence[int] | np.ndarray) -> np.ndarray:
         """(n_templates, n_ids): log P(each id) at each (checked) template's mask, one gathered read each."""
-        _, vals, _ = self.engine.run(**self._mask_reads(templates, "template"), gather=token_ids)
+        reads, key = self._mask_reads(templates, "template")
+        _, vals, _ = self.engine.run((), reads, gather=token_ids, plan_key=key)
         return vals
 
     def slot_vocab(self, templates: Sequence[str], candidates: Sequence[str]) -> SlotScores:
@@ -189,7 +190,8 @@ class MaskedLM(EngineModel):
 
     def top_next(self, prompts: Sequence[str], k: int) -> tuple[np.ndarray, list[list[str]]]:
         check_texts(prompts, "prompts")
-        _, vals, ids = self.engine.run(**self._mask_reads([p + " " + SLOT for p in prompts], "prompt"), k=k)
+        reads, key = self._mask_reads([p + " " + SLOT for p in prompts], "prompt")
+        _, vals, ids = self.engine.run((), reads, k, plan_key=key)
         return vals, self._decode_ids(ids)
 
     # ------------------------------------------------------------------ PLL

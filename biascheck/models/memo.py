@@ -15,6 +15,7 @@ from collections.abc import Callable, Hashable
 from typing import Any, TypeVar
 
 T = TypeVar("T")
+MemoKey = tuple[str | None, Hashable]  # (the tokenizer's digest, what else the kept result depends on)
 MEMO_TEXTS = 400_000
 MEMO_CALLS = 4096  # a masked model's quick tier keeps about 220 calls' reads and as many plans; its full tier more
 _ENCODINGS: dict[tuple[str, bool], dict[str, Any]] = {}  # text -> `common.Encoded`

@@ -58,7 +58,7 @@ def test_a_shorter_position_table_or_another_tokenizer_builds_again_and_errors_a
             second.fill_slot(TEMPLATES, CANDIDATES)
     assert builds == [first.info.name, second.info.name, second.info.name]
     second.model.config.max_position_embeddings = 512
-    second.info.extra["tokenizer_sha256"] = second.engine.memo_digest = "another tokenizer"  # as its load sets them
+    second.info.extra["tokenizer_sha256"] = "another tokenizer"  # as a load with another tokenizer records it
     second.fill_slot(TEMPLATES, CANDIDATES)  # another tokenizer builds its own, and the first one's are dropped
     assert builds[-1] == second.info.name and set(memo._CALLS) == {"another tokenizer"}
 
