@@ -24,7 +24,7 @@ reference data), the time by stage,
 the GPU's busy seconds (utilisation x time), its share of the run and of the scoring stages (forward
 + LM head), the peak memory used, the token budget the engine chose, what the engine computed (results.json's
 ``extra.engine_work``: tokens, positions, LM-head rows, their matrix-product GFLOPs) and the rate the scoring
-stages ran at, as a share of the device's float32 and bfloat16 matmul rates measured at the start (``rates``),
+stages ran at, as a share of the device's matmul rate in the model's dtype measured at the start (``rates``),
 and pytest's exit code (gates failing on random weights are expected: the run is timed, not judged). It writes
 ``summary.json`` and ``summary.md`` to ``--out`` and prints the table.
 
@@ -300,7 +300,7 @@ class GpuSampler:
 
 
 def measured_rates(device: str) -> dict[str, float | None]:
-    """`biascheck.models.work.matmul_rate` (wall clock) in float32 and bfloat16, in a process of its own: this
+    """`biascheck.models.work.matmul_rate` (wall clock) in each of `rate_dtypes`, in a process of its own: this
     one must not hold card memory while the probes' process measures what is free. None where it fails (said in
     the summary)."""
     argv = [sys.executable, str(Path(__file__).resolve()), "rates", "--device", device]
@@ -308,7 +308,12 @@ def measured_rates(device: str) -> dict[str, float | None]:
     try:
         return json.loads(done.stdout.strip().splitlines()[-1])
     except (ValueError, IndexError):
-        return {"float32": None, "bfloat16": None}
+        return dict.fromkeys(rate_dtypes(device))
+
+
+def rate_dtypes(device: str) -> tuple[str, ...]:
+    """The dtypes a run can score in on `device` (`--dtype`): TF32 only on a card (on a CPU `tf32` is float32)."""
+    return ("float32", "tf32", "bfloat16") if device.startswith("cuda") else ("float32", "bfloat16")
 
 
 def arithmetic(record: dict, stages: dict[str, float], rates: dict[str, float | None]) -> dict:
@@ -509,7 +514,7 @@ def markdown(rows: list[dict]) -> str:
     said = f"{where.get('card') or 'no GPU'}; CPU {where.get('cpu') or 'unknown'}, {where.get('cores')} cores"
     rates = rows[0].get("rates") if rows else None
     if rates:
-        said += f"; matmul GFLOP/s measured: float32 {rates.get('float32')}, bfloat16 {rates.get('bfloat16')}"
+        said += "; matmul GFLOP/s measured: " + ", ".join(f"{dtype} {rate}" for dtype, rate in rates.items())
     guards = sorted({"on" if r.get("guard") else "off" for r in rows}) or ["off"]
     guard = guards[0] if len(guards) == 1 else "on for real weights, off for random ones"
     head = (
@@ -541,7 +546,7 @@ def main(argv: list[str] | None = None) -> int:
     prep.add_argument(
         "--real", action="store_true", help="also the default model's GGUF, in parts beside the kit (<kit>-gguf/)"
     )
-    rate = sub.add_parser("rates", help="the device's float32 and bfloat16 matmul rates (GFLOP/s), as JSON")
+    rate = sub.add_parser("rates", help="the device's matmul rates (GFLOP/s) in each dtype a run uses, as JSON")
     rate.add_argument("--device", default="cuda")
     go = sub.add_parser("run", help="build each model and run the full tier on it, sampling the GPU")
     go.add_argument("--kit", type=Path, default=REPO / ".gpu_kit")
@@ -570,7 +575,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "rates":
         from biascheck.models.work import matmul_rate
 
-        print(json.dumps({d: round(matmul_rate(args.device, d), 1) for d in ("float32", "bfloat16")}))
+        print(json.dumps({d: round(matmul_rate(args.device, d), 1) for d in rate_dtypes(args.device)}))
         return 0
     models = [m.strip() for m in args.models.split(",") if m.strip()]
     unknown = [m for m in models if m not in known]

@@ -69,6 +69,11 @@ def test_unknown_models_and_an_unprepared_kit_are_refused(tmp_path):
     assert done.returncode == 2 and "not a prepared kit" in done.stderr
 
 
+def test_the_rates_are_measured_in_every_dtype_a_run_on_the_device_can_use():
+    assert gpu_kit.rate_dtypes("cuda:0") == ("float32", "tf32", "bfloat16")
+    assert gpu_kit.rate_dtypes("cpu") == ("float32", "bfloat16")  # tf32 is float32 there, and recorded so
+
+
 def test_the_pack_plugin_makes_every_causal_model_pack_its_inputs():
     """`run --pack` loads this plugin into the probes' process: CausalLM's pack default ("auto": a CPU only) becomes
     True, so a card runs prefix-tree rows too. It names a keyword CausalLM has (a renamed one would do nothing)."""

@@ -56,22 +56,26 @@ def matmul_rate(
     card, 1024 on a CPU) repeated for about `seconds` after a warm-up, each waited for. The ceiling a run's
     forward and LM head are set against: by the wall clock for stages timed by it (`benchmarks/gpu_kit.py`), by
     process time for CPU seconds (`benchmarks/bench_scoring.py`: other processes on a shared machine take wall
-    time, not this one's CPU time). Float32 is PyTorch's default there: no TF32 on a card."""
+    time, not this one's CPU time). `dtype` as the engine runs it (`precision`): float32 without TF32 on a card,
+    "tf32" float32 matrices with TF32 products (on a CPU the same as float32)."""
     import torch
+
+    from biascheck.models.precision import TF32, products_in_tf32, weights_dtype
 
     cuda = device.startswith("cuda")
     n = 8192 if cuda else 1024
-    kind = getattr(torch, dtype)
+    kind = getattr(torch, weights_dtype(dtype))
     gen = torch.Generator(device=device).manual_seed(0)
     a = torch.randn(n, n, device=device, dtype=kind, generator=gen)
     b = torch.randn(n, n, device=device, dtype=kind, generator=gen)
-    torch.matmul(a, b)
-    settle(device)
-    reps, t0 = 0, clock()
-    while clock() - t0 < seconds:
+    with products_in_tf32(dtype == TF32, device):
         torch.matmul(a, b)
-        reps += 1
         settle(device)
+        reps, t0 = 0, clock()
+        while clock() - t0 < seconds:
+            torch.matmul(a, b)
+            reps += 1
+            settle(device)
     return 2 * n**3 * reps / (clock() - t0) / 1e9
 
 

@@ -91,3 +91,4 @@ def test_matmul_rate_counts_the_products_it_timed():
     ticks = iter(range(100))
     assert matmul_rate("cpu", seconds=1.5, clock=lambda: float(next(ticks))) == 2 * 1024**3 / 3 / 1e9
     assert matmul_rate("cpu", seconds=0.05) > 0  # the wall clock, by default
+    assert matmul_rate("cpu", "tf32", seconds=0.05) > 0  # float32 matrices: a CPU has no TF32 products
