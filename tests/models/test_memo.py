@@ -35,6 +35,22 @@ def builds(monkeypatch):
     return built
 
 
+@pytest.fixture
+def plans(monkeypatch):
+    """One entry per plan the engine made (not read from the memo)."""
+    from biascheck.models.batching import ForwardEngine
+
+    planned: list[int] = []
+    real = ForwardEngine._plan
+
+    def counting(self, targets, top_reads):
+        planned.append(len(targets.seq) + len(top_reads))
+        return real(self, targets, top_reads)
+
+    monkeypatch.setattr(ForwardEngine, "_plan", counting)
+    return planned
+
+
 def test_a_second_checkpoint_reads_the_first_ones_slot_reads_with_its_own_numbers(checkpoints, builds):
     first, second = checkpoints
     assert first.info.extra["tokenizer_sha256"] == second.info.extra["tokenizer_sha256"]
@@ -63,20 +79,11 @@ def test_a_shorter_position_table_or_another_tokenizer_builds_again_and_errors_a
     assert builds[-1] == second.info.name and set(memo._CALLS) == {"another tokenizer"}
 
 
-def test_the_engine_keeps_its_plan_of_kept_reads_for_the_next_checkpoint(checkpoints, monkeypatch):
+def test_the_engine_keeps_its_plan_of_kept_reads_for_the_next_checkpoint(checkpoints, plans):
     """Reads a model keeps come with their key; the engine keeps the plan it makes of them with its settings,
     and the next checkpoint's engine reuses it, with its own numbers. Other reads, or other settings (a
     token budget halved after an out-of-memory), are planned again."""
-    from biascheck.models.batching import ForwardEngine
-
-    planned: list[int] = []
-    real = ForwardEngine._plan
-
-    def counting(self, targets, top_reads):
-        planned.append(len(targets.seq) + len(top_reads))
-        return real(self, targets, top_reads)
-
-    monkeypatch.setattr(ForwardEngine, "_plan", counting)
+    planned = plans
     first, second = checkpoints
     a = first.fill_slot(TEMPLATES, CANDIDATES).logprob
     tops = first.top_next(["He is a"], 3)
@@ -95,22 +102,13 @@ def test_the_engine_keeps_its_plan_of_kept_reads_for_the_next_checkpoint(checkpo
     assert np.array_equal(fresh, b) and not np.array_equal(a, b) and tops[1]
 
 
-def test_a_causal_checkpoint_reuses_the_plan_of_the_same_texts(saved_gpt2, monkeypatch):
+def test_a_causal_checkpoint_reuses_the_plan_of_the_same_texts(saved_gpt2, plans):
     """A causal model's reads are rebuilt from the kept encodings each call (arrays, cheap); their plan is kept
     under the texts, the context prefix and the family, so the next checkpoint does not plan them again."""
     import torch
 
-    from biascheck.models.batching import ForwardEngine
-
     memo.clear()
-    planned: list[int] = []
-    real = ForwardEngine._plan
-
-    def counting(self, targets, top_reads):
-        planned.append(len(targets.seq))
-        return real(self, targets, top_reads)
-
-    monkeypatch.setattr(ForwardEngine, "_plan", counting)
+    planned = plans
     first, second = (load_model(str(saved_gpt2), device="cpu") for _ in range(2))
     with torch.no_grad():
         for w in second.model.parameters():
