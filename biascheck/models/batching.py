@@ -289,11 +289,14 @@ class ForwardEngine:
         flat = hidden.reshape(-1, hidden.shape[-1])
         if pre_hidden is not None:
             flat = torch.cat([pre_hidden.reshape(-1, hidden.shape[-1]), flat])
-        b_of_host = np.full(len(hosts), -1, dtype=np.int64)
-        b_of_host[batch] = np.arange(len(batch))
+        # each host's row in the batch, looked up among the batch's hosts (a table over every host of the call
+        # cost O(hosts) a batch: 3.5 s a checkpoint on the masked full tier's 0.5 million reads)
+        by_host = np.argsort(batch, kind="stable")
+        sorted_hosts = np.asarray(batch, dtype=np.int64)[by_host]
 
         def where(h: np.ndarray, p: np.ndarray) -> np.ndarray:
-            return np.where(p < lcp, p, lcp + b_of_host[h] * width + (p - lcp))
+            b = by_host[np.searchsorted(sorted_hosts, h)]
+            return np.where(p < lcp, p, lcp + b * width + (p - lcp))
 
         return flat, where
 
@@ -328,11 +331,12 @@ class ForwardEngine:
         self.work.sequences += len(starts)
         self.work.tokens += sum(row.size for row in batch)
         self.work.positions += ids.size
-        start_of = np.full(max(starts) + 1, -1, dtype=np.int64)
-        start_of[list(starts)] = list(starts.values())
+        host_ids = np.fromiter(starts, np.int64, len(starts))  # looked up among this batch's hosts, as padded
+        by_host = np.argsort(host_ids, kind="stable")
+        sorted_hosts, start_of = host_ids[by_host], np.fromiter(starts.values(), np.int64, len(starts))[by_host]
 
         def where(h: np.ndarray, p: np.ndarray) -> np.ndarray:
-            return flat_paths[start_of[h] + p]
+            return flat_paths[start_of[np.searchsorted(sorted_hosts, h)] + p]
 
         return hidden.reshape(-1, hidden.shape[-1]), where
 
