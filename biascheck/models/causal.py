@@ -47,9 +47,8 @@ from biascheck.models.text import (
     check_texts,
     covering_pieces,
     fill,
-    word_of_piece,
-    words_of,
 )
+from biascheck.models.words import word_layout, word_sums
 
 DOCUMENT_SEPARATOR = "<|endoftext|>"
 
@@ -380,17 +379,8 @@ class CausalLM(EngineModel):
     def word_logprobs(self, sentences: Sequence[str]) -> list[list[tuple[str, int, int, float]]]:
         check_texts(sentences, "sentences")
         terms = self._terms(sentences).by_text()
-        out = []
-        for s in sentences:
-            e_, t = terms[s]
-            words = words_of(s)
-            sums = [0.0] * len(words)
-            seen = [False] * len(words)
-            for q, (a, b) in enumerate(e_.offsets):
-                w = word_of_piece(s, a, b, words)
-                if w is None:
-                    continue
-                sums[w] += float(t[q])  # NaN (unscored first piece) propagates on purpose
-                seen[w] = True
-            out.append([(w.text, w.start, w.end, sums[n] if seen[n] else float("nan")) for n, w in enumerate(words)])
-        return out
+        texts = tuple(sentences)
+        layout = self._kept(
+            self._memo_key("words", texts), lambda: word_layout(texts, [terms[s][0].offsets for s in texts], None)
+        )
+        return word_sums(layout, np.concatenate([terms[s][1] for s in texts]))  # an unscored first piece: NaN

@@ -35,9 +35,8 @@ from biascheck.models.text import (
     check_texts,
     covering_pieces,
     fill,
-    word_of_piece,
-    words_of,
 )
+from biascheck.models.words import word_layout, word_sums
 
 _HEAD_ATTRS = ("cls", "lm_head", "predictions")
 
@@ -238,24 +237,14 @@ class MaskedLM(EngineModel):
     def word_logprobs(self, sentences: Sequence[str]) -> list[list[tuple[str, int, int, float]]]:
         check_texts(sentences, "sentences")
         pll = self._pll(sentences)
-        return [_words(s, *pll[s]) for s in sentences]
+        texts = tuple(sentences)
+        layout = self._kept(
+            self._memo_key("words", texts),
+            lambda: word_layout(texts, [pll[s][0].offsets for s in texts], [pll[s][0].special for s in texts]),
+        )
+        return word_sums(layout, np.concatenate([pll[s][1] for s in texts]))
 
     def token_logprobs(self, sentences: Sequence[str]) -> list[TokenTerms]:
         check_texts(sentences, "sentences")
         pll = self._pll(sentences)
         return [TokenTerms(tuple(pll[s][0].ids), pll[s][1]) for s in sentences]
-
-
-def _words(text: str, e_: Encoded, terms: np.ndarray) -> list[tuple[str, int, int, float]]:
-    words = words_of(text)
-    sums = [0.0] * len(words)
-    seen = [False] * len(words)
-    for q, ((a, b), sp) in enumerate(zip(e_.offsets, e_.special, strict=False)):
-        if sp:
-            continue
-        w = word_of_piece(text, a, b, words)
-        if w is None:
-            continue
-        sums[w] += float(terms[q])
-        seen[w] = True
-    return [(w.text, w.start, w.end, sums[n] if seen[n] else float("nan")) for n, w in enumerate(words)]

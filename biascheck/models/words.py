@@ -1,0 +1,65 @@
+"""Word log-probabilities from piece log-probabilities: which word of its sentence each piece belongs to (the
+layout, depending on the texts and the tokenizer only, so a sweep keeps it for the next checkpoint), and the
+sums a model's piece terms give. Used by both engines' `word_logprobs`."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from biascheck.models.text import word_of_piece, words_of
+
+Word = tuple[str, int, int]  # the word, its start and end in its sentence
+
+
+@dataclass(frozen=True)
+class WordLayout:
+    """words: per sentence, its words (`text.words_of`); piece_word: per piece of the sentences laid end to end,
+    the index of its word among all the sentences' words laid end to end, -1 for a piece that belongs to none
+    (a special token where those are skipped, trailing whitespace); n_words: how many words in all."""
+
+    words: tuple[tuple[Word, ...], ...]
+    piece_word: np.ndarray
+    n_words: int
+
+
+def word_layout(
+    texts: Sequence[str], offsets: Sequence[Sequence[tuple[int, int]]], special: Sequence[Sequence[int]] | None
+) -> WordLayout:
+    """The layout of `texts`, given each text's pieces' character offsets; `special`: per text, which pieces are
+    special tokens (they belong to no word), or None to place every piece (`text.word_of_piece`)."""
+    words: list[tuple[Word, ...]] = []
+    piece_word: list[int] = []
+    base = 0
+    for i, (text, spans) in enumerate(zip(texts, offsets, strict=True)):
+        found = words_of(text)
+        skip = special[i] if special is not None else (0,) * len(spans)
+        for (a, b), sp in zip(spans, skip, strict=False):
+            w = None if sp else word_of_piece(text, a, b, found)
+            piece_word.append(-1 if w is None else base + w)
+        piece_word.extend([-1] * (len(spans) - len(skip)))  # pieces past the special flags: none given
+        words.append(tuple((w.text, w.start, w.end) for w in found))
+        base += len(found)
+    index = np.asarray(piece_word, dtype=np.int64)
+    index.flags.writeable = False  # shared with the next model: read, never changed
+    return WordLayout(tuple(words), index, base)
+
+
+def word_sums(layout: WordLayout, terms: np.ndarray) -> list[list[tuple[str, int, int, float]]]:
+    """Per sentence, (word, start, end, the sum of its pieces' terms in piece order); NaN for a word none of whose
+    pieces was placed in it, and a NaN term (an unscored piece) makes its word's sum NaN. `terms`: per piece,
+    laid end to end as in the layout."""
+    if len(terms) != len(layout.piece_word):
+        raise ValueError(f"{len(terms)} piece terms for a layout of {len(layout.piece_word)} pieces")
+    placed = layout.piece_word >= 0
+    index = layout.piece_word[placed]
+    sums = np.bincount(index, weights=np.asarray(terms, dtype=np.float64)[placed], minlength=layout.n_words)
+    seen = np.bincount(index, minlength=layout.n_words) > 0
+    values = np.where(seen, sums, np.nan).tolist()
+    out, at = [], 0
+    for sentence in layout.words:
+        out.append([(text, a, b, values[at + n]) for n, (text, a, b) in enumerate(sentence)])
+        at += len(sentence)
+    return out
