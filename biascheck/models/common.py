@@ -260,7 +260,10 @@ class EngineModel(LanguageModel):
         return kept(*key, build)
 
     @timed("tokenise")
-    def _encode(self, texts: Sequence[str], *, add_special_tokens: bool) -> dict[str, Encoded]:
+    def _encode(self, texts: Sequence[str], *, add_special_tokens: bool, keep: bool = True) -> dict[str, Encoded]:
+        """Each distinct text's encoding, from the process's memo where it holds it; `keep`: add what was missing
+        to the memo (False where only a kept build reads them: the masked full tier's 0.5 million filled slots
+        filled the memo before role nouns' sentences, which a next checkpoint then tokenised again)."""
         unique = sorted(set(texts))
         if not unique:
             return {}
@@ -269,7 +272,7 @@ class EngineModel(LanguageModel):
         got: dict[str, Encoded] = {}
         if missing:
             got = self._encode_backend(missing, add_special_tokens) or self._encode_wrapper(missing, add_special_tokens)
-            if memo is not None and len(memo) + len(got) <= MEMO_TEXTS:
+            if keep and memo is not None and len(memo) + len(got) <= MEMO_TEXTS:
                 memo.update(got)
         out = got if memo is None else {text: got[text] if text in got else memo[text] for text in unique}
         self._check_lengths(unique, [len(out[text].ids) for text in unique])  # this model's limit, memo or not

@@ -90,7 +90,7 @@ class MaskedLM(EngineModel):
         nc = len(candidates)
         mask_text = self.tokenizer.mask_token
         filled = {(i, j): fill(t, c, mask_text) for i, t in enumerate(templates) for j, c in enumerate(candidates)}
-        enc = self._encode([f[0] for f in filled.values()], add_special_tokens=True)
+        enc = self._encode([f[0] for f in filled.values()], add_special_tokens=True, keep=False)  # reads kept
         reads: list[tuple[tuple[int, ...], int, int]] = []
         owner: list[int] = []
         n_pieces = np.zeros((len(templates), nc), dtype=np.int64)
@@ -139,7 +139,7 @@ class MaskedLM(EngineModel):
     def _build_mask_reads(self, templates: Sequence[str], what: str) -> list[TopRead]:
         mask_text = self.tokenizer.mask_token
         filled = [fill(t, mask_text, mask_text) for t in templates]
-        enc = self._encode([f[0] for f in filled], add_special_tokens=True)
+        enc = self._encode([f[0] for f in filled], add_special_tokens=True, keep=False)  # the reads are kept
         reads = []
         for t, (text, s, e) in zip(templates, filled, strict=True):
             e_ = enc[text]

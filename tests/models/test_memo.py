@@ -123,3 +123,22 @@ def test_a_causal_checkpoint_reuses_the_plan_of_the_same_texts(saved_gpt2, plans
     second.context_prefix, second.prefix_ids = first.context_prefix, first.prefix_ids
     assert np.array_equal(second.fill_slot(TEMPLATES, CANDIDATES).logprob, b)  # planned afresh: the same numbers
     memo.clear()
+
+
+def test_what_only_a_kept_build_reads_stays_out_of_the_encodings_and_word_layouts_are_kept(checkpoints, monkeypatch):
+    """The filled slots' encodings serve only the reads built from them, which are kept: they would fill the
+    memo (the masked full tier fills 0.5 million slots) before texts a next checkpoint encodes again. A
+    sentence's word layout is kept with its encodings; the sums are each model's own."""
+    from biascheck.models import words
+
+    first, second = checkpoints
+    first.fill_slot(TEMPLATES, CANDIDATES)
+    digest = first.info.extra["tokenizer_sha256"]
+    assert not memo._ENCODINGS.get((digest, True))
+    layouts: list[int] = []
+    real = words.word_layout
+    monkeypatch.setattr("biascheck.models.masked.word_layout", lambda *a: layouts.append(1) or real(*a))
+    sentences = ["He is a nurse.", "She is a pilot."]
+    a, b = first.word_logprobs(sentences), second.word_logprobs(sentences)
+    assert len(layouts) == 1 and set(memo._ENCODINGS[(digest, True)]) == set(sentences)
+    assert [w[:3] for w in a[0]] == [w[:3] for w in b[0]] and a != b
