@@ -374,7 +374,7 @@ class ForwardEngine:
                     if gather_ids is None:
                         raw_top, i = torch.topk(logits[tl], k, dim=-1)
                     else:
-                        raw_top = logits[tl][:, gather_ids.to(logits.device)]
+                        raw_top = logits[tl[:, None], gather_ids.to(logits.device)[None, :]]  # no row copies
                         i = gather_ids.expand(len(top_local), -1)
                 lse = log_normaliser_(logits)
                 if raw_t is not None:
