@@ -30,15 +30,15 @@ that are prefixes of others share the longer input's forward pass.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import chain
 from typing import Any
 
 import numpy as np
 
 from biascheck.errors import TokenizationError
 from biascheck.models.base import BLANK, CAUSAL_NEXT, CAUSAL_SENTENCE, SLOT, SlotScores, TokenTerms
-from biascheck.models.common import Encoded, EngineModel, FlatTerms
-from biascheck.models.planning import TargetArrays
+from biascheck.models.common import Encoded, EngineModel
+from biascheck.models.memo import MemoKey
+from biascheck.models.terms import FlatTerms, TermReads, term_reads
 from biascheck.models.text import (
     TemplateError,
     check_candidate_rows,
@@ -48,7 +48,7 @@ from biascheck.models.text import (
     covering_pieces,
     fill,
 )
-from biascheck.models.words import word_layout, word_sums
+from biascheck.models.words import WordLayout, word_layout, word_sums
 
 DOCUMENT_SEPARATOR = "<|endoftext|>"
 
@@ -239,42 +239,52 @@ class CausalLM(EngineModel):
         p0 = len(self.prefix_ids)
         return [(seq, p0 + q - 1, e_.ids[q]) for q in pieces if p0 + q >= 1]
 
-    def _terms(self, texts: Sequence[str]) -> FlatTerms:
-        """Every piece of every distinct text read at once: the reads as arrays (`planning.TargetArrays`,
-        no tuple per read: the Norwegian probe asks 1.2 M of them), the values in one flat array."""
-        enc = self._encode(texts, add_special_tokens=False)
-        order = list(enc)
-        encodings = [enc[text] for text in order]
-        lengths = np.fromiter((len(e_.ids) for e_ in encodings), dtype=np.int64, count=len(order))
-        ids = np.fromiter(chain.from_iterable(e_.ids for e_ in encodings), dtype=np.int64, count=int(lengths.sum()))
-        starts = np.cumsum(lengths) - lengths
-        text_of = np.repeat(np.arange(len(order)), lengths)
-        p0 = len(self.prefix_ids)
-        pos = p0 + np.arange(ids.size) - starts[text_of] - 1  # piece q is read at the position before it
-        read = pos >= 0
-        seqs = [self.prefix_ids + e_.ids for e_ in encodings]
-        key = self._memo_key("terms", self.prefix_ids, tuple(order))  # these reads' plan, for the next checkpoint
-        vals, _, _ = self.engine.run(TargetArrays(seqs, text_of[read], pos[read], ids[read]), plan_key=key)
-        values = np.full(ids.size, np.nan)
-        values[read] = vals
-        return FlatTerms(order, encodings, values, starts, lengths)
+    def _terms(self, texts: Sequence[str], *, keep: bool = True) -> FlatTerms:
+        """Every piece of every distinct text read at once (`terms.term_reads`), the reads kept by tokenizer and
+        context prefix (`_kept`) with the engine's plan of them; `keep`: the texts' encodings into the memo too
+        (False where nothing else reads them)."""
+        order = tuple(sorted(set(texts)))
+        key = self._memo_key("terms", self.prefix_ids, order)
+
+        def build() -> TermReads:
+            enc = self._encode(order, add_special_tokens=False, keep=keep)
+            return term_reads(order, [enc[text].ids for text in order], self.prefix_ids)
+
+        reads = self._kept(key, build)
+        return self._run_terms(reads, key)
+
+    def _run_terms(self, reads: TermReads, key: MemoKey) -> FlatTerms:
+        vals, _, _ = self.engine.run(reads.targets, plan_key=key)
+        values = np.full(reads.read.size, np.nan)
+        values[reads.read] = vals
+        return FlatTerms(reads, values)
 
     # ------------------------------------------------------------------ interface
     def fill_slot(self, templates: Sequence[str], candidates: Sequence[str]) -> SlotScores:
         check_templates(templates)
         check_candidates(candidates)
-        filled = {(i, j): fill(t, c, None) for i, t in enumerate(templates) for j, c in enumerate(candidates)}
-        flat = self._terms([f[0] for f in filled.values()])
-        sums = flat.sums()
-        encodings = dict(zip(flat.texts, flat.encodings, strict=True))
-        logprob = np.zeros((len(templates), len(candidates)), dtype=np.float64)
-        n_pieces = np.zeros((len(templates), len(candidates)), dtype=np.int64)
-        for (i, j), (text, s, e) in filled.items():
-            e_ = encodings[text]
-            what = f"template {templates[i]!r} with candidate {candidates[j]!r}"
-            n_pieces[i, j] = len(covering_pieces(text, e_.offsets, e_.special, s, e, what=what, tokens=e_.tokens))
-            logprob[i, j] = sums[text]
-        return SlotScores(logprob, n_pieces, CAUSAL_SENTENCE)
+        key = self._memo_key("slot_terms", self.prefix_ids, tuple(templates), tuple(candidates))
+        reads, cell_text, n_pieces = self._kept(key, lambda: self._slot_terms(templates, candidates))
+        sums = self._run_terms(reads, key).sum_values()
+        logprob = sums[cell_text].reshape(len(templates), len(candidates))
+        return SlotScores(logprob, n_pieces.copy(), CAUSAL_SENTENCE)
+
+    def _slot_terms(self, templates: Sequence[str], candidates: Sequence[str]) -> tuple[TermReads, Any, Any]:
+        """The reads of every filled template (cut at its first BLANK), each cell's text among them and the pieces
+        covering each candidate (checked: `covering_pieces`); kept for the next checkpoint by `fill_slot`."""
+        filled = [fill(t, c, None) for t in templates for c in candidates]
+        order = tuple(sorted({f[0] for f in filled}))
+        enc = self._encode(order, add_special_tokens=False, keep=False)  # only these kept reads read them
+        n_pieces = np.zeros(len(filled), dtype=np.int64)
+        for n, (text, s, e) in enumerate(filled):
+            e_ = enc[text]
+            what = f"template {templates[n // len(candidates)]!r} with candidate {candidates[n % len(candidates)]!r}"
+            n_pieces[n] = len(covering_pieces(text, e_.offsets, e_.special, s, e, what=what, tokens=e_.tokens))
+        index = {text: n for n, text in enumerate(order)}
+        cell_text = np.fromiter((index[f[0]] for f in filled), dtype=np.int64, count=len(filled))
+        cell_text.flags.writeable = n_pieces.flags.writeable = False  # shared with the next model
+        reads = term_reads(order, [enc[text].ids for text in order], self.prefix_ids)
+        return reads, cell_text, n_pieces.reshape(len(templates), len(candidates))
 
     def next_token(self, prompts: Sequence[str], candidates: Sequence[str]) -> SlotScores:
         check_candidates(candidates)
@@ -373,14 +383,18 @@ class CausalLM(EngineModel):
 
     def token_logprobs(self, sentences: Sequence[str]) -> list[TokenTerms]:
         check_texts(sentences, "sentences")
-        terms = self._terms(sentences).by_text()
-        return [TokenTerms(tuple(terms[s][0].ids), terms[s][1]) for s in sentences]
+        flat = self._terms(sentences)
+        at = {text: n for n, text in enumerate(flat.texts)}
+        return [TokenTerms(flat.ids(at[s]), flat.of(at[s])) for s in sentences]
 
     def word_logprobs(self, sentences: Sequence[str]) -> list[list[tuple[str, int, int, float]]]:
         check_texts(sentences, "sentences")
         terms = self._terms(sentences).by_text()
         texts = tuple(sentences)
-        layout = self._kept(
-            self._memo_key("words", texts), lambda: word_layout(texts, [terms[s][0].offsets for s in texts], None)
-        )
-        return word_sums(layout, np.concatenate([terms[s][1] for s in texts]))  # an unscored first piece: NaN
+
+        def build() -> WordLayout:
+            enc = self._encode(texts, add_special_tokens=False)  # the memo's, from _terms
+            return word_layout(texts, [enc[s].offsets for s in texts], None)
+
+        layout = self._kept(self._memo_key("words", texts), build)
+        return word_sums(layout, np.concatenate([terms[s] for s in texts]))  # an unscored first piece: NaN

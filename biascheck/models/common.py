@@ -5,7 +5,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple, TypeVar
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -57,32 +57,6 @@ class TokenNames(Sequence[str]):
 
     def __repr__(self) -> str:
         return repr(self._all())
-
-
-class FlatTerms(NamedTuple):
-    """The chain-rule terms of distinct texts in one flat array: text n's pieces are
-    values[starts[n] : starts[n] + lengths[n]] (NaN: a first piece with no context prefix)."""
-
-    texts: list[str]
-    encodings: list[Encoded]
-    values: np.ndarray
-    starts: np.ndarray
-    lengths: np.ndarray
-
-    def of(self, n: int) -> np.ndarray:
-        return self.values[self.starts[n] : self.starts[n] + self.lengths[n]]
-
-    def by_text(self) -> dict[str, tuple[Encoded, np.ndarray]]:
-        """Per distinct text, its encoding and its terms."""
-        return {text: (self.encodings[n], self.of(n)) for n, text in enumerate(self.texts)}
-
-    def sums(self) -> dict[str, float]:
-        """Per distinct text, the sum of its terms, NaN left out (`np.nansum` of each, one pass over all)."""
-        sums = np.zeros(len(self.texts))
-        some = self.lengths > 0
-        if some.any():
-            sums[some] = np.add.reduceat(np.nan_to_num(self.values, nan=0.0), self.starts[some])
-        return dict(zip(self.texts, sums.tolist(), strict=True))
 
 
 def torch_dtype_name(dtype: Any) -> str:

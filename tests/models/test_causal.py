@@ -251,15 +251,3 @@ def test_a_sliding_attention_window_keeps_longer_inputs_out_of_packed_rows(llama
     lm.engine.pack_max_len, lm.engine.pack_row_len = None, 128  # packed as before: the window is lost
     wrong = lm.fill_slot(templates, ["He", "She"]).logprob.ravel()
     assert not np.allclose(wrong, got, atol=1e-4)
-
-
-def test_flat_terms_sum_each_texts_pieces_leaving_nan_out():
-    """`FlatTerms.sums` is `np.nansum` of each text's slice, a text without pieces summing to 0."""
-    from biascheck.models.common import FlatTerms
-
-    values = np.array([np.nan, -1.5, -2.25, -0.5, np.nan, -4.0])
-    flat = FlatTerms(["a", "b", "c", "d"], [None] * 4, values, np.array([0, 3, 3, 4]), np.array([3, 0, 1, 2]))
-    sums = list(flat.sums().values())
-    assert sums == [float(np.nansum(values[s : s + n])) for s, n in [(0, 3), (3, 0), (3, 1), (4, 2)]]
-    assert flat.sums() == {"a": -3.75, "b": 0.0, "c": -0.5, "d": -4.0}
-    assert np.isnan(flat.of(0)[0]) and flat.of(1).size == 0

@@ -142,3 +142,24 @@ def test_what_only_a_kept_build_reads_stays_out_of_the_encodings_and_word_layout
     a, b = first.word_logprobs(sentences), second.word_logprobs(sentences)
     assert len(layouts) == 1 and set(memo._ENCODINGS[(digest, True)]) == set(sentences)
     assert [w[:3] for w in a[0]] == [w[:3] for w in b[0]] and a != b
+
+
+def test_a_causal_checkpoint_reads_the_kept_slot_terms_and_keeps_no_filled_text(saved_gpt2, monkeypatch):
+    """A causal fill_slot's reads, cells and checked pieces are kept (`CausalLM._slot_terms`, built once); the
+    filled texts' encodings stay out of the memo (only that build reads them)."""
+    import torch
+
+    from biascheck.models.causal import CausalLM
+
+    memo.clear()
+    built: list[int] = []
+    real = CausalLM._slot_terms
+    monkeypatch.setattr(CausalLM, "_slot_terms", lambda self, t, c: built.append(1) or real(self, t, c))
+    first, second = (load_model(str(saved_gpt2), device="cpu") for _ in range(2))
+    with torch.no_grad():
+        for w in second.model.parameters():
+            w.mul_(1.5)
+    a, b = first.fill_slot(TEMPLATES, CANDIDATES), second.fill_slot(TEMPLATES, CANDIDATES)
+    assert len(built) == 1 and np.array_equal(a.n_pieces, b.n_pieces) and not np.array_equal(a.logprob, b.logprob)
+    assert not memo._ENCODINGS.get((first.info.extra["tokenizer_sha256"], False))
+    memo.clear()
