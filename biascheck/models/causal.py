@@ -36,8 +36,10 @@ import numpy as np
 
 from biascheck.errors import TokenizationError
 from biascheck.models.base import BLANK, CAUSAL_NEXT, CAUSAL_SENTENCE, SLOT, SlotScores, TokenTerms
-from biascheck.models.common import Encoded, EngineModel
+from biascheck.models.common import EngineModel
 from biascheck.models.memo import MemoKey
+from biascheck.models.packing import sliding_window
+from biascheck.models.planning import TargetArrays, target_arrays
 from biascheck.models.terms import FlatTerms, TermReads, term_reads
 from biascheck.models.text import (
     TemplateError,
@@ -61,15 +63,6 @@ def default_context_prefix(tokenizer: Any) -> str:
         if tok:
             return str(tok)
     return ""
-
-
-def sliding_window(model: Any) -> int | None:
-    """The attention window of a model with sliding-window layers (Gemma 2/3, Mistral: `config.sliding_window`),
-    else None. The packed path's 4-D mask replaces it: measured on Gemma 3 270M (window 512), a 676-token input
-    packed gave logits equal to the model's own to 0.0 over its first 400 positions and 24 apart past 520."""
-    config = getattr(model, "config", None)
-    window = getattr(getattr(config, "text_config", config), "sliding_window", None)
-    return int(window) if isinstance(window, int) and window > 0 else None
 
 
 class CausalLM(EngineModel):
@@ -233,12 +226,6 @@ class CausalLM(EngineModel):
         return len(self.prefix_ids)
 
     # ------------------------------------------------------------------ reads
-    def _piece_reads(self, e_: Encoded, pieces: Sequence[int]) -> list[tuple[tuple[int, ...], int, int]]:
-        """log P(piece q | prefix + earlier pieces) reads; pieces without context are left out."""
-        seq = self.prefix_ids + e_.ids
-        p0 = len(self.prefix_ids)
-        return [(seq, p0 + q - 1, e_.ids[q]) for q in pieces if p0 + q >= 1]
-
     def _terms(self, texts: Sequence[str], *, keep: bool = True) -> FlatTerms:
         """Every piece of every distinct text read at once (`terms.term_reads`), the reads kept by tokenizer and
         context prefix (`_kept`) with the engine's plan of them; `keep`: the texts' encodings into the memo too
@@ -293,8 +280,20 @@ class CausalLM(EngineModel):
     def next_token_rows(self, prompts: Sequence[str], candidates: Sequence[Sequence[str]]) -> SlotScores:
         check_texts(prompts, "prompts")
         nc = check_candidate_rows(prompts, candidates)
+        key = self._memo_key("next_reads", self.prefix_ids, tuple(prompts), tuple(map(tuple, candidates)))
+        reads, owner, n_pieces = self._kept(key, lambda: self._next_reads(prompts, candidates, nc))
+        vals, _, _ = self.engine.run(reads, plan_key=key)
+        logprob = np.zeros(len(prompts) * nc, dtype=np.float64)
+        np.add.at(logprob, owner, vals)
+        return SlotScores(logprob.reshape(len(prompts), nc), n_pieces.copy(), CAUSAL_NEXT)
+
+    def _next_reads(
+        self, prompts: Sequence[str], candidates: Sequence[Sequence[str]], nc: int
+    ) -> tuple[TargetArrays, np.ndarray, np.ndarray]:
+        """The reads of each prompt's candidates, the cell each adds to and the pieces per cell (checked), kept by
+        `next_token_rows` for the next checkpoint."""
         pairs = {(i, j): p + " " + c for i, p in enumerate(prompts) for j, c in enumerate(candidates[i])}
-        enc = self._encode(list(pairs.values()), add_special_tokens=False)
+        enc = self._encode(list(pairs.values()), add_special_tokens=False, keep=False)  # the reads are kept
         reads, owner = [], []
         n_pieces = np.zeros((len(prompts), nc), dtype=np.int64)
         for (i, j), text in pairs.items():
@@ -308,14 +307,15 @@ class CausalLM(EngineModel):
                     f"{what}: nothing comes before the candidate and the tokenizer has no BOS/EOS token to use as a "
                     "context prefix; give a non-empty prompt or a context prefix."
                 )
-            for r in self._piece_reads(e_, pieces):
-                reads.append(r)
+            seq, p0 = self.prefix_ids + e_.ids, len(self.prefix_ids)  # log P(piece q | prefix + earlier pieces)
+            for q in (q for q in pieces if p0 + q >= 1):  # a piece without context is left out
+                reads.append((seq, p0 + q - 1, e_.ids[q]))
                 owner.append(i * nc + j)
             n_pieces[i, j] = len(pieces)
-        vals, _, _ = self.engine.run(reads)
-        logprob = np.zeros(len(prompts) * nc, dtype=np.float64)
-        np.add.at(logprob, np.asarray(owner, dtype=np.int64), vals)
-        return SlotScores(logprob.reshape(len(prompts), nc), n_pieces, CAUSAL_NEXT)
+        arrays, owner_array = target_arrays(reads), np.asarray(owner, dtype=np.int64)
+        for a in (*arrays[1:], owner_array, n_pieces):
+            a.flags.writeable = False  # shared with the next model: read, never changed
+        return arrays, owner_array, n_pieces
 
     def _last_reads(self, prompts: Sequence[str], what: str) -> list[tuple[tuple[int, ...], int]]:
         """(context prefix + prompt ids, last position) per prompt: where the next token is read."""

