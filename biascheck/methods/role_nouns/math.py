@@ -34,6 +34,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from itertools import chain
 
 import numpy as np
 import pandas as pd
@@ -78,20 +79,26 @@ def context_scores(
     spans: Sequence[tuple[int, int]],
     include_variant: bool,
 ) -> np.ndarray:
-    """Step 2. Sum of word log-probs per sentence, without (masked) or with (causal) the variant's words.
+    """Step 2. Sum of word log-probs per sentence, without (masked) or with (causal) the variant's words; an
+    unscored word (NaN: a causal model without a context prefix cannot score the first word, which is the name
+    and the same for every variant) adds nothing.
 
     word_scores[i]: `LanguageModel.word_logprobs` output for sentence i; spans[i]: the variant's
-    (start, end) characters. A word is part of the variant if its span overlaps the variant's.
+    (start, end) characters. A word is part of the variant if its span overlaps the variant's. All sentences'
+    words at once (role nouns score 64,800 sentences a model); each sum in word order, as a loop would add.
     """
-    out = np.empty(len(word_scores))
-    for i, (words, (start, end)) in enumerate(zip(word_scores, spans, strict=False)):
-        total = 0.0
-        for _word, w_start, w_end, logprob in words:
-            inside = w_start < end and w_end > start
-            if include_variant or not inside:
-                total += logprob
-        out[i] = total
-    return out
+    n = len(word_scores)
+    counts = np.fromiter(map(len, word_scores), dtype=np.int64, count=n)
+    if not counts.sum():
+        return np.zeros(n)
+    _, w_start, w_end, logprob = (np.asarray(column) for column in zip(*chain.from_iterable(word_scores), strict=True))
+    sentence = np.repeat(np.arange(n), counts)
+    bounds = np.asarray(spans, dtype=np.int64).reshape(n, 2)[sentence]
+    inside = (w_start < bounds[:, 1]) & (w_end > bounds[:, 0])
+    kept = ~np.isnan(logprob)
+    if not include_variant:
+        kept &= ~inside
+    return np.bincount(sentence[kept], weights=logprob[kept].astype(np.float64), minlength=n)
 
 
 def posterior(frame: pd.DataFrame, score: str = "score", log_prior: str | None = "log_prior") -> pd.Series:

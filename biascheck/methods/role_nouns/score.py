@@ -7,7 +7,6 @@ log-probabilities, then P(V|C) per (set, name) averaged over the states.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from math import isnan
 
 import numpy as np
 import pandas as pd
@@ -57,13 +56,11 @@ def score(lm: LanguageModel, reference: Reference, settings: ProbeSettings) -> R
     predictions, the estimator, the states. `lm`: a `biascheck.models.base.LanguageModel` (methods do not
     import the model layer).
 
-    An unscored word (NaN: a causal model without a context prefix cannot score the first word,
-    which is the name and the same for every variant) adds nothing to the sum.
+    An unscored word (NaN) adds nothing to the sum (`math.context_scores`).
     """
     states = list(reference.states)
     stimuli = build_stimuli(reference.sets, reference.names, states)
     words = lm.word_logprobs(stimuli["sentence"].tolist())
-    words = [[(w, a, b, 0.0 if isnan(lp) else lp) for (w, a, b, lp) in sentence] for sentence in words]
     masked = lm.family == "masked"
     spans = list(zip(stimuli["v_start"], stimuli["v_end"], strict=False))
     stimuli["score"] = context_scores(words, spans, include_variant=not masked)

@@ -57,6 +57,33 @@ def test_context_scores_leave_out_every_word_of_the_variant():
     assert m.context_scores([words], [span], include_variant=True)[0] == pytest.approx(-15.75)
 
 
+def _loop_context_scores(word_scores, spans, include_variant):
+    """The per-word loop `context_scores` replaced (an unscored word counting 0), as an oracle."""
+    out = []
+    for words, (start, end) in zip(word_scores, spans, strict=True):
+        total = 0.0
+        for _w, a, b, lp in words:
+            if (include_variant or not (a < end and b > start)) and not np.isnan(lp):
+                total += lp
+        out.append(total)
+    return out
+
+
+@pytest.mark.parametrize("include_variant", [True, False])
+def test_context_scores_equal_the_loop_with_unscored_and_empty_sentences(include_variant):
+    rng = np.random.default_rng(5)
+    sentences, spans = [], []
+    for n in [3, 0, 5, 1, 7, 2]:
+        at = np.cumsum(rng.integers(1, 6, size=2 * n + 1))
+        lps = rng.normal(-3, 2, size=n)
+        lps[rng.random(n) < 0.2] = np.nan
+        sentences.append([("w", int(at[2 * i]), int(at[2 * i + 1]), float(lps[i])) for i in range(n)])
+        spans.append((int(at[1]), int(at[3])) if n > 1 else (0, 1))
+    got = m.context_scores(sentences, spans, include_variant)
+    assert got.tolist() == _loop_context_scores(sentences, spans, include_variant)  # bit for bit
+    assert m.context_scores([[], []], [(0, 1), (0, 1)], include_variant).tolist() == [0.0, 0.0]
+
+
 @pytest.mark.parametrize(
     ("likelihood", "prior", "expected"),
     [
