@@ -23,7 +23,7 @@ def _english_probes() -> dict[str, list[str]]:
     from biascheck.methods.natural_prompts.spec import TEMPLATES
     from biascheck.methods.politicians.score import template
     from biascheck.methods.pronoun_ratio.spec import VERBS
-    from biascheck.methods.role_nouns.score import build_stimuli
+    from biascheck.methods.role_nouns.math import build_stimuli
     from biascheck.methods.singular_they import stimuli
 
     sets = pd.DataFrame([{"set": "s", "split": "x", "category": "neut", "variant": WHAT, "article": "a"}])

@@ -5,7 +5,8 @@ Which attitude group's choices among *firewoman / fireman / firefighter* does a 
 
 The model's preference for variant V of a role-noun set in context C ("Sally is a ___ from Utah.")
 1. Build one sentence per (set, variant, name, state): ``f"{name} is {article} {variant} from {state}."``
-   (`score.build_stimuli`). The 24 names and 50 states are Watson's; the 20 sets are Papineau's.
+   (`build_stimuli`, kept on the reference: `Reference.stimuli`). The 24 names and 50 states are Watson's;
+   the 20 sets are Papineau's.
 2. Score C given V (`context_scores`):
    * masked LMs (estimator ``mlm-pll+corpus-prior``, the paper's eq. 1-2): log P(C|V) = sum of the
      pseudo-log-likelihood terms of the context words (every word except the variant's), each piece
@@ -72,6 +73,39 @@ def select_states(states: Sequence[str], k: int | None) -> list[str]:
         raise ValueError(f"need at least one state, got k={k}")
     index = np.unique(np.round(np.linspace(0, len(ordered) - 1, k)).astype(int))
     return [ordered[i] for i in index]
+
+
+def build_stimuli(sets: pd.DataFrame, names: pd.DataFrame, states: Sequence[str]) -> pd.DataFrame:
+    """Step 1. One row per (set, variant, name, state).
+
+    sets: columns set, split, category, variant, article (`biascheck.data.role_nouns.role_noun_sets`).
+    names: columns name, name_gender.
+    Returns the columns of both plus state, sentence, v_start, v_end (the variant's character span).
+    """
+    rows = []
+    for s in sets.itertuples(index=False):
+        for n in names.itertuples(index=False):
+            for state in states:
+                prefix = f"{n.name} is {s.article} "
+                sentence = f"{prefix}{s.variant} from {state}."
+                rows.append(
+                    (
+                        s.set,
+                        s.split,
+                        s.category,
+                        s.variant,
+                        n.name,
+                        n.name_gender,
+                        state,
+                        sentence,
+                        len(prefix),
+                        len(prefix) + len(s.variant),
+                    )
+                )
+    return pd.DataFrame(
+        rows,
+        columns=["set", "split", "category", "variant", "name", "name_gender", "state", "sentence", "v_start", "v_end"],
+    )
 
 
 def context_scores(

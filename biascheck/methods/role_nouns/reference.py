@@ -7,12 +7,13 @@ metrics and figures compare the model with the trials and with the prior's own p
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import pandas as pd
 
 from biascheck.data import ReferenceData
 from biascheck.data import role_nouns as data
-from biascheck.methods.role_nouns.math import prior_predictions, select_states
+from biascheck.methods.role_nouns.math import build_stimuli, prior_predictions, select_states
 from biascheck.settings import ProbeSettings
 
 
@@ -32,6 +33,12 @@ class Reference:
     states: tuple[str, ...]
     trials: pd.DataFrame
     prior_pred: pd.DataFrame
+
+    @cached_property
+    def stimuli(self) -> pd.DataFrame:
+        """Step 1's sentences (`math.build_stimuli`): one per (set, variant, name, state), built once for every
+        model the run scores (64,800 rows; the reference is kept across a sweep's checkpoints). Read-only."""
+        return build_stimuli(self.sets, self.names, self.states)
 
 
 def load(refdata: ReferenceData, settings: ProbeSettings) -> Reference:

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 import pytest
 
 from biascheck.methods.role_nouns import score
+from biascheck.methods.role_nouns.math import build_stimuli
 from biascheck.methods.role_nouns.spec import ESTIMATOR_CAUSAL, ESTIMATOR_MASKED, PROBE
 from biascheck.models.base import LanguageModel, ModelInfo
 from biascheck.settings import settings_of
@@ -14,7 +15,7 @@ from .common import NAMES, SETS, reference
 
 
 def test_build_stimuli_sentence_and_variant_span():
-    stim = score.build_stimuli(SETS, NAMES, ["Utah"])
+    stim = build_stimuli(SETS, NAMES, ["Utah"])
     assert len(stim) == 8 * 2
     row = stim[(stim["variant"] == "police officer") & (stim["name"] == "Sally")].iloc[0]
     assert row["sentence"] == "Sally is a police officer from Utah."
@@ -76,8 +77,13 @@ class FakeLM(LanguageModel):
 def test_score_masked_uses_context_and_prior_in_one_call():
     prior = SETS.assign(prior=[0.2, 0.4, 0.4, 0.2, 0.4, 0.4, 0.5, 0.5])
     lm = FakeLM("masked")
-    scored = score.score(lm, reference(prior=prior, states=["Utah", "Ohio"]), settings_of(PROBE))
+    ref = reference(prior=prior, states=["Utah", "Ohio"])
+    scored = score.score(lm, ref, settings_of(PROBE))
     assert lm.calls == 1 and scored.estimator == ESTIMATOR_MASKED and scored.states == ["Utah", "Ohio"]
+    # step 1 is built once for every model the reference serves, and scoring does not change it
+    assert ref.stimuli is ref.stimuli and ref.stimuli.equals(build_stimuli(ref.sets, ref.names, ref.states))
+    again = score.score(lm, ref, settings_of(PROBE))
+    assert again.predictions.equals(scored.predictions)
     pred = scored.predictions
     actor = pred[pred["set"] == "actor"].set_index(["name", "category"])["p"]
     # Sally: context 'from' .5 with actress, .25 with actor; flat prior -> 2/3, 1/3
