@@ -226,24 +226,22 @@ class CausalLM(EngineModel):
         return len(self.prefix_ids)
 
     # ------------------------------------------------------------------ reads
-    def _terms(self, texts: Sequence[str], *, keep: bool = True) -> FlatTerms:
+    def _terms(self, texts: Sequence[str]) -> FlatTerms:
         """Every piece of every distinct text read at once (`terms.term_reads`), the reads kept by tokenizer and
-        context prefix (`_kept`) with the engine's plan of them; `keep`: the texts' encodings into the memo too
-        (False where nothing else reads them)."""
+        context prefix (`_kept`) with the engine's plan of them (the encodings memo'd: word_logprobs reads them)."""
         order = tuple(sorted(set(texts)))
         key = self._memo_key("terms", self.prefix_ids, order)
 
         def build() -> TermReads:
-            enc = self._encode(order, add_special_tokens=False, keep=keep)
+            enc = self._encode(order, add_special_tokens=False)
             return term_reads(order, [enc[text].ids for text in order], self.prefix_ids)
 
         reads = self._kept(key, build)
         return self._run_terms(reads, key)
 
     def _run_terms(self, reads: TermReads, key: MemoKey) -> FlatTerms:
-        vals, _, _ = self.engine.run(reads.targets, plan_key=key)
         values = np.full(reads.read.size, np.nan)
-        values[reads.read] = vals
+        values[reads.read] = self.engine.run(reads.targets, plan_key=key)[0]
         return FlatTerms(reads, values)
 
     # ------------------------------------------------------------------ interface
@@ -256,7 +254,9 @@ class CausalLM(EngineModel):
         logprob = sums[cell_text].reshape(len(templates), len(candidates))
         return SlotScores(logprob, n_pieces.copy(), CAUSAL_SENTENCE)
 
-    def _slot_terms(self, templates: Sequence[str], candidates: Sequence[str]) -> tuple[TermReads, Any, Any]:
+    def _slot_terms(
+        self, templates: Sequence[str], candidates: Sequence[str]
+    ) -> tuple[TermReads, np.ndarray, np.ndarray]:
         """The reads of every filled template (cut at its first BLANK), each cell's text among them and the pieces
         covering each candidate (checked: `covering_pieces`); kept for the next checkpoint by `fill_slot`."""
         filled = [fill(t, c, None) for t in templates for c in candidates]
