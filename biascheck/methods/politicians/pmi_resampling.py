@@ -85,11 +85,18 @@ def _counts_by_gender(matrix: SampleMatrix, weights: np.ndarray, genders: np.nda
 
 def _bootstrap_values(matrix: SampleMatrix, setup: _Setup, n_resamples: int, seed: int) -> dict[str, np.ndarray]:
     present = (matrix.counts > 0).astype(float)
+    # A resample keeps every name's gender: each gender's counts come from its own names' rows alone (the other
+    # rows' weights are 0 there, and adding 0 changes no sum: the same counts at a fraction of the products).
+    own = [
+        (rows, matrix.counts[rows].T)
+        for rows in (np.flatnonzero(matrix.name_gender == g) for g in range(len(matrix.genders)))
+    ]
 
     def draw(rng: np.random.Generator, batch: int) -> tuple[np.ndarray, np.ndarray]:
         weights = _bootstrap_weights(matrix, rng, batch)
         distinct = np.asarray(present.T @ weights.T).T  # a name drawn twice is two names of the resample
-        return _counts_by_gender(matrix, weights, matrix.name_gender), distinct
+        counts = np.stack([np.asarray(part @ weights[:, rows].T).T for rows, part in own], axis=1)
+        return counts, distinct
 
     return _resampled_gaps(setup, n_resamples, seed, draw)
 
