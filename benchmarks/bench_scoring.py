@@ -43,6 +43,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from biascheck.models.causal_paths import shared_prefix_body  # noqa: E402 - the checkout, put on the path above
 from biascheck.models.work import matmul_flops, matmul_rate  # noqa: E402 - the checkout, put on the path above
 
 
@@ -329,7 +330,7 @@ def bench_one(lm, harness, args, name: str, workload, gflops: float) -> bool:
     if args.padded_ab:
         methods["engine-padded"] = variant(None, None)
     if args.kv_ab:
-        methods["engine+kv"] = variant(None, lm._build_prefix_body())
+        methods["engine+kv"] = variant(None, shared_prefix_body(lm._path_check()))
     if harness is not None:
         methods["lm-eval"] = lambda: run_lm_eval(harness, reqs)
     if not args.no_naive:

@@ -36,6 +36,7 @@ import numpy as np
 
 from biascheck.errors import TokenizationError
 from biascheck.models.base import BLANK, CAUSAL_NEXT, CAUSAL_SENTENCE, SLOT, SlotScores, TokenTerms
+from biascheck.models.causal_paths import PathCheck, packed_body, shared_prefix_body
 from biascheck.models.common import EngineModel
 from biascheck.models.memo import MemoKey
 from biascheck.models.packing import sliding_window
@@ -96,7 +97,7 @@ class CausalLM(EngineModel):
             raise ValueError(f"pack must be True, False or 'auto', got {pack!r}")
         if pack == "auto":
             pack = self.engine.device == "cpu"
-        self.engine.pack_body = self._build_pack_body() if pack else None
+        self.engine.pack_body = packed_body(self._path_check()) if pack else None
         window = sliding_window(model)
         if window is not None:  # packed rows replace the window with their own mask: rows and inputs within it
             self.engine.pack_max_len = window
@@ -105,112 +106,19 @@ class CausalLM(EngineModel):
             from biascheck.models.packing import CPU_TOKEN_BUDGET
 
             self.engine.token_budget = CPU_TOKEN_BUDGET
-        self.engine.prefix_body = self._build_prefix_body() if share_prefix_kv and not self.engine.pack_body else None
+        self.engine.prefix_body = (
+            shared_prefix_body(self._path_check()) if share_prefix_kv and not self.engine.pack_body else None
+        )
         # recorded with the model (results.json): same numbers to float32 rounding, other speed
         self.info.extra["engine_layout"] = (
             f"prefix-tree rows of {self.engine.pack_row_len}" if self.engine.pack_body is not None else "padded batches"
         )
 
-    def _build_pack_body(self) -> Any:
-        """The packed path: rows of prefix trees, each position attending to its ancestors only (a 4-D
-        additive mask) at its depth's position id. Enabled only if it reproduces the padded forward
-        pass on a small batch; None (padded batches) otherwise, with a warning."""
-        import warnings
-
-        import torch
-
-        from biascheck.models.packing import ancestor_mask, pack_rows
-
-        module = self.model.base_model if self.fast_head else self.model
-        dtype = self.model.dtype if self.model.dtype.is_floating_point else torch.float32
-
-        def pack_body(ids, positions, allowed):
-            mask = torch.zeros(allowed.shape, dtype=dtype, device=allowed.device)
-            mask.masked_fill_(~allowed, torch.finfo(dtype).min)
-            out = module(input_ids=ids, attention_mask=mask[:, None], position_ids=positions, use_cache=False)
-            return out.last_hidden_state if self.fast_head else out.logits
-
-        try:
-            c = self._check_ids()
-            seqs = [tuple(c[:6]), (*c[:3], c[4]), (c[0], c[5], c[1])]
-            dev = self.engine.device
-            (row,) = pack_rows(seqs, 64)
-            with torch.inference_mode():
-                got = pack_body(
-                    torch.tensor(row.tokens, device=dev)[None],
-                    torch.tensor(row.depths, device=dev)[None],
-                    torch.from_numpy(ancestor_mask(row, row.size)).to(dev)[None],
-                )[0].float()
-                padded = torch.tensor([s + (self.engine.pad_id,) * (6 - len(s)) for s in seqs], device=dev)
-                mask = torch.tensor([[1] * len(s) + [0] * (6 - len(s)) for s in seqs], device=dev)
-                want = self.engine.body(padded, mask).float()
-                tol = 1e-4 if self.model.dtype == torch.float32 else 5e-2
-                scale = float(want.abs().max()) + 1.0
-                err = max(
-                    float((got[torch.from_numpy(path).to(dev)] - want[i, : len(path)]).abs().max())
-                    for i, path in zip(row.hosts, row.paths, strict=True)
-                )
-            if err > tol * scale:
-                raise ValueError(f"max difference {err:.3g}")
-        except Exception as exc:  # noqa: BLE001 - any failure: padded batches
-            warnings.warn(
-                f"biascheck: prefix-tree packing disabled for {type(self.model).__name__} ({exc}).",
-                RuntimeWarning,
-                stacklevel=3,
-            )
-            return None
-        return pack_body
-
-    def _build_prefix_body(self) -> Any:
-        """The shared-prefix path: run a prefix common to a whole batch once (batch 1, with cache),
-        repeat its KV cache over the batch and run only the suffixes. Enabled only if it reproduces
-        the plain forward pass on a small padded batch; None otherwise."""
-        import warnings
-
-        import torch
-
-        if not self.fast_head:
-            return None
-        base = self.model.base_model
-
-        def prefix_body(prefix, ids, mask):
-            out = base(input_ids=prefix[None], use_cache=True)
-            cache = out.past_key_values
-            n, p = ids.shape[0], prefix.shape[0]
-            cache.batch_repeat_interleave(n)
-            full_mask = torch.cat([torch.ones((n, p), dtype=mask.dtype, device=mask.device), mask], dim=1)
-            pos = torch.arange(p, p + ids.shape[1], device=ids.device)[None].expand(n, -1)
-            hidden = base(
-                input_ids=ids, attention_mask=full_mask, past_key_values=cache, position_ids=pos, use_cache=True
-            ).last_hidden_state
-            return out.last_hidden_state[0], hidden
-
-        try:
-            ids = self._check_ids()
-            dev = self.engine.device
-            with torch.inference_mode():
-                pre = torch.tensor(ids[:3], device=dev)
-                suf = torch.tensor([ids[3:6], [ids[4], self.engine.pad_id, self.engine.pad_id]], device=dev)
-                m = torch.tensor([[1, 1, 1], [1, 0, 0]], device=dev)
-                ph, sh = prefix_body(pre, suf, m)
-                full = torch.tensor([ids[:6], ids[:3] + [ids[4], 0, 0]], device=dev)
-                fm = torch.tensor([[1] * 6, [1, 1, 1, 1, 0, 0]], device=dev)
-                want = self.engine.body(full, fm).float()
-                got0 = torch.cat([ph, sh[0]]).float()
-                got1 = torch.cat([ph, sh[1, :1]]).float()
-                tol = 1e-4 if self.model.dtype == torch.float32 else 5e-2
-                scale = float(want.abs().max()) + 1.0
-                err = max(float((got0 - want[0]).abs().max()), float((got1 - want[1, :4]).abs().max()))
-            if err > tol * scale:
-                raise ValueError(f"max difference {err:.3g}")
-        except Exception as exc:  # noqa: BLE001 - any failure: run every input in full
-            warnings.warn(
-                f"biascheck: shared-prefix KV-cache reuse disabled for {type(self.model).__name__} ({exc}).",
-                RuntimeWarning,
-                stacklevel=3,
-            )
-            return None
-        return prefix_body
+    def _path_check(self) -> PathCheck:
+        """What `causal_paths` needs to build a path and check it against this model's padded forward pass."""
+        return PathCheck(
+            self.model, self.fast_head, self._check_ids, self.engine.device, self.engine.pad_id, self.engine.body
+        )
 
     def _head_module(self) -> Any:
         cfg = self.model.config
