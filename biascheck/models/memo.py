@@ -3,11 +3,13 @@
 sweep's next checkpoint, the next release scored in the same process) reads it instead of building it again.
 
 Two kinds: the encodings of texts (`encodings_memo`: a text's ids, offsets and special-token marks), and what a
-call's texts become (`kept`: a masked model's reads, with each candidate's covering pieces checked, and the
-engine's plans of a model's reads, masked or causal). They are what the run builds anyway; kept, they outlive the
-call that built them. One tokenizer's at a time (a sweep has one): a new digest drops the others'. Bounded:
-MEMO_TEXTS texts (about 1 KB each) and MEMO_CALLS calls; past a bound nothing more is kept, and everything is built
-as without a memo. A model built in memory (no digest) keeps nothing."""
+call's texts become (`kept`): a masked model's slot, mask and pseudo-log-likelihood reads and a causal model's
+chain-rule, filled-template and next-token reads (each with every candidate's covering pieces checked), which word
+each piece belongs to (`words.WordLayout`), and the engine's plan of each. They are what the run builds anyway;
+kept, they outlive the call that built them. Texts that only a kept build reads are not added to the encodings
+(`EngineModel._encode(keep=False)`). One tokenizer's at a time (a sweep has one): a new digest drops the others'.
+Bounded: MEMO_TEXTS texts (about 1 KB each) and MEMO_CALLS calls; past a bound nothing more is kept, and everything
+is built as without a memo. A model built in memory (no digest) keeps nothing."""
 
 from __future__ import annotations
 
