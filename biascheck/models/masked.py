@@ -36,7 +36,7 @@ from biascheck.models.text import (
     covering_pieces,
     fill,
 )
-from biascheck.models.words import word_layout, word_sums
+from biascheck.models.words import WordLayout, word_layout, word_sums
 
 _HEAD_ATTRS = ("cls", "lm_head", "predictions")
 
@@ -197,6 +197,12 @@ class MaskedLM(EngineModel):
     def _pll(self, sentences: Sequence[str]) -> dict[str, tuple[Encoded, np.ndarray]]:
         """Per distinct sentence, its encoding and each piece's log P(piece | the rest), read with the piece masked
         (NaN at special tokens). The reads are kept by tokenizer (`_kept`), with the engine's plan of them."""
+        enc, texts, flat, starts = self._pll_flat(sentences)
+        return {t: (enc[t], flat[starts[i] : starts[i + 1]]) for i, t in enumerate(texts)}
+
+    def _pll_flat(self, sentences: Sequence[str]) -> tuple[dict[str, Encoded], tuple[str, ...], np.ndarray, np.ndarray]:
+        """`_pll` laid end to end: (the encodings, the distinct sentences in order, every piece's term, where each
+        sentence starts among them and one more: the end)."""
         enc = self._encode(sentences, add_special_tokens=True)
         texts = tuple(enc)
         key = self._memo_key("pll", texts)
@@ -206,7 +212,7 @@ class MaskedLM(EngineModel):
         vals, _, _ = self.engine.run(reads, plan_key=key)
         flat = np.full(int(starts[-1]), np.nan)
         flat[slots] = vals
-        return {t: (enc[t], flat[starts[i] : starts[i + 1]]) for i, t in enumerate(texts)}
+        return enc, texts, flat, starts
 
     def _pll_reads(
         self, ids: Sequence[tuple[int, ...]], special: Sequence[Sequence[int]]
@@ -236,13 +242,23 @@ class MaskedLM(EngineModel):
 
     def word_logprobs(self, sentences: Sequence[str]) -> list[list[tuple[str, int, int, float]]]:
         check_texts(sentences, "sentences")
-        pll = self._pll(sentences)
+        enc, distinct, flat, starts = self._pll_flat(sentences)
         texts = tuple(sentences)
-        layout = self._kept(
-            self._memo_key("words", texts),
-            lambda: word_layout(texts, [pll[s][0].offsets for s in texts], [pll[s][0].special for s in texts]),
-        )
-        return word_sums(layout, np.concatenate([pll[s][1] for s in texts]))
+
+        def build() -> tuple[WordLayout, np.ndarray]:
+            """The layout and where each of `texts`' pieces lies in `flat` (a sentence given twice: twice)."""
+            at = {t: i for i, t in enumerate(distinct)}
+            index = np.fromiter((at[s] for s in texts), dtype=np.int64, count=len(texts))
+            lengths = starts[index + 1] - starts[index]
+            positions = np.arange(int(lengths.sum()), dtype=np.int64) + np.repeat(
+                starts[index] - (np.cumsum(lengths) - lengths), lengths
+            )
+            positions.flags.writeable = False  # shared with the next model: read, never changed
+            layout = word_layout(texts, [enc[s].offsets for s in texts], [enc[s].special for s in texts])
+            return layout, positions
+
+        layout, positions = self._kept(self._memo_key("words", texts), build)
+        return word_sums(layout, flat[positions])
 
     def token_logprobs(self, sentences: Sequence[str]) -> list[TokenTerms]:
         check_texts(sentences, "sentences")

@@ -23,6 +23,27 @@ class WordLayout:
     words: tuple[tuple[Word, ...], ...]
     piece_word: np.ndarray
     n_words: int
+    word_sentence: np.ndarray  # per word laid end to end: its sentence, start and end (`WordColumns`)
+    word_start: np.ndarray
+    word_end: np.ndarray
+
+
+@dataclass(frozen=True)
+class WordColumns:
+    """`word_sums`' numbers as arrays over all the sentences' words laid end to end: each word's sentence (index
+    into the texts), start, end and sum of its pieces' terms."""
+
+    sentence: np.ndarray
+    start: np.ndarray
+    end: np.ndarray
+    logprob: np.ndarray
+
+
+class WordScores(list):
+    """`word_sums`' per-sentence lists of (word, start, end, sum), with the same numbers as `columns`: a caller that
+    sums them per sentence (role nouns' 64,800 sentences a model) reads arrays, not a tuple per word."""
+
+    columns: WordColumns
 
 
 def word_layout(
@@ -43,23 +64,30 @@ def word_layout(
         words.append(tuple((w.text, w.start, w.end) for w in found))
         base += len(found)
     index = np.asarray(piece_word, dtype=np.int64)
-    index.flags.writeable = False  # shared with the next model: read, never changed
-    return WordLayout(tuple(words), index, base)
+    counts = np.fromiter(map(len, words), dtype=np.int64, count=len(words))
+    sentence = np.repeat(np.arange(len(words), dtype=np.int64), counts)
+    bounds = np.array([(a, b) for sentence_words in words for _, a, b in sentence_words], dtype=np.int64).reshape(-1, 2)
+    start, end = np.ascontiguousarray(bounds[:, 0]), np.ascontiguousarray(bounds[:, 1])
+    for array in (index, sentence, start, end):
+        array.flags.writeable = False  # shared with the next model: read, never changed
+    return WordLayout(tuple(words), index, base, sentence, start, end)
 
 
-def word_sums(layout: WordLayout, terms: np.ndarray) -> list[list[tuple[str, int, int, float]]]:
+def word_sums(layout: WordLayout, terms: np.ndarray) -> WordScores:
     """Per sentence, (word, start, end, the sum of its pieces' terms in piece order); NaN for a word none of whose
     pieces was placed in it, and a NaN term (an unscored piece) makes its word's sum NaN. `terms`: per piece,
-    laid end to end as in the layout."""
+    laid end to end as in the layout. The same numbers as arrays: the result's `columns`."""
     if len(terms) != len(layout.piece_word):
         raise ValueError(f"{len(terms)} piece terms for a layout of {len(layout.piece_word)} pieces")
     placed = layout.piece_word >= 0
     index = layout.piece_word[placed]
     sums = np.bincount(index, weights=np.asarray(terms, dtype=np.float64)[placed], minlength=layout.n_words)
     seen = np.bincount(index, minlength=layout.n_words) > 0
-    values = np.where(seen, sums, np.nan).tolist()
-    out, at = [], 0
+    logprob = np.where(seen, sums, np.nan)
+    values = logprob.tolist()
+    out, at = WordScores(), 0
     for sentence in layout.words:
         out.append([(text, a, b, values[at + n]) for n, (text, a, b) in enumerate(sentence)])
         at += len(sentence)
+    out.columns = WordColumns(layout.word_sentence, layout.word_start, layout.word_end, logprob)
     return out

@@ -76,3 +76,15 @@ def test_equals_the_loop(sents, skip_special):
     for ws, vs in zip(got, want, strict=True):
         for (*_, g), (*_, v) in zip(ws, vs, strict=True):
             assert (math.isnan(g) and math.isnan(v)) or g == v  # the same sums, bit for bit
+
+
+@settings(max_examples=100, deadline=None)
+@given(sentences())
+def test_the_columns_are_the_lists_numbers(sents):
+    """`WordScores.columns` (what role nouns sums per sentence) holds each list's words in order, bit for bit."""
+    layout = word_layout([s[0] for s in sents], [s[1] for s in sents], [s[2] for s in sents])
+    got = word_sums(layout, np.array([t for s in sents for t in s[3]], dtype=np.float64))
+    rows = [(i, a, b, v) for i, ws in enumerate(got) for _, a, b, v in ws]
+    c = got.columns
+    assert list(zip(c.sentence.tolist(), c.start.tolist(), c.end.tolist(), strict=True)) == [r[:3] for r in rows]
+    assert np.array_equal(c.logprob, np.array([r[3] for r in rows], dtype=np.float64), equal_nan=True)

@@ -122,11 +122,17 @@ def context_scores(
     words at once (role nouns score 64,800 sentences a model); each sum in word order, as a loop would add.
     """
     n = len(word_scores)
-    counts = np.fromiter(map(len, word_scores), dtype=np.int64, count=n)
-    if not counts.sum():
-        return np.zeros(n)
-    _, w_start, w_end, logprob = (np.asarray(column) for column in zip(*chain.from_iterable(word_scores), strict=True))
-    sentence = np.repeat(np.arange(n), counts)
+    columns = getattr(word_scores, "columns", None)  # the engines' `WordScores`: the same numbers as arrays
+    if columns is not None:
+        sentence, w_start, w_end, logprob = columns.sentence, columns.start, columns.end, columns.logprob
+        if not len(sentence):
+            return np.zeros(n)
+    else:
+        counts = np.fromiter(map(len, word_scores), dtype=np.int64, count=n)
+        if not counts.sum():
+            return np.zeros(n)
+        _, w_start, w_end, logprob = (np.asarray(c) for c in zip(*chain.from_iterable(word_scores), strict=True))
+        sentence = np.repeat(np.arange(n), counts)
     bounds = np.asarray(spans, dtype=np.int64).reshape(n, 2)[sentence]
     inside = (w_start < bounds[:, 1]) & (w_end > bounds[:, 0])
     kept = ~np.isnan(logprob)

@@ -84,6 +84,23 @@ def test_context_scores_equal_the_loop_with_unscored_and_empty_sentences(include
     assert m.context_scores([[], []], [(0, 1), (0, 1)], include_variant).tolist() == [0.0, 0.0]
 
 
+@pytest.mark.parametrize("include_variant", [True, False])
+def test_context_scores_of_an_engines_word_scores_read_its_columns_and_equal_the_loop(include_variant):
+    """The engines' `word_logprobs` gives `words.WordScores`: the sums come from its arrays, the loop's numbers."""
+    from biascheck.models.words import word_layout, word_sums
+
+    texts = ["Kim is a chair from Ohio.", "Kim is a chairperson from Ohio.", ""]
+    offsets = [[(a, b) for a, b in zip(range(len(t)), range(1, len(t) + 1), strict=True)] for t in texts]
+    terms = np.random.default_rng(3).normal(-2, 1, sum(map(len, texts)))
+    terms[[4, 17]] = np.nan
+    scores = word_sums(word_layout(texts, offsets, None), terms)
+    spans = [(9, 14), (9, 20), (0, 0)]
+    got = m.context_scores(scores, spans, include_variant)
+    assert got.tolist() == _loop_context_scores([list(s) for s in scores], spans, include_variant)  # bit for bit
+    scores.columns = None  # the same call without the arrays: the tuples' path
+    assert m.context_scores(scores, spans, include_variant).tolist() == got.tolist()
+
+
 @pytest.mark.parametrize(
     ("likelihood", "prior", "expected"),
     [
