@@ -51,7 +51,7 @@ from biascheck.models.text import (
     covering_pieces,
     fill,
 )
-from biascheck.models.words import WordLayout, word_layout, word_sums
+from biascheck.models.words import WordLayout, piece_positions, word_layout, word_sums
 
 DOCUMENT_SEPARATOR = "<|endoftext|>"
 
@@ -297,12 +297,13 @@ class CausalLM(EngineModel):
 
     def word_logprobs(self, sentences: Sequence[str]) -> list[list[tuple[str, int, int, float]]]:
         check_texts(sentences, "sentences")
-        terms = self._terms(sentences).by_text()
+        flat = self._terms(sentences)
         texts = tuple(sentences)
 
-        def build() -> WordLayout:
+        def build() -> tuple[WordLayout, np.ndarray]:
             enc = self._encode(texts, add_special_tokens=False)  # the memo's, from _terms
-            return word_layout(texts, [enc[s].offsets for s in texts], None)
+            positions = piece_positions(flat.texts, flat.reads.starts, flat.reads.lengths, texts)
+            return word_layout(texts, [enc[s].offsets for s in texts], None), positions
 
-        layout = self._kept(self._memo_key("words", texts), build)
-        return word_sums(layout, np.concatenate([terms[s] for s in texts]))  # an unscored first piece: NaN
+        layout, positions = self._kept(self._memo_key("words", texts), build)
+        return word_sums(layout, flat.values[positions])  # an unscored first piece: NaN

@@ -36,7 +36,7 @@ from biascheck.models.text import (
     covering_pieces,
     fill,
 )
-from biascheck.models.words import WordLayout, word_layout, word_sums
+from biascheck.models.words import WordLayout, piece_positions, word_layout, word_sums
 
 _HEAD_ATTRS = ("cls", "lm_head", "predictions")
 
@@ -247,13 +247,7 @@ class MaskedLM(EngineModel):
 
         def build() -> tuple[WordLayout, np.ndarray]:
             """The layout and where each of `texts`' pieces lies in `flat` (a sentence given twice: twice)."""
-            at = {t: i for i, t in enumerate(distinct)}
-            index = np.fromiter((at[s] for s in texts), dtype=np.int64, count=len(texts))
-            lengths = starts[index + 1] - starts[index]
-            positions = np.arange(int(lengths.sum()), dtype=np.int64) + np.repeat(
-                starts[index] - (np.cumsum(lengths) - lengths), lengths
-            )
-            positions.flags.writeable = False  # shared with the next model: read, never changed
+            positions = piece_positions(distinct, starts[:-1], np.diff(starts), texts)
             layout = word_layout(texts, [enc[s].offsets for s in texts], [enc[s].special for s in texts])
             return layout, positions
 

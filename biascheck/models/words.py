@@ -91,3 +91,18 @@ def word_sums(layout: WordLayout, terms: np.ndarray) -> WordScores:
         at += len(sentence)
     out.columns = WordColumns(layout.word_sentence, layout.word_start, layout.word_end, logprob)
     return out
+
+
+def piece_positions(
+    distinct: Sequence[str], starts: np.ndarray, lengths: np.ndarray, texts: Sequence[str]
+) -> np.ndarray:
+    """Where each piece of `texts` lies among the pieces of `distinct` laid end to end (text n's at
+    ``starts[n] : starts[n] + lengths[n]``), in the order of `texts` (a text given twice: its pieces twice): an
+    engine's flat terms taken at these are `word_sums`' input. Depends on the texts and the tokenizer alone."""
+    at = {t: i for i, t in enumerate(distinct)}
+    index = np.fromiter((at[t] for t in texts), dtype=np.int64, count=len(texts))
+    size = np.asarray(lengths, dtype=np.int64)[index]
+    skip = np.repeat(np.asarray(starts, dtype=np.int64)[index] - (np.cumsum(size) - size), size)
+    positions = np.arange(int(size.sum()), dtype=np.int64) + skip
+    positions.flags.writeable = False  # shared with the next model: read, never changed
+    return positions

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from biascheck.models.text import word_of_piece, words_of
-from biascheck.models.words import word_layout, word_sums
+from biascheck.models.words import piece_positions, word_layout, word_sums
 
 
 def loop_words(text, offsets, special, terms):
@@ -88,3 +88,16 @@ def test_the_columns_are_the_lists_numbers(sents):
     c = got.columns
     assert list(zip(c.sentence.tolist(), c.start.tolist(), c.end.tolist(), strict=True)) == [r[:3] for r in rows]
     assert np.array_equal(c.logprob, np.array([r[3] for r in rows], dtype=np.float64), equal_nan=True)
+
+
+@given(st.lists(st.integers(0, 4), min_size=1, max_size=5), st.lists(st.integers(0, 4), max_size=8))
+def test_piece_positions_take_each_texts_pieces_in_order(lengths, picks):
+    """Distinct texts' pieces laid end to end; `texts` any of them, repeated or not: the positions give the
+    concatenation of their slices, as the engines' dict of slices did."""
+    distinct = [f"t{i}" for i in range(len(lengths))]
+    starts = np.cumsum(lengths) - np.asarray(lengths)
+    flat = np.arange(int(sum(lengths)), dtype=float)
+    texts = [distinct[p % len(distinct)] for p in picks]
+    want = [flat[starts[distinct.index(t)] : starts[distinct.index(t)] + lengths[distinct.index(t)]] for t in texts]
+    got = flat[piece_positions(distinct, starts, np.asarray(lengths), texts)]
+    assert got.tolist() == (np.concatenate(want).tolist() if want else [])
