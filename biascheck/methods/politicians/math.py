@@ -90,7 +90,15 @@ def distinct_tokens(n_pieces: np.ndarray, token_ids: np.ndarray | None, owner: n
     return np.asarray(keep, dtype=np.int64)
 
 
-def top_lemmas(probs: np.ndarray, lemmas: Sequence[str], k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def lemma_codes(lemmas: Sequence[str]) -> np.ndarray:
+    """Each form's lemma as a code, 0 for the first lemma seen, 1 for the next (`pd.factorize`), for `top_lemmas`:
+    made once for a language's forms, not once per block of names."""
+    return pd.factorize(np.asarray(lemmas, dtype=object))[0].astype(np.int64)
+
+
+def top_lemmas(
+    probs: np.ndarray, lemmas: Sequence[str], k: int, codes: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Step 3. For each row (a name) of (n_names, n_forms) probabilities, the lemmas of its k most
     probable forms (forms with probability 0, i.e. not a single token, are never taken), most probable
     first, each lemma once, with the log-probability of its most probable form. Ties are broken by form
@@ -100,7 +108,8 @@ def top_lemmas(probs: np.ndarray, lemmas: Sequence[str], k: int) -> tuple[np.nda
     The first k of a full stable sort of each row, computed for the whole block at once: a partial
     partition finds each row's k-th largest value, every positive value at or above it is a candidate (ties
     with the k-th included), the candidates are sorted by (row, value desc, form) and cut at k per row,
-    and a lemma reached twice in a row keeps its first (most probable) form."""
+    and a lemma reached twice in a row keeps its first (most probable) form. `codes`: `lemma_codes(lemmas)`, where
+    the caller has them."""
     probs = np.asarray(probs, dtype=np.float64)
     n, m = probs.shape
     k = min(k, m)
@@ -118,8 +127,8 @@ def top_lemmas(probs: np.ndarray, lemmas: Sequence[str], k: int) -> tuple[np.nda
     rank = np.arange(rows.size) - np.searchsorted(rows, rows)  # place within its row
     first_k = rank < k
     rows, cols, values = rows[first_k], cols[first_k], values[first_k]
-    lemma_codes, distinct = pd.factorize(np.asarray(lemmas, dtype=object))
-    _, first = np.unique(rows * len(distinct) + lemma_codes[cols], return_index=True)
+    codes = lemma_codes(lemmas) if codes is None else codes
+    _, first = np.unique(rows * (int(codes.max(initial=-1)) + 1) + codes[cols], return_index=True)
     first.sort()  # back to (row, value desc, form) order: each (row, lemma) at its most probable form
     return rows[first].astype(np.int64), cols[first].astype(np.int64), np.log(values[first])
 

@@ -28,6 +28,7 @@ from biascheck.files import default_cache_dir
 from biascheck.methods.politicians.math import (
     distinct_tokens,
     fold_casings,
+    lemma_codes,
     samples_frame,
     top_lemmas,
 )
@@ -190,6 +191,7 @@ def score_language(lm: LanguageModel, reference: Language, top_k: Mapping[str, i
         lemmas = {pos: [forms[pos][all_forms[i]] for i in live[cols[pos]]] for pos in POS}
         top: dict[str, list] = {pos: [] for pos in POS}  # (rows, lemmas, log-probabilities) per chunk
         lemma_of: dict[str, np.ndarray] = {pos: np.asarray(lemmas[pos], dtype=object) for pos in POS}
+        codes = {pos: lemma_codes(lemmas[pos]) for pos in POS}
         for start in range(0, len(name_list), CHUNK):
             chunk = [template(n, order) for n in name_list[start : start + CHUNK]]
             probs = np.zeros((len(chunk), live.size))
@@ -197,7 +199,7 @@ def score_language(lm: LanguageModel, reference: Language, top_k: Mapping[str, i
                 logprob, estimator = _slot_logprob(lm, chunk, one_strings, one_ids, probe_estimator)
                 probs = fold_casings(np.exp(logprob), live_owner.reshape(-1), live.size)
             for pos in POS:  # chunk by chunk: one (names x forms) block in memory at a time
-                at, form_at, logs = top_lemmas(probs[:, cols[pos]], lemmas[pos], top_k[pos])
+                at, form_at, logs = top_lemmas(probs[:, cols[pos]], lemmas[pos], top_k[pos], codes[pos])
                 top[pos].append((at + start, lemma_of[pos][form_at], logs))
         samples[order] = {pos: samples_frame(names, *_joined(top[pos])) for pos in POS}
         if order == orders[0]:

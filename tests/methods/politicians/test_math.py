@@ -12,15 +12,16 @@ from biascheck.methods.politicians.math import (
     casing_variants,
     distinct_tokens,
     fold_casings,
+    lemma_codes,
     samples_frame,
     spread_subset,
     top_lemmas,
 )
 
 
-def _lists(probs, lemmas, k):
+def _lists(probs, lemmas, k, codes=None):
     """`top_lemmas` per row as a list of (lemma, log-probability), most probable first."""
-    rows, forms, logs = top_lemmas(probs, lemmas, k)
+    rows, forms, logs = top_lemmas(probs, lemmas, k, codes)
     out = [[] for _ in range(len(probs))]
     for r, c, lp in zip(rows.tolist(), forms.tolist(), logs.tolist(), strict=True):
         out[r].append((lemmas[c], lp))
@@ -127,6 +128,7 @@ def test_top_lemmas_partial_sort_equals_a_full_sort(data):
     lemmas = [data.draw(st.sampled_from("abcdef")) for _ in range(n)]
     k = data.draw(st.integers(0, n + 2))
     assert _lists(rows, lemmas, k) == _top_lemmas_full_sort(rows, lemmas, k)
+    assert _lists(rows, lemmas, k, lemma_codes(lemmas)) == _top_lemmas_full_sort(rows, lemmas, k)  # the probe's call
 
 
 @settings(max_examples=100, deadline=None)
@@ -138,6 +140,7 @@ def test_top_lemmas_on_a_block_of_distinct_values_equals_a_full_sort(seed, k):
     rows = rng.random((40, 50)) * (rng.random((40, 50)) > 1 / 3)
     lemmas = [f"l{j % 17}" for j in range(50)]  # several forms per lemma
     assert _lists(rows, lemmas, k) == _top_lemmas_full_sort(rows, lemmas, k)
+    assert _lists(rows, lemmas, k, lemma_codes(lemmas)) == _top_lemmas_full_sort(rows, lemmas, k)  # the probe's call
 
 
 @settings(max_examples=200, deadline=None)

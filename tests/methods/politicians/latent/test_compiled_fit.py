@@ -85,14 +85,19 @@ def test_a_compiled_fit_stops_where_the_numpy_fit_stops(pair, monkeypatch):
     the quantities the data identify, pθ(w, g) and pθ(s | w), to 1e-3 relative: the ftol stop (relative
     change ≤ 1e-10 for 10 steps) leaves weakly curved directions good to ~1e-4 (measured here: 1.5e-4 at
     λ_PR = 100). pσ and η may move further along the flat valley the data do not pin down, as they do in
-    numpy for any change of rounding (README, "What the data identify")."""
+    numpy for any change of rounding (README, "What the data identify").
+    The objective's tolerance is the ftol stop's, measured: at (1e-2, 100) the fit run to its gtol stop (ftol
+    1e-14) ends at 6.73881080, and the ftol stops 3-4e-8 relative above it (numpy 6.73881103; compiled
+    6.73881105 on an AMD EPYC, 6.73881109 with sums in other lanes: numba compiles for the host, so the
+    rounding, and with it the path along the valley, depends on the CPU). The 1e-9 this test first asked
+    held on the Intel Xeon it was written on, by chance; so did 5 % in iterations (4,714 against 4,905 here)."""
     counts, q = _data(seed=11, n_words=60)
     compiled = L.fit_one(counts, q, *pair)
     monkeypatch.setenv(C.KERNEL_ENV, "numpy")
     reference = L.fit_one(counts, q, *pair)
     assert compiled.converged and reference.converged and compiled.stop == reference.stop
-    assert compiled.iterations == pytest.approx(reference.iterations, rel=0.05)
-    assert compiled.objective == pytest.approx(reference.objective, rel=1e-9)
+    assert compiled.iterations == pytest.approx(reference.iterations, rel=0.1)
+    assert compiled.objective == pytest.approx(reference.objective, rel=1e-7)
     assert compiled.posterior_kl == pytest.approx(reference.posterior_kl, rel=1e-5, abs=1e-9)
     data = O._prepare(counts, q)
     for name, a, b in zip(("p(w,g)", "p(s|w)"), _identified(compiled, data), _identified(reference, data), strict=True):
