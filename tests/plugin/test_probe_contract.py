@@ -13,7 +13,6 @@ import pytest
 from browser import render
 
 from biascheck.catalog import PROBES
-from biascheck.methods.politicians.latent import compiled
 from biascheck.testing import FakeLM, check_contract, probe_env, run_probes
 
 REPO = Path(__file__).resolve().parents[2]
@@ -71,14 +70,14 @@ def _pinnable(results):
 
 
 # The politicians probe's sent_mix reads pσ(s|g), which the data do not identify (`latent.model` docstring):
-# where FISTA stops along its flat valley moves with the last bit of numpy's exp, which differs between
-# CPUs (an AVX-512 machine's SIMD exp against an AVX2 one's): measured 2.7e-4 at most between the two
-# kinds of machine this project runs on, everything else equal to 1e-6. A change of grid or objective
-# moves it by 1e-2 or more. The numbers are pinned with the compiled fits (numba, which `all` installs);
-# numpy's fits sum in another order and stop elsewhere in the valley: sent_mix moved by up to 0.045
-# between the two solvers, every other number by less than 1e-9, so without numba its tolerance is 0.1.
+# where FISTA stops along its flat valley moves with the last bits of every step's rounding, which differ
+# between CPUs: numba compiles the fit for the host. Between an Intel Xeon with AVX-512 and one with AVX2 it
+# moved 2.7e-4 at most; on an AMD EPYC (2026-11-30, the same code) by up to 0.050 (es sent_mix_neu 0.0537 ->
+# 0.0032), as much as between the compiled and the numpy solver (0.045); every other number stayed within
+# 1e-6. So sent_mix is held to 0.1 on any machine: a change of grid or objective shows in the identified
+# numbers pinned beside it (the gaps, PMI, the posterior KL), not in this one.
 NOT_IDENTIFIED = ("sent_mix_",)
-NOT_IDENTIFIED_TOLERANCE = 2e-3 if compiled.choice() == "numba" else 0.1
+NOT_IDENTIFIED_TOLERANCE = 0.1
 
 
 def _same(a, b, key=""):
