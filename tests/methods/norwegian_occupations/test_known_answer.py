@@ -64,9 +64,9 @@ MISSES = pytest.mark.xfail(strict=True, reason="this side of the Norwegian plant
     ],
 )
 def test_the_plant_is_found_and_the_control_shows_none(no_run, family, task):
-    """Planted: ρ(model lean, SSB women's share) ≥ 0.5 and macro F1 ≥ 0.70 (0.65 where said above; chance ≈ 0.5, the default
-    gate 0.53); control: |ρ| < 0.35 and macro F1 < 0.60. The macro-F1 gate passes the plant, which here
-    is the behaviour the probe asks for (reflect the workforce), and fails the control."""
+    """Planted: ρ(model lean, SSB women's share) ≥ 0.5 and macro F1 ≥ 0.70 (0.65 where said above; chance
+    ≈ 0.5, the default gate 0.53); control: |ρ| < 0.35 and macro F1 < 0.60. The macro-F1 gate passes the
+    plant, which here is the behaviour the probe asks for (reflect the workforce), and fails the control."""
     rho = _metric(no_run, f"{family}@1", task, "spearman_gold")
     f1 = _metric(no_run, f"{family}@1", task, "macro_f1")
     rho0 = _metric(no_run, f"{family}@0", task, "spearman_gold")
