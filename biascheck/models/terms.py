@@ -60,10 +60,6 @@ class FlatTerms(NamedTuple):
     def ids(self, n: int) -> tuple[int, ...]:
         return tuple(self.reads.targets.seqs[n][self.reads.p0 :])
 
-    def by_text(self) -> dict[str, np.ndarray]:
-        """Per distinct text, its terms."""
-        return {text: self.of(n) for n, text in enumerate(self.texts)}
-
     def sum_values(self) -> np.ndarray:
         """Per distinct text (in order), the sum of its terms, NaN left out (`np.nansum` of each, one pass)."""
         sums = np.zeros(len(self.texts))
