@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable, Sequence
-from itertools import chain
 from typing import Any
 
 import numpy as np
@@ -34,6 +33,7 @@ from biascheck.models.head import HeadRunner, check_finite, head_chunk_rows, log
 from biascheck.models.memo import MemoKey, kept
 from biascheck.models.memory import is_oom
 from biascheck.models.packing import DEFAULT_ROW_LEN, PackedRow, ancestor_mask, pack_rows
+from biascheck.models.padding import HostTokens, host_tokens, padded
 from biascheck.models.planning import (
     Plan,
     ReadsByRow,
@@ -162,17 +162,16 @@ class ForwardEngine:
         groups = self._batches([r.size for r in rows], None, self.token_budget)
         return [[rows[i] for i in g] for g in groups]
 
-    def _plan(self, targets: TargetArrays, top_reads: Sequence[TopRead]) -> tuple[Plan, ReadsByRow, tuple, bool]:
-        """(the plan, its reads by row, the batches in order, whether they are packed rows)."""
+    def _plan(self, targets: TargetArrays, top_reads: Sequence[TopRead]) -> tuple[Plan, ReadsByRow, tuple, Any]:
+        """(the plan, its reads by row, the batches in order, None where they are packed rows, else the inputs'
+        tokens end to end that padded batches are cut from)."""
         plan = plan_reads(targets, top_reads, self.causal, self._order)
         longest = max((len(h) for h in plan.hosts), default=0)
         packed = self.pack_body is not None and (self.pack_max_len is None or longest <= self.pack_max_len)
-        batches = (
-            self._packed_batches(plan.hosts)
-            if packed
-            else self._batches([len(h) for h in plan.hosts], self.batch_size, self.token_budget)
-        )
-        return plan, ReadsByRow(plan, targets.target), tuple(batches), packed
+        if packed:
+            return plan, ReadsByRow(plan, targets.target), tuple(self._packed_batches(plan.hosts)), None
+        batches = self._batches([len(h) for h in plan.hosts], self.batch_size, self.token_budget)
+        return plan, ReadsByRow(plan, targets.target), tuple(batches), host_tokens(plan.hosts)
 
     # ------------------------------------------------------------------ running
     def run(
@@ -211,8 +210,8 @@ class ForwardEngine:
             packing = (self.pack_body is not None, self.pack_max_len, self.pack_row_len, self.prefix_body is not None)
             settings = (self.causal, *packing, self.batch_size, self.token_budget)
             digest, key = plan_key or (None, None)
-            plan, reads, batches, packed = kept(digest, ("plan", key, settings), lambda: self._plan(targets, top_reads))
-            hosts = plan.hosts
+            plan, reads, batches, tokens = kept(digest, ("plan", key, settings), lambda: self._plan(targets, top_reads))
+            hosts, packed = plan.hosts, tokens is None
         pending = list(reversed(batches))  # used as a stack; longest batch first
         bar = _progress(len(hosts), len(pending), self.desc)
         try:
@@ -220,7 +219,7 @@ class ForwardEngine:
                 while pending:
                     batch = pending.pop()
                     try:
-                        self._run_batch(batch, plan, reads, k, out_t, out_kv, out_ki, gather, packed)
+                        self._run_batch(batch, plan, reads, k, out_t, out_kv, out_ki, gather, tokens)
                     except Exception as exc:  # noqa: BLE001 - only OOM is handled
                         if not is_oom(exc):
                             raise
@@ -254,29 +253,19 @@ class ForwardEngine:
         check_finite(out_t, out_kv, self.dtype_name)
         return out_t, out_kv, out_ki
 
-    def _forward_padded(self, batch: list[int], hosts: Sequence[Seq]) -> tuple[Any, Callable[..., np.ndarray]]:
+    def _forward_padded(self, batch: list[int], hosts: HostTokens) -> tuple[Any, Callable[..., np.ndarray]]:
         """Hidden states (rows, H) of a padded batch of whole inputs, and where(hosts, positions): their rows in it."""
         import torch
 
         with stage("batching"):
-            seqs = [hosts[h] for h in batch]
-            lcp = 0
-            if self.prefix_body is not None and len(seqs) > 1:
-                first, shortest = seqs[0], min(len(q) for q in seqs)
-                while lcp < shortest - 1 and all(q[lcp] == first[lcp] for q in seqs):
-                    lcp += 1
-                if lcp < self.min_shared_prefix:
-                    lcp = 0
-            lengths = np.array([len(q) - lcp for q in seqs], dtype=np.int64)
-            width = int(lengths.max())
-            filled = np.arange(width) < lengths[:, None]  # row-major: each row's tokens in order, as concatenated
-            ids_np = np.full((len(batch), width), self.pad_id, dtype=np.int64)
-            ids_np[filled] = np.fromiter(chain.from_iterable(q[lcp:] for q in seqs), np.int64, int(lengths.sum()))
+            shared = None if self.prefix_body is None else self.min_shared_prefix
+            ids_np, filled, lengths, prefix_np = padded(hosts, batch, self.pad_id, shared)
+            lcp, width = len(prefix_np), ids_np.shape[1]
             ids = torch.from_numpy(ids_np).to(self.device)
             mask = torch.from_numpy(filled.astype(np.int64)).to(self.device)
         with stage("forward"), products_in_tf32(self.dtype_name == TF32, self.device):
             if lcp:
-                prefix = torch.tensor(seqs[0][:lcp], dtype=torch.long, device=self.device)
+                prefix = torch.from_numpy(prefix_np).to(self.device)
                 assert self.prefix_body is not None  # lcp > 0 only with a prefix body
                 pre_hidden, hidden = self.prefix_body(prefix, ids, mask)
             else:
@@ -336,14 +325,15 @@ class ForwardEngine:
 
         return hidden.reshape(-1, hidden.shape[-1]), where
 
-    def _run_batch(self, batch, plan: Plan, reads: ReadsByRow, k, out_t, out_kv, out_ki, gather, packed) -> None:
+    def _run_batch(self, batch, plan: Plan, reads: ReadsByRow, k, out_t, out_kv, out_ki, gather, tokens) -> None:
+        """One batch through body and head into the outputs; tokens: the plan's `HostTokens` (None: packed rows)."""
         import torch
 
-        if packed:
+        if tokens is None:
             flat, where = self._forward_packed(batch)
             batch_hosts = [h for row in batch for h in row.hosts]
         else:
-            flat, where = self._forward_padded(batch, plan.hosts)
+            flat, where = self._forward_padded(batch, tokens)
             batch_hosts = batch
         gather_ids = None if gather is None else torch.tensor(gather, dtype=torch.long, device=self.device)
         with stage("lm_head"), products_in_tf32(False, self.device):  # the head in float32

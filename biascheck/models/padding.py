@@ -1,0 +1,73 @@
+"""Padded batches of whole inputs, built from arrays: the engine's inputs (`planning.Plan.hosts`) laid end to end
+once (`HostTokens`, kept with the plan for the next checkpoint), and a batch's (rows, width) matrix of token ids
+cut from them (`padded`) without a Python loop over its inputs or their tokens.
+
+A tiny model's full tier runs ten thousand such batches a checkpoint; built token by token from the inputs'
+tuples they cost 1.1-2.7 s of its host work (the `batching` stage). Pure numpy; `batching` runs the matrices.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import chain
+from typing import NamedTuple
+
+import numpy as np
+
+Seq = tuple[int, ...]
+
+
+class HostTokens(NamedTuple):
+    """Every input's tokens end to end (`tokens`) and where each starts (`starts`, one more entry than inputs)."""
+
+    tokens: np.ndarray  # (total tokens,) int32: token ids are below 2**31
+    starts: np.ndarray  # (inputs + 1,) int64
+
+
+def host_tokens(hosts: Sequence[Seq]) -> HostTokens:
+    """The inputs laid end to end. Pure."""
+    lengths = np.fromiter((len(h) for h in hosts), np.int64, len(hosts))
+    starts = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
+    tokens = np.fromiter(chain.from_iterable(hosts), np.int32, int(starts[-1]))
+    return HostTokens(tokens, starts)
+
+
+class Padded(NamedTuple):
+    """A batch as the model reads it: `ids` (rows, width) with each input's tokens after the shared prefix
+    left-aligned and `pad_id` after them, `filled` where a token is, and the `shared` prefix (its tokens, () when
+    none) that every input begins with and that runs once."""
+
+    ids: np.ndarray  # (rows, width) int64
+    filled: np.ndarray  # (rows, width) bool
+    lengths: np.ndarray  # (rows,) tokens of each input after the shared prefix
+    shared: np.ndarray  # (lcp,) int64, the shared prefix
+
+
+def padded(hosts: HostTokens, batch: Sequence[int] | np.ndarray, pad_id: int, min_shared: int | None = None) -> Padded:
+    """The batch's inputs (indices into `hosts`) as a padded matrix. min_shared: with a shared-prefix path, the
+    longest prefix all inputs share, cut below the shortest input's last token (each input keeps a token of its
+    own), is taken out when it is at least this long and there are 2 or more inputs; None: no shared prefix.
+    The same matrix, token for token, as filling each row from the input's tuple. Pure."""
+    batch = np.asarray(batch, dtype=np.int64)
+    begin, end = hosts.starts[batch], hosts.starts[batch + 1]
+    lengths = end - begin
+    width = int(lengths.max())
+    filled = np.arange(width) < lengths[:, None]  # row-major: each row's tokens in order, as laid end to end
+    if len(batch) > 1 and np.all(batch[1:] == batch[:-1] + 1):  # consecutive inputs: one slice
+        flat = hosts.tokens[begin[0] : end[-1]]
+    else:
+        offset = np.arange(int(lengths.sum())) - np.repeat(np.cumsum(lengths) - lengths, lengths)
+        flat = hosts.tokens[np.repeat(begin, lengths) + offset]
+    ids = np.full((len(batch), width), pad_id, dtype=np.int64)
+    ids[filled] = flat
+    lcp = 0
+    if min_shared is not None and len(batch) > 1:
+        shortest = int(lengths.min())
+        same = (ids[:, : shortest - 1] == ids[0, : shortest - 1]).all(axis=0)  # columns every input agrees on
+        lcp = int(np.argmin(same)) if not same.all() else shortest - 1
+        if lcp < min_shared:
+            lcp = 0
+    if lcp == 0:
+        return Padded(ids, filled, lengths, np.zeros(0, dtype=np.int64))
+    lengths = lengths - lcp
+    return Padded(ids[:, lcp:].copy(), filled[:, lcp:].copy(), lengths, ids[0, :lcp].copy())
