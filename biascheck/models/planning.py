@@ -167,3 +167,53 @@ def _gather(order: np.ndarray, start: np.ndarray, rows: np.ndarray) -> tuple[np.
     local = np.repeat(np.arange(len(rows)), counts)
     offset = np.arange(int(counts.sum())) - np.repeat(np.cumsum(counts) - counts, counts)
     return local, order[start[rows][local] + offset]
+
+
+class ChunkReads(NamedTuple):
+    """What one LM-head chunk of a batch answers: its rows' span in the batch's rows (`start`, `stop`); its target
+    reads (`target_local`: the row within the chunk, `target_which`: the read, `target_ids`: the token); its top reads
+    (`top_rows`: the chunk's rows with one, ascending; `top_slot`: each read's place among them; `top_which`)."""
+
+    start: int
+    stop: int
+    target_local: np.ndarray
+    target_which: np.ndarray
+    target_ids: np.ndarray
+    top_rows: np.ndarray
+    top_slot: np.ndarray
+    top_which: np.ndarray
+
+
+class BatchReads(NamedTuple):
+    """The read rows of a batch (its hosts' rows in order, with their host and position) and its head chunks'."""
+
+    rows: np.ndarray
+    host: np.ndarray
+    pos: np.ndarray
+    chunks: tuple[ChunkReads, ...]
+
+
+def batch_reads(plan: Plan, reads: ReadsByRow, batch_hosts: Sequence[int], chunk_rows: int) -> BatchReads:
+    """The reads a batch of hosts answers, by head chunks of `chunk_rows` rows: made once per batch and kept with the
+    plan, so that a later checkpoint's batch makes no index of its own (each small numpy call after an LM-head chunk
+    costs tens of µs: the head's logits have left the caches cold). Pure."""
+    rows = np.concatenate([plan.host_rows[h] for h in batch_hosts])
+    chunks = []
+    for start in range(0, len(rows), chunk_rows):
+        chunk = rows[start : start + chunk_rows]
+        local, which = reads.targets(chunk)
+        top_local, top_which = reads.tops(chunk)
+        top_rows, top_slot = np.unique(top_local, return_inverse=True)  # rows with a top read, ascending
+        chunks.append(
+            ChunkReads(
+                start,
+                start + len(chunk),
+                local,
+                which,
+                reads.target_ids[which],
+                top_rows,
+                top_slot.reshape(-1),
+                top_which,
+            )
+        )
+    return BatchReads(rows, plan.row_host[rows], plan.row_pos[rows], tuple(chunks))
