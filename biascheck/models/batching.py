@@ -41,7 +41,6 @@ from biascheck.models.planning import (
     TargetArrays,
     TargetRead,
     TopRead,
-    batch_reads,
     plan_reads,
     target_arrays,
 )
@@ -163,16 +162,16 @@ class ForwardEngine:
         groups = self._batches([r.size for r in rows], None, self.token_budget)
         return [[rows[i] for i in g] for g in groups]
 
-    def _plan(self, targets: TargetArrays, top_reads: Sequence[TopRead]) -> tuple[Plan, ReadsByRow, tuple, Any, dict]:
+    def _plan(self, targets: TargetArrays, top_reads: Sequence[TopRead]) -> tuple[Plan, ReadsByRow, tuple, Any]:
         """(the plan, its reads by row, the batches in order, None where they are packed rows, else the inputs'
-        tokens end to end that padded batches are cut from, and each batch's `BatchReads` as it is made)."""
+        tokens end to end that padded batches are cut from)."""
         plan = plan_reads(targets, top_reads, self.causal, self._order)
         longest = max((len(h) for h in plan.hosts), default=0)
         packed = self.pack_body is not None and (self.pack_max_len is None or longest <= self.pack_max_len)
         if packed:
-            return plan, ReadsByRow(plan, targets.target), tuple(self._packed_batches(plan.hosts)), None, {}
+            return plan, ReadsByRow(plan, targets.target), tuple(self._packed_batches(plan.hosts)), None
         batches = self._batches([len(h) for h in plan.hosts], self.batch_size, self.token_budget)
-        return plan, ReadsByRow(plan, targets.target), tuple(batches), host_tokens(plan.hosts), {}
+        return plan, ReadsByRow(plan, targets.target), tuple(batches), host_tokens(plan.hosts)
 
     # ------------------------------------------------------------------ running
     def run(
@@ -209,21 +208,18 @@ class ForwardEngine:
             raise ValueError(f"k must be between 1 and the vocabulary size {self.vocab_size}, got {k}")
         with stage("plan"):
             packing = (self.pack_body is not None, self.pack_max_len, self.pack_row_len, self.prefix_body is not None)
-            settings = (self.causal, *packing, self.batch_size, self.token_budget, self.head_rows)
+            settings = (self.causal, *packing, self.batch_size, self.token_budget)
             digest, key = plan_key or (None, None)
-            planned = kept(digest, ("plan", key, settings), lambda: self._plan(targets, top_reads))
-            plan, reads, batches, tokens, prepared = planned
+            plan, reads, batches, tokens = kept(digest, ("plan", key, settings), lambda: self._plan(targets, top_reads))
             hosts, packed = plan.hosts, tokens is None
-        pending = list(reversed(list(enumerate(batches))))  # used as a stack; longest batch first
+        pending = list(reversed(batches))  # used as a stack; longest batch first
         bar = _progress(len(hosts), len(pending), self.desc)
         try:
             with torch.inference_mode():
                 while pending:
-                    number, batch = pending.pop()  # number: the batch's place in the plan (None: half of one)
+                    batch = pending.pop()
                     try:
-                        self._run_batch(
-                            batch, plan, reads, k, (out_t, out_kv, out_ki), gather, tokens, prepared, number
-                        )
+                        self._run_batch(batch, plan, reads, k, out_t, out_kv, out_ki, gather, tokens)
                     except Exception as exc:  # noqa: BLE001 - only OOM is handled
                         if not is_oom(exc):
                             raise
@@ -246,8 +242,8 @@ class ForwardEngine:
                             RuntimeWarning,
                             stacklevel=2,
                         )
-                        pending.append((None, batch[half:]))
-                        pending.append((None, batch[:half]))
+                        pending.append(batch[half:])
+                        pending.append(batch[:half])
                         continue
                     if bar is not None:
                         bar.update(sum(len(r.hosts) for r in batch) if packed else len(batch))
@@ -329,13 +325,10 @@ class ForwardEngine:
 
         return hidden.reshape(-1, hidden.shape[-1]), where
 
-    def _run_batch(self, batch, plan: Plan, reads: ReadsByRow, k, outs, gather, tokens, prepared, number) -> None:
-        """One batch through body and head into the outputs (target log-probs, top-k log-probs, top-k ids); tokens:
-        the plan's `HostTokens` (None: packed rows); prepared: the plan's `BatchReads` by batch number, where this
-        batch's is kept (number None: a half of a batch after an out-of-memory error, not kept)."""
+    def _run_batch(self, batch, plan: Plan, reads: ReadsByRow, k, out_t, out_kv, out_ki, gather, tokens) -> None:
+        """One batch through body and head into the outputs; tokens: the plan's `HostTokens` (None: packed rows)."""
         import torch
 
-        out_t, out_kv, out_ki = outs
         if tokens is None:
             flat, where = self._forward_packed(batch)
             batch_hosts = [h for row in batch for h in row.hosts]
@@ -344,36 +337,38 @@ class ForwardEngine:
             batch_hosts = batch
         gather_ids = None if gather is None else torch.tensor(gather, dtype=torch.long, device=self.device)
         with stage("lm_head"), products_in_tf32(False, self.device):  # the head in float32
-            laid = prepared.get(number) if number is not None else None
-            if laid is None:
-                laid = batch_reads(plan, reads, batch_hosts, self.head_rows)
-                if number is not None:
-                    prepared[number] = laid
-            index = where(laid.host, laid.pos)
+            rows = np.concatenate([plan.host_rows[h] for h in batch_hosts])
+            index = where(plan.row_host[rows], plan.row_pos[rows])
             picked = flat[torch.from_numpy(index).to(flat.device)]  # (N, H)
             del flat
-            self.work.head_rows += len(laid.rows)
-            for chunk in laid.chunks:
-                logits = self._head(picked[chunk.start : chunk.stop])
+            self.work.head_rows += len(rows)
+            for c0 in range(0, len(rows), self.head_rows):
+                chunk = rows[c0 : c0 + self.head_rows]
+                logits = self._head(picked[c0 : c0 + len(chunk)])
                 # what the reads need of the raw logits first; the log-normaliser then overwrites them
-                raw_t = raw_top = None
-                if len(chunk.target_which):
-                    tr = torch.from_numpy(chunk.target_local).to(logits.device)
-                    raw_t = logits[tr, torch.from_numpy(chunk.target_ids).to(logits.device)]
-                if len(chunk.top_which):
-                    tl = torch.from_numpy(chunk.top_rows).to(logits.device)
+                local, which = reads.targets(chunk)
+                raw_t = None
+                if len(which):
+                    tr = torch.from_numpy(local).to(logits.device)
+                    ti = torch.from_numpy(reads.target_ids[which]).to(logits.device)
+                    raw_t = logits[tr, ti]
+                top_local_np, top_which = reads.tops(chunk)
+                raw_top = None
+                if len(top_which):
+                    top_local, slot = np.unique(top_local_np, return_inverse=True)  # rows with a top read, ascending
+                    tl = torch.from_numpy(top_local).to(logits.device)
                     if gather_ids is None:
                         raw_top, i = torch.topk(logits[tl], k, dim=-1)
                     else:
                         raw_top = logits[tl[:, None], gather_ids.to(logits.device)[None, :]]  # no row copies
-                        i = gather_ids.expand(len(tl), -1)
+                        i = gather_ids.expand(len(top_local), -1)
                 lse = log_normaliser_(logits)
                 if raw_t is not None:
-                    out_t[chunk.target_which] = (raw_t - lse[tr]).double().cpu().numpy()
+                    out_t[which] = (raw_t - lse[tr]).double().cpu().numpy()
                 if raw_top is not None:
                     read = (raw_top - lse[tl, None]).double().cpu().numpy()
-                    out_kv[chunk.top_which] = read[chunk.top_slot]
-                    out_ki[chunk.top_which] = i.cpu().numpy()[chunk.top_slot]
+                    out_kv[top_which] = read[slot.reshape(-1)]
+                    out_ki[top_which] = i.cpu().numpy()[slot.reshape(-1)]
 
 
 def _lookup(keys: np.ndarray, values: np.ndarray) -> Callable[[np.ndarray], np.ndarray]:

@@ -171,32 +171,9 @@ def test_a_causal_checkpoint_reads_the_kept_slot_terms_and_keeps_no_filled_text(
     memo.clear()
 
 
-def test_a_later_checkpoint_reads_each_batchs_read_layout_from_the_kept_plan(checkpoints, monkeypatch):
-    """Which rows a batch reads and which reads each head chunk answers (`planning.batch_reads`) are made once per
-    batch of a kept plan: the next checkpoint's batches make none, with its own numbers (equal to a fresh build)."""
-    from biascheck.models import batching
-
-    made: list[int] = []
-    real = batching.batch_reads
-
-    def counting(plan, reads, batch_hosts, chunk_rows):
-        made.append(len(batch_hosts))
-        return real(plan, reads, batch_hosts, chunk_rows)
-
-    monkeypatch.setattr(batching, "batch_reads", counting)
-    first, second = checkpoints
-    first.engine.head_rows = second.engine.head_rows = 2  # several head chunks a batch
-    first.fill_slot(TEMPLATES, CANDIDATES)
-    once = len(made)
-    kept = second.fill_slot(TEMPLATES, CANDIDATES).logprob
-    assert once > 0 and len(made) == once  # read from the kept plan
-    memo.clear()
-    assert np.array_equal(second.fill_slot(TEMPLATES, CANDIDATES).logprob, kept) and len(made) == 2 * once
-
-
 def test_an_out_of_memory_batch_runs_in_halves_with_the_same_numbers(checkpoints):
-    """A batch that runs out of memory is split in two and retried (the smaller budget kept); the halves are not
-    kept as the plan's batches, and every read gets the numbers of a run that never ran out."""
+    """A batch that runs out of memory is split in two and retried (the smaller budget kept), and every read gets
+    the numbers of a run that never ran out."""
     first, _ = checkpoints
     want = first.fill_slot(TEMPLATES, CANDIDATES).logprob
     memo.clear()
