@@ -259,7 +259,8 @@ class ForwardEngine:
 
         with stage("batching"):
             shared = None if self.prefix_body is None else self.min_shared_prefix
-            ids_np, filled, lengths, prefix_np = padded(hosts, batch, self.pad_id, shared)
+            batch_np = np.asarray(batch, dtype=np.int64)
+            ids_np, filled, lengths, prefix_np = padded(hosts, batch_np, self.pad_id, shared)
             lcp, width = len(prefix_np), ids_np.shape[1]
             ids = torch.from_numpy(ids_np).to(self.device)
             mask = torch.from_numpy(filled.astype(np.int64)).to(self.device)
@@ -278,7 +279,7 @@ class ForwardEngine:
         flat = hidden.reshape(-1, hidden.shape[-1])
         if pre_hidden is not None:
             flat = torch.cat([pre_hidden.reshape(-1, hidden.shape[-1]), flat])
-        row_of = _lookup(np.asarray(batch, dtype=np.int64), np.arange(len(batch), dtype=np.int64))
+        row_of = _lookup(batch_np, np.arange(len(batch), dtype=np.int64))
 
         def where(h: np.ndarray, p: np.ndarray) -> np.ndarray:
             return np.where(p < lcp, p, lcp + row_of(h) * width + (p - lcp))

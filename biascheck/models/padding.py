@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-Seq = tuple[int, ...]
+from biascheck.models.planning import Seq
 
 
 class HostTokens(NamedTuple):
@@ -34,7 +34,7 @@ def host_tokens(hosts: Sequence[Seq]) -> HostTokens:
 
 class Padded(NamedTuple):
     """A batch as the model reads it: `ids` (rows, width) with each input's tokens after the shared prefix
-    left-aligned and `pad_id` after them, `filled` where a token is, and the `shared` prefix (its tokens, () when
+    left-aligned and `pad_id` after them, `filled` where a token is, and the `shared` prefix (its tokens, empty when
     none) that every input begins with and that runs once."""
 
     ids: np.ndarray  # (rows, width) int64
