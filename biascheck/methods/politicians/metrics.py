@@ -72,10 +72,6 @@ def _labels(language: Language, lemmas) -> dict[str, str]:
     return {w: language.sentiment.get(w, "neu") for w in lemmas}
 
 
-def _binary(samples: pd.DataFrame) -> pd.DataFrame:
-    return samples[samples["gender"].isin(BINARY)]
-
-
 def unmeasurable(samples: pmi.SampleMatrix | pd.DataFrame) -> str:
     """Why the gaps cannot be measured on these samples, or '' when they can: with no more than
     `TOP_WORDS` lemmas seen with `MIN_NAMES` names or more, each gender's top `TOP_WORDS` are all of
@@ -138,10 +134,12 @@ def _pmi_metrics(
     return out, point, p
 
 
-def _lvm_inputs(samples: pd.DataFrame, language: Language) -> tuple[pmi.SampleMatrix, np.ndarray, np.ndarray, list]:
+def _lvm_inputs(
+    samples: pd.DataFrame | pmi.SampleMatrix, language: Language
+) -> tuple[pmi.SampleMatrix, np.ndarray, np.ndarray, list]:
     """The latent model's data for one part of speech: the female/male sample matrix, its (W, 2) counts,
     the lexicon's q(s|w) and the words."""
-    matrix = pmi.sample_matrix(_binary(samples))
+    matrix = pmi.with_genders(pmi._as_matrix(samples), BINARY)
     counts = pmi.gender_word_counts(matrix)[:, [matrix.gender_index(g) for g in BINARY]]
     words = list(matrix.words)
     return matrix, counts, language.q(words), words
@@ -257,13 +255,14 @@ def analyse(task: str, predicted: Predictions, language: Language, grid: str = "
     out: list[Metric] = []
     shares, p_values, tables, eta_tables, supersenses = {}, {}, {}, {}, {}
     samples = {pos: predicted.samples[order][pos] for pos in PREFIX}
-    inputs = {pos: _lvm_inputs(samples[pos], language) for pos in PREFIX}
+    matrices = {pos: predicted.matrices[order][pos] for pos in PREFIX}  # `pmi.sample_matrix` of the samples
+    inputs = {pos: _lvm_inputs(matrices[pos], language) for pos in PREFIX}
     # Both parts of speech's grids in one call: their fits share the processes (`latent.model.fit_lvms`).
     fitted = fit_lvms([(counts, q, words) for _, counts, q, words in inputs.values()], grid_pairs(grid))
     for (pos, prefix), result in zip(PREFIX.items(), fitted, strict=True):
         labels = _labels(language, samples[pos]["lemma"].unique())
         gaps, latent, keep = _lvm_metrics(prefix, inputs[pos], result, language, n_names)
-        matrix = pmi.sample_matrix(samples[pos])  # once for the PMI gaps, their test and the lemma table
+        matrix = matrices[pos]  # for the PMI gaps, their test and the lemma table
         got, shares[pos], p_values[pos] = _pmi_metrics(prefix, matrix, labels, n_names)
         out += gaps + got + latent
         eta_tables[pos] = readout.eta_table(result, keep=keep)
@@ -276,7 +275,7 @@ def analyse(task: str, predicted: Predictions, language: Language, grid: str = "
         labels = _labels(language, samples["lemma"].unique())
         got, _point = _gap_metrics(
             ("after_pmi_neg_gap", "after_pmi_pos_gap"),
-            samples,
+            predicted.matrices["after"]["adj"],
             labels,
             n_names,
             "'<name> [MASK]': the order a causal LM reads",

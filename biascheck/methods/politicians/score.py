@@ -32,6 +32,7 @@ from biascheck.methods.politicians.math import (
     samples_frame,
     top_lemmas,
 )
+from biascheck.methods.politicians.pmi import SampleMatrix, coded_matrix
 from biascheck.methods.politicians.reference import Candidates, Language, Reference
 from biascheck.methods.politicians.spec import ADJ_BEFORE_NOUN, POS, TOP_K
 from biascheck.scoring import LanguageModel
@@ -45,12 +46,14 @@ CHUNK = 256  # names per slot_vocab call: bounds the (names x candidates) float6
 class Predictions:
     """What the model said next to the names, per order.
 
-    samples[order][pos]: one row per (name, lemma) (`math.samples_frame`); names: the scored names
-    (name, gender); orders: the orders read, the gated one first; candidates[pos]: forms that are one
-    token in the model's vocabulary / all candidate forms; estimator: `slot_vocab`'s.
+    samples[order][pos]: one row per (name, lemma) (`math.samples_frame`); matrices[order][pos]: the same
+    samples as `pmi.sample_matrix` counts them (`pmi.coded_matrix`); names: the scored names (name, gender);
+    orders: the orders read, the gated one first; candidates[pos]: forms that are one token in the model's
+    vocabulary / all candidate forms; estimator: `slot_vocab`'s.
     """
 
     samples: dict[str, dict[str, pd.DataFrame]]
+    matrices: dict[str, dict[str, SampleMatrix]]
     names: pd.DataFrame
     orders: tuple[str, ...]
     candidates: dict[str, tuple[int, int]]
@@ -177,6 +180,8 @@ def score_language(lm: LanguageModel, reference: Language, top_k: Mapping[str, i
     orders = orders_for(lm.family, language)
     name_list = names["name"].tolist()
     samples: dict[str, dict[str, pd.DataFrame]] = {}
+    matrices: dict[str, dict[str, SampleMatrix]] = {}
+    name_of, gender_of = names["name"].to_numpy(dtype=object), names["gender"].to_numpy(dtype=object)
     candidates: dict[str, tuple[int, int]] = {}
     estimator = ""
     for order in orders:
@@ -189,7 +194,7 @@ def score_language(lm: LanguageModel, reference: Language, top_k: Mapping[str, i
         live, live_owner = np.unique(owner[one], return_inverse=True)
         cols = {pos: np.flatnonzero(of_pos[pos][live]) for pos in POS}
         lemmas = {pos: [forms[pos][all_forms[i]] for i in live[cols[pos]]] for pos in POS}
-        top: dict[str, list] = {pos: [] for pos in POS}  # (rows, lemmas, log-probabilities) per chunk
+        top: dict[str, list] = {pos: [] for pos in POS}  # (rows, forms, log-probabilities) per chunk
         lemma_of: dict[str, np.ndarray] = {pos: np.asarray(lemmas[pos], dtype=object) for pos in POS}
         codes = {pos: lemma_codes(lemmas[pos]) for pos in POS}
         for start in range(0, len(name_list), CHUNK):
@@ -200,17 +205,25 @@ def score_language(lm: LanguageModel, reference: Language, top_k: Mapping[str, i
                 probs = fold_casings(np.exp(logprob), live_owner.reshape(-1), live.size)
             for pos in POS:  # chunk by chunk: one (names x forms) block in memory at a time
                 at, form_at, logs = top_lemmas(probs[:, cols[pos]], lemmas[pos], top_k[pos], codes[pos])
-                top[pos].append((at + start, lemma_of[pos][form_at], logs))
-        samples[order] = {pos: samples_frame(names, *_joined(top[pos])) for pos in POS}
+                top[pos].append((at + start, form_at, logs))
+        joined = {pos: _joined(top[pos]) for pos in POS}
+        samples[order] = {
+            pos: samples_frame(names, rows, lemma_of[pos][at], logs) for pos, (rows, at, logs) in joined.items()
+        }
+        matrices[order] = {
+            pos: coded_matrix(name_of, gender_of, rows, lemma_of[pos], at) for pos, (rows, at, _) in joined.items()
+        }
         if order == orders[0]:
             single = {all_forms[i] for i in owner[one]}
             candidates = {pos: (sum(1 for f in forms[pos] if f in single), len(forms[pos])) for pos in POS}
-    return Predictions(samples, names[["name", "gender"]].reset_index(drop=True), orders, candidates, estimator)
+    return Predictions(
+        samples, matrices, names[["name", "gender"]].reset_index(drop=True), orders, candidates, estimator
+    )
 
 
 def _joined(parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The chunks' (rows, lemmas, log-probabilities) end to end (none: empty arrays)."""
+    """The chunks' (rows, forms, log-probabilities) end to end (none: empty arrays)."""
     if not parts:
-        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=object), np.zeros(0)
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros(0)
     rows, lemmas, logs = (np.concatenate([part[i] for part in parts]) for i in range(3))
     return rows, lemmas, logs

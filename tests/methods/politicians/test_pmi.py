@@ -351,3 +351,34 @@ def test_sorted_codes_are_np_unique(values):
     expected_values, expected_codes = np.unique(array, return_inverse=True) if values else (array, np.zeros(0, int))
     got_values, got_codes = P.sorted_codes(array)
     assert got_values.tolist() == expected_values.tolist() and got_codes.tolist() == expected_codes.tolist()
+
+
+def _same_matrix(a: P.SampleMatrix, b: P.SampleMatrix) -> None:
+    assert a.names.tolist() == b.names.tolist() and a.words.tolist() == b.words.tolist()
+    assert a.genders == b.genders and a.name_gender.tolist() == b.name_gender.tolist()
+    assert a.counts.shape == b.counts.shape and (a.counts != b.counts).nnz == 0
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(1, 12), st.integers(1, 9), st.integers(0, 60))
+def test_coded_matrix_and_with_genders_equal_sample_matrix_of_the_string_table(seed, n_names, n_forms, n_samples):
+    """The probe's matrices from rows and columns (`coded_matrix`, `with_genders`) are `sample_matrix`'s of the
+    same samples as strings: names repeated in the list, forms sharing a lemma, a third gender, repeated samples."""
+    rng = np.random.default_rng(seed)
+    names = rng.choice(["Ann", "Bo", "Cy", "Di", "Ed", "Flo"], size=n_names)
+    gender_of = {"Ann": "female", "Bo": "male", "Cy": "female", "Di": "male", "Ed": "non-binary", "Flo": "female"}
+    genders = np.array([gender_of[n] for n in names], dtype=object)
+    words = rng.choice(["good", "bad", "Good", "old", "new"], size=n_forms)
+    rows, cols = rng.integers(0, n_names, size=n_samples), rng.integers(0, n_forms, size=n_samples)
+    table = pd.DataFrame({"name": names[rows], "gender": genders[rows], "lemma": words[cols]})
+    whole = P.coded_matrix(names, genders, rows, words, cols)
+    _same_matrix(whole, P.sample_matrix(table))
+    binary = table[table["gender"].isin(["female", "male"])]
+    _same_matrix(P.with_genders(whole, ["female", "male"]), P.sample_matrix(binary))
+
+
+def test_coded_matrix_refuses_a_name_with_two_genders_as_sample_matrix_does():
+    names, genders = np.array(["Ann", "Ann"], dtype=object), np.array(["female", "male"], dtype=object)
+    words = np.array(["good"], dtype=object)
+    with pytest.raises(ValueError, match=r"more than one gender label: \['Ann'\]"):
+        P.coded_matrix(names, genders, np.array([0, 1]), words, np.array([0, 0]))
