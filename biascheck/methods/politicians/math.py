@@ -58,19 +58,36 @@ def casing_variants(forms: Sequence[str]) -> tuple[list[str], np.ndarray]:
 
 def fold_casings(probs: np.ndarray, owner: np.ndarray, n_forms: int) -> np.ndarray:
     """Step 2. (n_names, n_strings) probabilities -> (n_names, n_forms): the casings of a form summed."""
+    return folded(probs, casing_layout(owner, n_forms), np.arange(n_forms))
+
+
+def casing_layout(owner: np.ndarray, n_forms: int) -> np.ndarray:
+    """Step 2, laid out once for `folded`: (places, n_forms), the index of each form's first, second, ... string
+    (in string order; -1 where it has no more), from each string's form `owner`."""
     owner = np.asarray(owner, dtype=np.int64)
-    out = np.zeros((probs.shape[0], n_forms), dtype=np.float64)
-    # Each string's place among its form's strings (0: the first casing): every form's first casing is
-    # added at once, then every second, i.e. the additions of `np.add.at` one by one, in the same order.
     by_form = np.argsort(owner, kind="stable")
     place = np.empty(owner.size, dtype=np.int64)
     place[by_form] = np.arange(owner.size) - np.searchsorted(owner[by_form], owner[by_form])
-    for p in range(int(place.max(initial=-1)) + 1):
-        at = np.flatnonzero(place == p)
-        if p == 0:  # the first casings: 0 + x is x, so written, not added (half the time: 17 -> 8 ms a chunk)
-            out[:, owner[at]] = probs[:, at]
-        else:
-            out[:, owner[at]] += probs[:, at]
+    layout = np.full((int(place.max(initial=-1)) + 1, n_forms), -1, dtype=np.int64)
+    layout[place, owner] = np.arange(owner.size)
+    return layout
+
+
+def folded(probs: np.ndarray, layout: np.ndarray, columns: np.ndarray) -> np.ndarray:
+    """Step 2 for some forms: `fold_casings(probs, owner, n_forms)[:, columns]` with `layout` =
+    `casing_layout(owner, n_forms)`, bit for bit: each form's first casing, then its second added, and so on
+    (the additions of `np.add.at`, one string after another). One gather a place, not a scatter over every
+    form and then a gather of the columns (the probe reads adjectives and verbs apart)."""
+    probs = np.asarray(probs, dtype=np.float64)
+    layout = layout[:, np.asarray(columns, dtype=np.int64)]
+    if not layout.size:
+        return np.zeros((probs.shape[0], layout.shape[1]))
+    out = np.take(probs, np.maximum(layout[0], 0), axis=1)
+    out[:, layout[0] < 0] = 0.0  # a form with no string (not one of the probe's)
+    for strings in layout[1:]:
+        has = np.flatnonzero(strings >= 0)
+        if has.size:
+            out[:, has] += np.take(probs, strings[has], axis=1)
     return out
 
 

@@ -26,8 +26,9 @@ from biascheck.data import parsed_cache
 from biascheck.errors import NotApplicable
 from biascheck.files import default_cache_dir
 from biascheck.methods.politicians.math import (
+    casing_layout,
     distinct_tokens,
-    fold_casings,
+    folded,
     lemma_codes,
     samples_frame,
     top_lemmas,
@@ -197,14 +198,16 @@ def score_language(lm: LanguageModel, reference: Language, top_k: Mapping[str, i
         top: dict[str, list] = {pos: [] for pos in POS}  # (rows, forms, log-probabilities) per chunk
         lemma_of: dict[str, np.ndarray] = {pos: np.asarray(lemmas[pos], dtype=object) for pos in POS}
         codes = {pos: lemma_codes(lemmas[pos]) for pos in POS}
+        layout = casing_layout(live_owner.reshape(-1), live.size)  # each live form's one-token strings
         for start in range(0, len(name_list), CHUNK):
             chunk = [template(n, order) for n in name_list[start : start + CHUNK]]
-            probs = np.zeros((len(chunk), live.size))
+            probs = np.zeros((len(chunk), 0))  # of the one-token strings
             if one_strings:
                 logprob, estimator = _slot_logprob(lm, chunk, one_strings, one_ids, probe_estimator)
-                probs = fold_casings(np.exp(logprob), live_owner.reshape(-1), live.size)
+                probs = np.exp(logprob)
             for pos in POS:  # chunk by chunk: one (names x forms) block in memory at a time
-                at, form_at, logs = top_lemmas(probs[:, cols[pos]], lemmas[pos], top_k[pos], codes[pos])
+                block = folded(probs, layout, cols[pos])  # the part of speech's forms, casings summed
+                at, form_at, logs = top_lemmas(block, lemmas[pos], top_k[pos], codes[pos])
                 top[pos].append((at + start, form_at, logs))
         joined = {pos: _joined(top[pos]) for pos in POS}
         samples[order] = {

@@ -9,10 +9,12 @@ from hypothesis import strategies as st
 
 from biascheck.methods.politicians.math import (
     candidate_forms,
+    casing_layout,
     casing_variants,
     distinct_tokens,
     first_k,
     fold_casings,
+    folded,
     lemma_codes,
     samples_frame,
     spread_subset,
@@ -178,3 +180,6 @@ def test_fold_casings_adds_as_np_add_at_does(seed, n_names, n_strings, n_forms):
     want = np.zeros((n_names, n_forms))
     np.add.at(want.T, owner, probs.T)
     assert fold_casings(probs, owner, n_forms).tobytes() == want.tobytes()
+    columns = rng.permutation(n_forms)[: rng.integers(0, n_forms + 1)]  # the probe's: one part of speech's forms
+    got = folded(probs, casing_layout(owner, n_forms), columns)
+    assert got.shape == (n_names, columns.size) and got.tobytes() == want[:, columns].tobytes()
