@@ -382,3 +382,21 @@ def test_coded_matrix_refuses_a_name_with_two_genders_as_sample_matrix_does():
     words = np.array(["good"], dtype=object)
     with pytest.raises(ValueError, match=r"more than one gender label: \['Ann'\]"):
         P.coded_matrix(names, genders, np.array([0, 1]), words, np.array([0, 0]))
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_resampling_gives_the_same_numbers_on_dense_and_sparse_counts(seed, monkeypatch):
+    """The resamples' products run on a dense array where most cells are nonzero (`pmi_resampling._operand`): whole
+    numbers summed, so the bootstrap interval and the permutation p are those of the sparse products, to the bit."""
+    rng = np.random.default_rng(seed)
+    lemmas = [f"w{j}" for j in range(40)]
+    rows = {(f"n{i}", "female" if i % 2 else "male"): list(rng.choice(lemmas, size=8)) for i in range(60)}
+    matrix = P.sample_matrix(_samples(rows))
+    labels = {w: ("neg", "neu", "pos")[j % 3] for j, w in enumerate(lemmas)}
+    options = P.PmiOptions(k=5)
+    got = {}
+    for name, share in (("sparse", 2.0), ("dense", 0.0)):
+        monkeypatch.setattr(PR, "_DENSE", share)
+        got[name] = (PR.bootstrap_gaps(matrix, labels, options), PR.permutation_gaps(matrix, labels, options))
+    assert got["sparse"] == got["dense"]
+    assert isinstance(PR._operand(matrix.counts), np.ndarray)  # 8 of 40 words a name: dense by default
