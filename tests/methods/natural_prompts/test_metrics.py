@@ -243,3 +243,34 @@ def test_the_crossed_means_intervals_are_those_of_the_loop(scored, monkeypatch):
     for key in fast:
         if fast[key] is not None:
             np.testing.assert_allclose(fast[key], slow[key], rtol=1e-9, err_msg=str(key))
+
+
+@pytest.mark.parametrize("first", ["template", "compare"])
+def test_emd_intervals_equal_the_loop_in_either_task_order(scored, first):
+    """The template set's ``emd`` and the compare task's ``excess_emd`` read one kept set of resampled EMDs
+    (`metrics.emd_resampled`); whichever task runs first, both intervals are those of the plain per-resample
+    statistic under `bootstrap_crossed` (the same draws)."""
+    from biascheck.stats import bootstrap_crossed
+
+    rng = np.random.default_rng(3)
+    sets = {}
+    for name in ("ns", "template"):
+        s = getattr(scored, name)
+        probs = {pert: rng.random(p.shape) for pert, p in s.probs.items()}
+        sets[name] = dataclasses.replace(s, probs=probs)
+    fresh = dataclasses.replace(scored, ns=sets["ns"], template=sets["template"])
+    order = [first, "compare" if first == "template" else "template"]
+    got = {task: {x.name: x for x in metrics.metrics_for(task, fresh)} for task in order}
+    tp_he, tp_she = fresh.template.p("he"), fresh.template.p("she")
+    ns_he, ns_she = fresh.ns.p("he"), fresh.ns.p("she")
+    n, k = tp_he.shape
+
+    def tp_emd(rows, cols):
+        return m.emd(tp_he[np.ix_(rows, cols)], tp_she[np.ix_(rows, cols)])
+
+    def excess(rows, cols):
+        return tp_emd(rows, cols) - m.emd(ns_he[rows], ns_she[rows])
+
+    assert got["template"]["emd"].ci == bootstrap_crossed(tp_emd, n, k)
+    assert got["compare"]["excess_emd"].ci == bootstrap_crossed(excess, n, k)
+    assert len(fresh.resampled) == 1  # one set of draws, computed once
