@@ -99,7 +99,7 @@ class Scored:
     # task -> its metrics (`metrics.metrics_for`), each computed once: the last task's text tables read every
     # task's. Not an init field, so a `dataclasses.replace` copy starts with none.
     memo: dict[str, list[Any]] = field(default_factory=dict, init=False, repr=False, compare=False)
-    # (statistic, set, digest of the resamples' draws) -> its value on each resample (`metrics.emd_resampled`)
+    # (statistic, set, digest of the resamples' draws) -> its value on each resample (`resampled.emd_resampled`)
     resampled: dict[tuple[str, ...], Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def set(self, name: str) -> SetScores:

@@ -15,7 +15,6 @@ the "first N professions only" note, and Table 8 / Figure 1 in the notes of `tem
 
 from __future__ import annotations
 
-import hashlib
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import replace
@@ -28,14 +27,13 @@ from biascheck.methods.natural_prompts.math import (
     gold_frame,
     kl_alternatives,
     kl_columns,
-    kl_columns_resampled,
     kl_kde,
-    kl_kde_resampled,
     log_ratio,
     stereotypical_bias,
     template_table,
 )
 from biascheck.methods.natural_prompts.reference import Reference
+from biascheck.methods.natural_prompts.resampled import RESAMPLED, emd_resampled
 from biascheck.methods.natural_prompts.spec import FEMALE, MALE, PAPER_GPT2_SMALL, PERTURBATIONS, PRONOUNS, TASKS
 from biascheck.settings import ProbeSettings
 from biascheck.spec import CAUSAL_NEXT, Metric
@@ -52,15 +50,6 @@ from biascheck.stats import (
     with_column_zero,
     with_rows,
 )
-
-# Statistics of a whole prompt set with a form that computes every bootstrap resample at once, from how often each
-# profession (and template) is drawn: the kernel-density KL (a kernel smoothing per resample: 2 s a run as a loop)
-# and the columns' KL. (The EMD's sort per resample is faster as a loop than a stacked form: measured; the template
-# set's values are kept for the compare task, `emd_resampled`.)
-RESAMPLED: dict[Callable[..., float], Callable[..., np.ndarray | None]] = {
-    kl_kde: kl_kde_resampled,
-    kl_columns: kl_columns_resampled,
-}
 
 
 def set_metrics(scored: Scored, which: str) -> list[Metric]:
@@ -194,25 +183,6 @@ def set_metrics(scored: Scored, which: str) -> list[Metric]:
         )
         out.append(Metric("gold_pearson", pearson(x, y), bootstrap_ci(pearson, x, y), len(gold), note=note))
     return out
-
-
-def emd_resampled(scored: Scored, which: str) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
-    """The set's `emd` on each of a stack of crossed resamples (row draws (B, n), column draws (B, k)), one
-    resample at a time (a sort each is faster than any stacked form: measured), kept on `scored` by the draws:
-    the template set's ``emd`` and the compare task's ``excess_emd`` bootstrap the same draws (same seed and
-    sizes), so the second reads the first's 1,000 values instead of sorting 15,000 cells 1,000 times again."""
-    s = scored.set(which)
-    he, she = s.p("he"), s.p("she")
-
-    def rows(rs: np.ndarray, cs: np.ndarray) -> np.ndarray:
-        draws = hashlib.sha256(np.ascontiguousarray(rs).tobytes() + np.ascontiguousarray(cs).tobytes()).hexdigest()
-        key = ("emd", which, f"{rs.shape} {cs.shape} {draws}")
-        if key not in scored.resampled:
-            cells = (np.ix_(r, c) for r, c in zip(rs, cs, strict=True))
-            scored.resampled[key] = np.array([emd(he[at], she[at]) for at in cells])
-        return scored.resampled[key]
-
-    return rows
 
 
 def compare_metrics(scored: Scored) -> list[Metric]:

@@ -207,7 +207,7 @@ def test_a_recorded_bias_orig_carries_its_recipe_in_ns_only():
 
 
 def test_the_kl_intervals_are_those_of_the_one_resample_at_a_time_loop(scored, monkeypatch):
-    """The KLs' stacked bootstraps (`metrics.RESAMPLED`) against the loop they replace, on the NS set (rows) and
+    """The KLs' stacked bootstraps (`resampled.RESAMPLED`) against the loop they replace, on the NS set (rows) and
     the template set (crossed): the same intervals to rounding; every other metric's unchanged."""
 
     def run():
@@ -248,7 +248,7 @@ def test_the_crossed_means_intervals_are_those_of_the_loop(scored, monkeypatch):
 @pytest.mark.parametrize("first", ["template", "compare"])
 def test_emd_intervals_equal_the_loop_in_either_task_order(scored, first):
     """The template set's ``emd`` and the compare task's ``excess_emd`` read one kept set of resampled EMDs
-    (`metrics.emd_resampled`); whichever task runs first, both intervals are those of the plain per-resample
+    (`resampled.emd_resampled`); whichever task runs first, both intervals are those of the plain per-resample
     statistic under `bootstrap_crossed` (the same draws)."""
     from biascheck.stats import bootstrap_crossed
 
