@@ -232,11 +232,15 @@ def _supersenses(result: LvmResult, keep: np.ndarray, classes) -> pd.DataFrame:
     return supersense.supersense_table(top, word_classes, names)
 
 
-def _vocab(prefix: str, samples: pd.DataFrame) -> list[Metric]:
+def _vocab(prefix: str, samples: pmi.SampleMatrix | pd.DataFrame) -> list[Metric]:
+    """Distinct lemmas seen with each gender's names (n: the gender's names), read off the sample matrix."""
+    matrix = pmi._as_matrix(samples)
     out = []
     for gender, short in (("female", "f"), ("male", "m")):
-        part = samples[samples["gender"] == gender]
-        out.append(Metric(f"{prefix}vocab_{short}", float(part["lemma"].nunique()), None, int(part["name"].nunique())))
+        code = matrix.genders.index(gender) if gender in matrix.genders else -1
+        part = matrix.counts[np.flatnonzero(matrix.name_gender == code)]
+        words = int(np.count_nonzero(np.diff(part.tocsc().indptr)))  # columns with a sample
+        out.append(Metric(f"{prefix}vocab_{short}", float(words), None, part.shape[0]))
     return out
 
 
@@ -268,7 +272,7 @@ def analyse(task: str, predicted: Predictions, language: Language, grid: str = "
         eta_tables[pos] = readout.eta_table(result, keep=keep)
         if pos in language.classes:
             supersenses[pos] = _supersenses(result, keep, language.classes[pos])
-        out += _vocab(prefix, samples[pos])
+        out += _vocab(prefix, matrix)
         tables[pos] = lemma_table(matrix, labels)
     if "after" in predicted.orders and order != "after":
         samples = predicted.samples["after"]["adj"]

@@ -4,11 +4,12 @@ adjective form is one token of the model is `NotApplicable` with the reason the 
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 import pytest
 
 from biascheck.errors import NotApplicable
-from biascheck.methods.politicians import metrics
+from biascheck.methods.politicians import metrics, pmi
 from biascheck.methods.politicians.figures import draw
 from biascheck.methods.politicians.metrics import task_metrics
 from biascheck.methods.politicians.reference import Language, Reference
@@ -90,3 +91,21 @@ def test_no_one_token_adjective_is_not_applicable_with_the_models_name():
     with pytest.raises(NotApplicable) as info:
         task_metrics("fr", scored, reference, settings)
     assert str(info.value) == "politicians[fr]: no adj form is a single token of fake/masked"
+
+
+def test_vocab_counts_each_genders_distinct_lemmas_and_names_from_the_sample_matrix():
+    """`metrics._vocab` reads the matrix: each gender's distinct lemmas (n: its distinct names), as the sample
+    table gives them; a gender with no names gives 0 of 0."""
+    rng = np.random.default_rng(0)
+    names = [f"n{i}" for i in range(30)]
+    gender = {n: ("female", "male", "non-binary")[i % 3] for i, n in enumerate(names)}
+    picked = rng.choice(names, 200)
+    table = pd.DataFrame(
+        {"name": picked, "gender": [gender[n] for n in picked], "lemma": rng.choice(list("abcdefghij"), 200)}
+    )
+    got = {m.name: (m.value, m.n) for m in metrics._vocab("adj_", pmi.sample_matrix(table))}
+    for g, short in (("female", "f"), ("male", "m")):
+        part = table[table["gender"] == g]
+        assert got[f"adj_vocab_{short}"] == (float(part["lemma"].nunique()), part["name"].nunique())
+    only_women = pmi.sample_matrix(table[table["gender"] == "female"])
+    assert {m.name: (m.value, m.n) for m in metrics._vocab("", only_women)}["vocab_m"] == (0.0, 0)
