@@ -88,8 +88,8 @@ def word_sums(layout: WordLayout, terms: np.ndarray) -> WordScores:
     sums = np.bincount(index, weights=np.asarray(terms, dtype=np.float64)[placed], minlength=layout.n_words)
     seen = np.bincount(index, minlength=layout.n_words) > 0
     logprob = np.where(seen, sums, np.nan)
-    # Every word's tuple in one pass, then each sentence's slice of them (role nouns' 64,800 sentences: a tuple
-    # per word made in Python, word by word, took 0.3 s a checkpoint).
+    # Every word's tuple in one pass, then each sentence's slice of them (role nouns' 64,800 sentences: 267 -> 203 ms
+    # a checkpoint against a tuple made word by word in Python).
     starts, ends = layout.word_start.tolist(), layout.word_end.tolist()
     flat = list(zip(layout.word_text, starts, ends, logprob.tolist(), strict=True))
     out = WordScores(flat[a:b] for a, b in zip((0, *layout.sentence_ends), layout.sentence_ends, strict=False))

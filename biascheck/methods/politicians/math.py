@@ -145,7 +145,7 @@ def first_k(probs: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarr
     Each row's k+1 largest entries come from torch's `topk` (one pass over the block, on every thread); a row
     whose k largest are positive and whose (k+1)-th is smaller than its k-th takes those k, ties among them
     by form. The other rows (a tie at the k-th place, a zero or a NaN among the k+1) go through `_first_k_sorted`.
-    256 names x 3,355 forms: 2.9 ms against 18.7 for `_first_k_sorted` alone."""
+    256 names x 3,355 forms: 2.9 ms a block against 18.7 ms by the partition alone."""
     n, m = probs.shape
     if k >= m:
         return _first_k_sorted(probs, k)

@@ -228,5 +228,5 @@ def _joined(parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]]) -> tuple[np.
     """The chunks' (rows, forms, log-probabilities) end to end (none: empty arrays)."""
     if not parts:
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros(0)
-    rows, lemmas, logs = (np.concatenate([part[i] for part in parts]) for i in range(3))
-    return rows, lemmas, logs
+    rows, forms, logs = (np.concatenate([part[i] for part in parts]) for i in range(3))
+    return rows, forms, logs
