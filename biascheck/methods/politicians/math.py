@@ -7,7 +7,7 @@ take the samples from here.
    treebank lemma has it, or when the form itself is such a lemma (EWT lemmatises "left" to "leave";
    "left" is also an adjective).
 2. Both casings (`casing_variants`): each form is scored lower-cased and capitalised ("Former" opens a
-   sentence before a name); the probabilities of the variants of one form are summed (`fold_casings`).
+   sentence before a name); the probabilities of the variants of one form are summed (`folded`).
    The paper predicts one token (a model's top-k over its vocabulary), so only forms that are a single
    token of the model's vocabulary in that place are candidates: the others are never predicted. Two
    casings that are one token (an uncased vocabulary) count once (`distinct_tokens`).
@@ -56,11 +56,6 @@ def casing_variants(forms: Sequence[str]) -> tuple[list[str], np.ndarray]:
     return strings, np.asarray(owner, dtype=np.int64)
 
 
-def fold_casings(probs: np.ndarray, owner: np.ndarray, n_forms: int) -> np.ndarray:
-    """Step 2. (n_names, n_strings) probabilities -> (n_names, n_forms): the casings of a form summed."""
-    return folded(probs, casing_layout(owner, n_forms), np.arange(n_forms))
-
-
 def casing_layout(owner: np.ndarray, n_forms: int) -> np.ndarray:
     """Step 2, laid out once for `folded`: (places, n_forms), the index of each form's first, second, ... string
     (in string order; -1 where it has no more), from each string's form `owner`."""
@@ -74,10 +69,11 @@ def casing_layout(owner: np.ndarray, n_forms: int) -> np.ndarray:
 
 
 def folded(probs: np.ndarray, layout: np.ndarray, columns: np.ndarray) -> np.ndarray:
-    """Step 2 for some forms: `fold_casings(probs, owner, n_forms)[:, columns]` with `layout` =
-    `casing_layout(owner, n_forms)`, bit for bit: each form's first casing, then its second added, and so on
-    (the additions of `np.add.at`, one string after another). One gather a place, not a scatter over every
-    form and then a gather of the columns (the probe reads adjectives and verbs apart)."""
+    """Step 2. (n_names, n_strings) probabilities -> (n_names, len(columns)): the casings of each form of
+    `columns` summed, `layout` = `casing_layout(owner, n_forms)`: each form's first casing, then its second
+    added, and so on (the additions of `np.add.at`, one string after another, bit for bit). One gather a
+    place, not a scatter over every form and then a gather of the columns (the probe reads adjectives and
+    verbs apart)."""
     probs = np.asarray(probs, dtype=np.float64)
     layout = layout[:, np.asarray(columns, dtype=np.int64)]
     if not layout.size:

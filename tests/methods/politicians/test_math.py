@@ -13,7 +13,6 @@ from biascheck.methods.politicians.math import (
     casing_variants,
     distinct_tokens,
     first_k,
-    fold_casings,
     folded,
     lemma_codes,
     samples_frame,
@@ -56,8 +55,8 @@ def test_candidate_forms_keep_one_word_forms_of_the_lemmas():
 def test_casing_variants_and_fold():
     strings, owner = casing_variants(["former", "ölig"])
     assert strings == ["former", "Former", "ölig", "Ölig"] and owner.tolist() == [0, 0, 1, 1]
-    folded = fold_casings(np.array([[0.1, 0.2, 0.3, 0.0]]), owner, 2)
-    np.testing.assert_allclose(folded, [[0.3, 0.3]])
+    got = folded(np.array([[0.1, 0.2, 0.3, 0.0]]), casing_layout(owner, 2), np.arange(2))
+    np.testing.assert_allclose(got, [[0.3, 0.3]])
 
 
 def test_distinct_tokens_counts_a_token_once_per_form():
@@ -171,7 +170,7 @@ def test_first_k_mixes_clear_rows_and_tied_rows_as_a_full_sort_orders_them(seed,
 
 @settings(max_examples=200, deadline=None)
 @given(st.integers(0, 2**32 - 1), st.integers(1, 6), st.integers(0, 40), st.integers(1, 12))
-def test_fold_casings_adds_as_np_add_at_does(seed, n_names, n_strings, n_forms):
+def test_folded_adds_as_np_add_at_does(seed, n_names, n_strings, n_forms):
     """Bit for bit the sums of `np.add.at`, one string after another, whatever the owners' order and
     however many strings a form has (the probe's are 1 or 2 casings)."""
     rng = np.random.default_rng(seed)
@@ -179,7 +178,8 @@ def test_fold_casings_adds_as_np_add_at_does(seed, n_names, n_strings, n_forms):
     probs = rng.random((n_names, n_strings)) * 10.0 ** rng.integers(-8, 1, (n_names, n_strings))
     want = np.zeros((n_names, n_forms))
     np.add.at(want.T, owner, probs.T)
-    assert fold_casings(probs, owner, n_forms).tobytes() == want.tobytes()
+    every = folded(probs, casing_layout(owner, n_forms), np.arange(n_forms))
+    assert every.tobytes() == want.tobytes()
     columns = rng.permutation(n_forms)[: rng.integers(0, n_forms + 1)]  # the probe's: one part of speech's forms
     got = folded(probs, casing_layout(owner, n_forms), columns)
     assert got.shape == (n_names, columns.size) and got.tobytes() == want[:, columns].tobytes()
