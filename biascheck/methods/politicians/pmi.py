@@ -99,31 +99,20 @@ def sample_matrix(
     missing = [c for c in (name, gender, word) if c not in samples.columns]
     if missing:
         raise ValueError(f"the sample table has no column(s) {missing}; columns: {list(samples.columns)}")
-    frame = samples[[name, gender, word]].astype(str)
-    genders_per_name = frame.groupby(name)[gender].nunique()
-    if (genders_per_name > 1).any():
-        bad = genders_per_name[genders_per_name > 1].index[:5].tolist()
-        raise ValueError(f"names with more than one gender label: {bad}")
-    names, name_code = sorted_codes(frame[name].to_numpy())
-    words, word_code = sorted_codes(frame[word].to_numpy())
-    genders, gender_code = sorted_codes(frame[gender].to_numpy())
-    name_gender = np.zeros(len(names), dtype=int)
-    name_gender[name_code] = gender_code
-    counts = sparse.csr_matrix(
-        (np.ones(len(frame), dtype=np.int64), (name_code, word_code)), shape=(len(names), len(words))
-    )
-    counts.sum_duplicates()
-    return SampleMatrix(names, name_gender, tuple(str(g) for g in genders), words, counts)
+    frame = samples[[name, gender, word]]
+    every = np.arange(len(frame))  # sample i is row i and column i
+    names, genders, words = (frame[c].to_numpy(dtype=object) for c in (name, gender, word))
+    return coded_matrix(names, genders, every, words, every)
 
 
 def coded_matrix(
     names: np.ndarray, genders: np.ndarray, rows: np.ndarray, words: np.ndarray, cols: np.ndarray
 ) -> SampleMatrix:
-    """Step 1 from codes: `sample_matrix` of the table whose sample i is (names[rows[i]], genders[rows[i]],
-    words[cols[i]]), the same matrix, without a string per sample: the names, genders and words seen are
-    sorted once each and every sample is two lookups (the probe's scoring has each sample as a name's row and
-    a form's column: 0.9 s of a tiny BERT's full tier in string tables). names, genders: (n,) per row;
-    words: (m,) per column."""
+    """Step 1 from codes: the count matrix of the samples (names[rows[i]], genders[rows[i]], words[cols[i]]),
+    values read as strings: the names, genders and words seen sorted once each and every sample two lookups
+    (the probe's scoring has each sample as a name's row and a form's column: 0.9 s of a tiny BERT's full tier
+    as tables of strings); a name with two gender labels is an error. names, genders: (n,) per row; words: (m,)
+    per column. `sample_matrix` calls it with a table's own rows."""
     rows, cols = np.asarray(rows, dtype=np.int64), np.asarray(cols, dtype=np.int64)
     names, genders, words = (np.asarray(a, dtype=object) for a in (names, genders, words))
     used_rows = np.flatnonzero(np.bincount(rows, minlength=len(names)))

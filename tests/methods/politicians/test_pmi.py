@@ -353,6 +353,19 @@ def test_sorted_codes_are_np_unique(values):
     assert got_values.tolist() == expected_values.tolist() and got_codes.tolist() == expected_codes.tolist()
 
 
+def _string_matrix(table: pd.DataFrame) -> P.SampleMatrix:
+    """The count matrix of a (name, gender, lemma) table the plain way: every string sorted with np.unique."""
+    names, name_code = np.unique(table["name"].to_numpy(dtype=str), return_inverse=True)
+    genders, gender_code = np.unique(table["gender"].to_numpy(dtype=str), return_inverse=True)
+    words, word_code = np.unique(table["lemma"].to_numpy(dtype=str), return_inverse=True)
+    name_gender = np.zeros(len(names), dtype=int)
+    name_gender[name_code] = gender_code
+    counts = sparse.coo_matrix((np.ones(len(table), dtype=np.int64), (name_code, word_code)), (len(names), len(words)))
+    return P.SampleMatrix(
+        names.astype(object), name_gender, tuple(genders.tolist()), words.astype(object), counts.tocsr()
+    )
+
+
 def _same_matrix(a: P.SampleMatrix, b: P.SampleMatrix) -> None:
     assert a.names.tolist() == b.names.tolist() and a.words.tolist() == b.words.tolist()
     assert a.genders == b.genders and a.name_gender.tolist() == b.name_gender.tolist()
@@ -362,8 +375,9 @@ def _same_matrix(a: P.SampleMatrix, b: P.SampleMatrix) -> None:
 @settings(max_examples=150, deadline=None)
 @given(st.integers(0, 2**32 - 1), st.integers(1, 12), st.integers(1, 9), st.integers(0, 60))
 def test_coded_matrix_and_with_genders_equal_sample_matrix_of_the_string_table(seed, n_names, n_forms, n_samples):
-    """The probe's matrices from rows and columns (`coded_matrix`, `with_genders`) are `sample_matrix`'s of the
-    same samples as strings: names repeated in the list, forms sharing a lemma, a third gender, repeated samples."""
+    """The probe's matrices from rows and columns (`coded_matrix`, `with_genders`) and `sample_matrix`'s of the same
+    samples as a table are the plain count of the strings: names repeated in the list, forms sharing a lemma, a
+    third gender, repeated samples."""
     rng = np.random.default_rng(seed)
     names = rng.choice(["Ann", "Bo", "Cy", "Di", "Ed", "Flo"], size=n_names)
     gender_of = {"Ann": "female", "Bo": "male", "Cy": "female", "Di": "male", "Ed": "non-binary", "Flo": "female"}
@@ -372,9 +386,10 @@ def test_coded_matrix_and_with_genders_equal_sample_matrix_of_the_string_table(s
     rows, cols = rng.integers(0, n_names, size=n_samples), rng.integers(0, n_forms, size=n_samples)
     table = pd.DataFrame({"name": names[rows], "gender": genders[rows], "lemma": words[cols]})
     whole = P.coded_matrix(names, genders, rows, words, cols)
-    _same_matrix(whole, P.sample_matrix(table))
+    _same_matrix(whole, _string_matrix(table))
+    _same_matrix(P.sample_matrix(table), _string_matrix(table))
     binary = table[table["gender"].isin(["female", "male"])]
-    _same_matrix(P.with_genders(whole, ["female", "male"]), P.sample_matrix(binary))
+    _same_matrix(P.with_genders(whole, ["female", "male"]), _string_matrix(binary))
 
 
 def test_coded_matrix_refuses_a_name_with_two_genders_as_sample_matrix_does():
