@@ -33,7 +33,7 @@ from biascheck.models.head import HeadRunner, check_finite, head_chunk_rows, log
 from biascheck.models.memo import MemoKey, kept
 from biascheck.models.memory import is_oom
 from biascheck.models.packing import DEFAULT_ROW_LEN, PackedRow, ancestor_mask, pack_rows
-from biascheck.models.padding import HostTokens, host_tokens, padded
+from biascheck.models.padding import HostTokens, padded
 from biascheck.models.planning import (
     Plan,
     ReadsByRow,
@@ -42,6 +42,7 @@ from biascheck.models.planning import (
     TargetRead,
     TopRead,
     plan_reads,
+    sort_order,
     target_arrays,
 )
 from biascheck.models.precision import TF32, products_in_tf32
@@ -107,27 +108,26 @@ class ForwardEngine:
         self.work = EngineWork()  # what it computed: for results.json, tests and benchmarks
 
     # ------------------------------------------------------------------ planning
-    def _rows_per_batch(self, hosts: Sequence[Seq]) -> int:
+    def _rows_per_batch(self, lengths: np.ndarray) -> int:
         if self.batch_size is not None:
             return self.batch_size
-        median = sorted(len(h) for h in hosts)[len(hosts) // 2]
+        median = int(np.sort(lengths)[len(lengths) // 2])
         return max(1, min(MAX_ROWS, self.token_budget // max(1, median)))
 
-    def _order(self, hosts: list[Seq]) -> list[Seq]:
-        """Longest first; causal with a shared-prefix path: clustered by a common prefix first.
+    def _order(self, hosts: list[Seq], lengths: np.ndarray, tokens: np.ndarray) -> np.ndarray:
+        """The hosts' indices longest first; causal with a shared-prefix path: clustered by a common prefix first
+        (`planning.sort_order`; `lengths` and `tokens`: the hosts laid end to end).
 
         The cluster key is the first k tokens, k as large as possible while the clusters stay at
         least a batch big, so that each batch shares a k-token prefix that runs once.
         """
-        if not hosts:
-            return hosts
         k = 0
         if self.prefix_body is not None and len(hosts) > 1:
-            allowed = max(1, len(hosts) // self._rows_per_batch(hosts))
-            shortest = min(len(h) for h in hosts)
+            allowed = max(1, len(hosts) // self._rows_per_batch(lengths))
+            shortest = int(lengths.min())
             while k + 1 < shortest and len({h[: k + 1] for h in hosts}) <= allowed:
                 k += 1
-        return sorted(hosts, key=lambda h: (h[:k], -len(h), h))
+        return sort_order(lengths, tokens, k, longest_first=True)
 
     @staticmethod
     def _batches(lengths: Sequence[int], rows_limit: int | None, budget: int) -> list[list[int]]:
@@ -166,12 +166,13 @@ class ForwardEngine:
         """(the plan, its reads by row, the batches in order, None where they are packed rows, else the inputs'
         tokens end to end that padded batches are cut from)."""
         plan = plan_reads(targets, top_reads, self.causal, self._order)
-        longest = max((len(h) for h in plan.hosts), default=0)
+        lengths = np.diff(plan.starts)
+        longest = int(lengths.max(initial=0))
         packed = self.pack_body is not None and (self.pack_max_len is None or longest <= self.pack_max_len)
         if packed:
             return plan, ReadsByRow(plan, targets.target), tuple(self._packed_batches(plan.hosts)), None
-        batches = self._batches([len(h) for h in plan.hosts], self.batch_size, self.token_budget)
-        return plan, ReadsByRow(plan, targets.target), tuple(batches), host_tokens(plan.hosts)
+        batches = self._batches(lengths.tolist(), self.batch_size, self.token_budget)
+        return plan, ReadsByRow(plan, targets.target), tuple(batches), HostTokens(plan.tokens, plan.starts)
 
     # ------------------------------------------------------------------ running
     def run(

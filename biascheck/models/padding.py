@@ -1,6 +1,7 @@
 """Padded batches of whole inputs, built from arrays: the engine's inputs (`planning.Plan.hosts`) laid end to end
-once (`HostTokens`, kept with the plan for the next checkpoint), and a batch's (rows, width) matrix of token ids
-cut from them (`padded`) without a Python loop over its inputs or their tokens.
+once (`HostTokens`: the plan lays them out as it orders them, `Plan.tokens`; `host_tokens` from the tuples; kept with
+the plan for the next checkpoint), and a batch's (rows, width) matrix of token ids cut from them (`padded`) without a
+Python loop over its inputs or their tokens.
 
 A tiny model's full tier runs ten thousand such batches a checkpoint; built token by token from the inputs'
 tuples they cost 1.1-2.7 s of its host work (the `batching` stage). Pure numpy; `batching` runs the matrices.

@@ -9,7 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from biascheck.models.planning import TargetArrays, plan_reads, target_arrays
+from biascheck.models.padding import host_tokens
+from biascheck.models.planning import TargetArrays, laid_end_to_end, plan_reads, sort_order, target_arrays
 
 SEQS = st.lists(st.lists(st.integers(0, 3), min_size=1, max_size=7).map(tuple), min_size=1, max_size=12)
 
@@ -68,6 +69,22 @@ def test_the_plan_is_its_definition(seqs, data, causal):
     again = plan_reads(padded, top_reads, causal)
     assert again.hosts == plan.hosts and [r.tolist() for r in again.host_rows] == [r.tolist() for r in plan.host_rows]
     assert all(np.array_equal(a, b) for a, b in zip(again[2:], plan[2:], strict=True))
+    laid = host_tokens(plan.hosts)  # the hosts' tokens end to end, as the engine cuts its batches from them
+    assert np.array_equal(plan.tokens, laid.tokens) and np.array_equal(plan.starts, laid.starts)
+
+
+# ids around the byte and word boundaries of the sort's keys (a byte at or above 0x80, ids past 2**16)
+IDS = st.sampled_from([0, 1, 2, 127, 128, 255, 256, 32767, 32768, 65534, 65535, 65536, 2**31 - 1])
+
+
+@settings(max_examples=300, deadline=None)
+@given(seqs=st.lists(st.lists(IDS, max_size=6).map(tuple), max_size=14), k=st.integers(0, 3), longest=st.booleans())
+def test_the_numpy_sort_is_pythons_sort_of_the_tuples(seqs, k, longest):
+    def key(i):
+        return (seqs[i][:k], -len(seqs[i]), seqs[i]) if longest else seqs[i]
+
+    got = sort_order(*laid_end_to_end(seqs), k, longest_first=longest)
+    assert got.tolist() == sorted(range(len(seqs)), key=key)  # stable: a sequence listed twice keeps its order
 
 
 def test_a_worked_example():
