@@ -150,15 +150,15 @@ class ForwardEngine:
         out.sort(key=lambda b: -max(lengths[i] for i in b))  # stable: an OOM shows on the first batch
         return out
 
-    def _packed_batches(self, hosts: Sequence[Seq]) -> list[list[PackedRow]]:
+    def _packed_batches(self, hosts: Sequence[Seq], lengths: np.ndarray, tokens: np.ndarray) -> list[list[PackedRow]]:
         """Prefix-tree rows of `pack_row_len` positions, grouped by the token budget (largest rows
         first, so an OOM shows on the first batch); with a fixed `batch_size`, each batch packs that
-        many consecutive inputs (lexicographic order)."""
+        many consecutive inputs (lexicographic order: `planning.sort_order` of the hosts laid end to end)."""
+        order = sort_order(lengths, tokens).tolist()
         if self.batch_size is not None:
-            order = sorted(range(len(hosts)), key=lambda i: hosts[i])
             chunks = [order[i : i + self.batch_size] for i in range(0, len(order), self.batch_size)]
             return [pack_rows(hosts, self.pack_row_len, chunk) for chunk in chunks]
-        rows = sorted(pack_rows(hosts, self.pack_row_len), key=lambda r: -r.size)
+        rows = sorted(pack_rows(hosts, self.pack_row_len, order), key=lambda r: -r.size)
         groups = self._batches([r.size for r in rows], None, self.token_budget)
         return [[rows[i] for i in g] for g in groups]
 
@@ -170,7 +170,8 @@ class ForwardEngine:
         longest = int(lengths.max(initial=0))
         packed = self.pack_body is not None and (self.pack_max_len is None or longest <= self.pack_max_len)
         if packed:
-            return plan, ReadsByRow(plan, targets.target), tuple(self._packed_batches(plan.hosts)), None
+            rows = self._packed_batches(plan.hosts, lengths, plan.tokens)
+            return plan, ReadsByRow(plan, targets.target), tuple(rows), None
         batches = self._batches(lengths.tolist(), self.batch_size, self.token_budget)
         return plan, ReadsByRow(plan, targets.target), tuple(batches), HostTokens(plan.tokens, plan.starts)
 

@@ -120,10 +120,13 @@ def plan_reads(
     if causal:  # an input only needs to run up to its last read position
         need = np.full(len(seqs), -1, dtype=np.int64)
         np.maximum.at(need, read_seq, pos)
-        runs = _ranked([s[: int(n) + 1] for s, n in zip(seqs, need, strict=True)])
+        run_lengths = need + 1
+        run_laid = _reordered(lengths, laid, np.arange(len(seqs)), run_lengths)[0]
+        runs = _ranked(run_lengths, run_laid)
         serving, seq_host = np.unique(_longest_extension(runs), return_inverse=True)
-        candidates = [seqs[i][: int(need[i]) + 1] for i in runs.ranked[serving]]
-        lengths_c, laid_c = laid_end_to_end(candidates)
+        chosen = runs.ranked[serving]
+        candidates = [seqs[i][: int(need[i]) + 1] for i in chosen]
+        lengths_c, laid_c = run_lengths[chosen], _reordered(run_lengths, run_laid, chosen)[0]
     else:  # every input runs whole
         candidates, seq_host, lengths_c, laid_c = seqs, np.arange(len(seqs)), lengths, laid
     in_order = order(candidates, lengths_c, laid_c)
@@ -147,10 +150,13 @@ def plan_reads(
     return Plan(hosts, host_rows, row_host, row_pos, read_row[:n_t], read_row[n_t:], tokens, starts)
 
 
-def _reordered(lengths: np.ndarray, tokens: np.ndarray, order: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(tokens end to end as int32, starts) of the sequences laid end to end taken in `order`."""
+def _reordered(
+    lengths: np.ndarray, tokens: np.ndarray, order: np.ndarray, keep: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """(tokens end to end as int32, starts) of the sequences laid end to end taken in `order`, each cut to its first
+    keep[i] tokens where `keep` is given (keep ≤ lengths)."""
     begin = np.concatenate([[0], np.cumsum(lengths)])[order]
-    taken = lengths[order]
+    taken = (lengths if keep is None else keep)[order]
     starts = np.concatenate([[0], np.cumsum(taken)]).astype(np.int64)
     offset = np.arange(int(starts[-1])) - np.repeat(starts[:-1], taken)
     return tokens[np.repeat(begin, taken) + offset].astype(np.int32), starts
@@ -161,19 +167,19 @@ class _Ranked(NamedTuple):
 
     ranked: np.ndarray  # (n,) the input on each row
     place: np.ndarray  # (n,) the row of each input
-    tokens: np.ndarray  # (n, width) int64, -1 after an input's end
+    tokens: np.ndarray  # (n, width) int32, -1 after an input's end
     lengths: np.ndarray  # (n,) the length of each row's input
     shared: np.ndarray  # (n - 1,) the common prefix of each row after the first with the row before (width: equal)
 
 
-def _ranked(runs: Sequence[Seq]) -> _Ranked:
-    lengths, laid = laid_end_to_end(runs)
+def _ranked(lengths: np.ndarray, laid: np.ndarray) -> _Ranked:
+    """The sequences laid end to end (`lengths`, `laid`) as `_Ranked`."""
     ranked = sort_order(lengths, laid)
-    n, width = len(runs), int(lengths.max(initial=1))
+    n, width = len(lengths), int(lengths.max(initial=1))
     place = np.empty(n, dtype=np.int64)
     place[ranked] = np.arange(n)
     in_rows = lengths[ranked]
-    tokens = np.full((n, width), -1, dtype=np.int64)
+    tokens = np.full((n, width), -1, dtype=np.int32)  # int32: a BBQ prompt is hundreds of tokens, its rows 73,000
     tokens[np.arange(width) < in_rows[:, None]] = _reordered(lengths, laid, ranked)[0]
     same = tokens[1:] == tokens[:-1]
     shared = np.where(same.all(axis=1), width, np.argmin(same, axis=1))
@@ -200,8 +206,8 @@ def _prefix_keys(runs: _Ranked, read_seq: np.ndarray, pos: np.ndarray) -> np.nda
     n, width = runs.tokens.shape
     new = np.ones((n, width), dtype=bool)
     new[1:] = np.arange(width)[None, :] >= runs.shared[:, None]
-    owner = np.maximum.accumulate(np.where(new, np.arange(n)[:, None], 0), axis=0)
-    return owner[runs.place[read_seq], pos] * width + pos
+    owner = np.maximum.accumulate(np.where(new, np.arange(n, dtype=np.int32)[:, None], np.int32(0)), axis=0)
+    return owner[runs.place[read_seq], pos].astype(np.int64) * width + pos
 
 
 class ReadsByRow:
