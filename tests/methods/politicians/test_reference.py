@@ -4,6 +4,7 @@ task is skipped) with the reason it always gave."""
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -108,3 +109,25 @@ def test_a_languages_candidates_are_laid_out_once_and_kept_with_it():
     assert got.digest == hashlib.sha256("\n".join(got.strings).encode()).hexdigest()
     with pytest.raises(ValueError):
         np.asarray(got.owner)[0] = 5  # read-only: a model cannot change what the next one reads
+
+
+@pytest.mark.parametrize("code", ["en", "nb"])
+def test_the_sentiment_lexica_are_parsed_once_a_machine_and_read_back_the_same(mirror, tmp_path, code, monkeypatch):
+    """`sentiment_of` keeps step 3's labels and soft lexicon in the parsed-data cache: the second read (another
+    process on the machine) parses nothing and gives the same labels and Dirichlets, bit for bit."""
+    from biascheck.data import ReferenceData, lexicons, soft_sentiment
+    from biascheck.methods.politicians.reference import sentiment_of
+
+    refdata = ReferenceData(mirror=mirror, cache=tmp_path)
+    want_labels, want = lexicons.sentiment_labels(refdata, code), soft_sentiment.soft_lexicon(refdata, code)
+    for read in range(2):  # built (and stored), then read from the cache
+        if read:
+            monkeypatch.setattr(soft_sentiment, "soft_lexicon", lambda *a: pytest.fail("parsed again"))
+        labels, soft = sentiment_of(refdata, code)
+        assert labels == want_labels and (soft.name, dict(soft.sizes)) == (want.name, dict(want.sizes))
+        assert soft.alphas.keys() == want.alphas.keys()
+        assert all(np.array_equal(soft.alphas[w], a) for w, a in want.alphas.items())
+    (stored,) = (tmp_path / "parsed").glob(f"politicians-sentiment-{code}-*.json")
+    stored.write_text('{"labels": {}}', encoding="utf-8")  # changed behind the cache's back: built again
+    monkeypatch.undo()
+    assert sentiment_of(refdata, code)[0] == want_labels
