@@ -77,7 +77,7 @@ def sort_order(lengths: np.ndarray, tokens: np.ndarray, k: int = 0, longest_firs
     dtype = ">u2" if int(tokens.max(initial=0)) + 1 < 2**16 else ">u4"
     head = k + (1 if longest_first else 0)
     keys = np.zeros((n, head + width), dtype=dtype)
-    keys[:, head:][np.arange(width) < lengths[:, None]] = tokens + 1
+    keys[:, head:][np.arange(width) < lengths[:, None]] = np.add(tokens, 1, dtype=np.int64)  # int32 ids: no overflow
     shown = min(k, width)
     keys[:, :shown] = keys[:, head : head + shown]
     if longest_first:

@@ -83,8 +83,10 @@ def test_the_numpy_sort_is_pythons_sort_of_the_tuples(seqs, k, longest):
     def key(i):
         return (seqs[i][:k], -len(seqs[i]), seqs[i]) if longest else seqs[i]
 
-    got = sort_order(*laid_end_to_end(seqs), k, longest_first=longest)
-    assert got.tolist() == sorted(range(len(seqs)), key=key)  # stable: a sequence listed twice keeps its order
+    lengths, tokens = laid_end_to_end(seqs)
+    want = sorted(range(len(seqs)), key=key)  # stable: a sequence listed twice keeps its order
+    assert sort_order(lengths, tokens, k, longest_first=longest).tolist() == want
+    assert sort_order(lengths, tokens.astype(np.int32), k, longest_first=longest).tolist() == want  # as plans lay them
 
 
 def test_a_worked_example():
