@@ -176,7 +176,7 @@ def sentiment_of(refdata: ReferenceData, language: str) -> tuple[dict[str, str],
     """Step 3's hard labels (`lexicons.sentiment_labels`) and soft lexicon (`soft_sentiment.soft_lexicon`), built
     once per machine and kept in the parsed-data cache, keyed by the sha256 of what they are read from (the lexicon
     files, and for Norwegian the treebank that names its function words): parsing them and averaging each word's
-    votes took 1.5-2.5 s for the four languages, every run."""
+    votes takes 1.0-1.4 s for the four languages on 2 cores, reading them back 0.08 s."""
     if language == "en":
         sources = [lexicons.VADER_SHA256, lexicons.GI_SHA256]
     else:
