@@ -33,7 +33,7 @@ from biascheck.models.head import HeadRunner, check_finite, head_chunk_rows, log
 from biascheck.models.memo import MemoKey, kept
 from biascheck.models.memory import is_oom
 from biascheck.models.packing import DEFAULT_ROW_LEN, PackedRow, ancestor_mask, pack_rows
-from biascheck.models.padding import HostTokens, padded
+from biascheck.models.padding import MAX_ROWS, HostTokens, descending_batches, greedy_batches, padded
 from biascheck.models.planning import (
     Plan,
     ReadsByRow,
@@ -51,7 +51,6 @@ from biascheck.models.work import EngineWork, settle
 from biascheck.timing import stage
 
 DEFAULT_TOKEN_BUDGET = {"cpu": 2048, "cuda": 65536, "mps": 16384}
-MAX_ROWS = 2048  # at most this many sequences per batch, whatever the budget
 
 
 class ForwardEngine:
@@ -132,23 +131,11 @@ class ForwardEngine:
     @staticmethod
     def _batches(lengths: Sequence[int], rows_limit: int | None, budget: int) -> list[list[int]]:
         """Consecutive runs of the inputs (by index) whose padded size fits the budget (or `rows_limit`
-        inputs each), the batch with the longest input first."""
-        out: list[list[int]] = []
-        cur: list[int] = []
-        cur_len = 0
-        for i, n in enumerate(lengths):
-            longest = max(cur_len, n) if cur else n
-            too_many = rows_limit is not None and len(cur) + 1 > rows_limit
-            too_big = rows_limit is None and ((len(cur) + 1) * longest > budget or len(cur) + 1 > MAX_ROWS)
-            if cur and (too_many or too_big):
-                out.append(cur)
-                cur, longest = [], n
-            cur.append(i)
-            cur_len = longest
-        if cur:
-            out.append(cur)
-        out.sort(key=lambda b: -max(lengths[i] for i in b))  # stable: an OOM shows on the first batch
-        return out
+        inputs each), the batch with the longest input first (`greedy_batches`; `descending_batches` where the
+        lengths never grow, as in the masked order, longest first)."""
+        if rows_limit is None and all(a >= b for a, b in zip(lengths, lengths[1:], strict=False)):
+            return descending_batches(lengths, budget)
+        return greedy_batches(lengths, rows_limit, budget)
 
     def _packed_batches(self, hosts: Sequence[Seq], lengths: np.ndarray, tokens: np.ndarray) -> list[list[PackedRow]]:
         """Prefix-tree rows of `pack_row_len` positions, grouped by the token budget (largest rows

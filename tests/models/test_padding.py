@@ -7,7 +7,8 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from biascheck.models.padding import host_tokens, padded
+from biascheck.models.batching import ForwardEngine
+from biascheck.models.padding import descending_batches, greedy_batches, host_tokens, padded
 
 PAD = 99
 HOSTS = st.lists(st.lists(st.integers(0, 2), min_size=1, max_size=6).map(tuple), min_size=1, max_size=10)
@@ -51,3 +52,27 @@ def test_a_shared_prefix_keeps_a_token_of_each_input():
     assert alone.shared.tolist() == [5, 6] and alone.ids.tolist() == [[7, PAD], [7, 8]]
     assert padded(host_tokens(hosts), [0, 1, 2], PAD, 3).shared.size == 0  # below the minimum: none
     assert padded(host_tokens(hosts), [0, 1, 2], PAD, None).ids.shape == (3, 4)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    lengths=st.lists(st.integers(0, 40), max_size=60),
+    budget=st.integers(1, 200),
+    rows=st.sampled_from([None, None, 1, 3]),
+    descending=st.booleans(),
+)
+def test_the_batches_fit_the_budget_and_the_descending_shortcut_is_the_greedy_loop(lengths, budget, rows, descending):
+    """Where the lengths never grow (the masked order) a batch's first input is its longest: `descending_batches`
+    steps a batch at a time and gives the greedy loop's batches; the greedy loop's fit the budget (or the row
+    limit), cover every input once in order, and come longest first."""
+    if descending:
+        lengths = sorted(lengths, reverse=True)
+    got = greedy_batches(lengths, rows, budget)
+    assert sorted(i for b in got for i in b) == list(range(len(lengths)))
+    for b in got:
+        assert b == list(range(b[0], b[0] + len(b)))  # consecutive inputs
+        assert len(b) == 1 or (len(b) <= rows if rows else len(b) * max(lengths[i] for i in b) <= budget)
+    assert [max(lengths[i] for i in b) for b in got] == sorted((max(lengths[i] for i in b) for b in got), reverse=True)
+    if descending and rows is None:
+        assert descending_batches(lengths, budget) == got
+        assert ForwardEngine._batches(lengths, None, budget) == got
