@@ -12,12 +12,11 @@ where the lengths never grow). Pure numpy; `batching` runs the matrices.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import chain
 from typing import NamedTuple
 
 import numpy as np
 
-from biascheck.models.planning import Seq
+from biascheck.models.planning import Seq, laid_end_to_end, ragged_index
 
 MAX_ROWS = 2048  # at most this many sequences per batch, whatever the budget
 
@@ -30,11 +29,9 @@ class HostTokens(NamedTuple):
 
 
 def host_tokens(hosts: Sequence[Seq]) -> HostTokens:
-    """The inputs laid end to end. Pure."""
-    lengths = np.fromiter((len(h) for h in hosts), np.int64, len(hosts))
-    starts = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
-    tokens = np.fromiter(chain.from_iterable(hosts), np.int32, int(starts[-1]))
-    return HostTokens(tokens, starts)
+    """The inputs laid end to end (`planning.laid_end_to_end`). Pure."""
+    lengths, tokens = laid_end_to_end(hosts)
+    return HostTokens(tokens.astype(np.int32), np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64))
 
 
 class Padded(NamedTuple):
@@ -61,8 +58,7 @@ def padded(hosts: HostTokens, batch: Sequence[int] | np.ndarray, pad_id: int, mi
     if len(batch) > 1 and np.all(batch[1:] == batch[:-1] + 1):  # consecutive inputs: one slice
         flat = hosts.tokens[begin[0] : end[-1]]
     else:
-        offset = np.arange(int(lengths.sum())) - np.repeat(np.cumsum(lengths) - lengths, lengths)
-        flat = hosts.tokens[np.repeat(begin, lengths) + offset]
+        flat = hosts.tokens[ragged_index(begin, lengths)]
     ids = np.full((len(batch), width), pad_id, dtype=np.int64)
     ids[filled] = flat
     lcp = 0

@@ -158,8 +158,14 @@ def _reordered(
     begin = np.concatenate([[0], np.cumsum(lengths)])[order]
     taken = (lengths if keep is None else keep)[order]
     starts = np.concatenate([[0], np.cumsum(taken)]).astype(np.int64)
-    offset = np.arange(int(starts[-1])) - np.repeat(starts[:-1], taken)
-    return tokens[np.repeat(begin, taken) + offset].astype(np.int32), starts
+    return tokens[ragged_index(begin, taken)].astype(np.int32), starts
+
+
+def ragged_index(begin: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """The indices of lengths[i] consecutive entries from begin[i], for every i, end to end: where a run of
+    sequences laid end to end is gathered from. Pure."""
+    offset = np.arange(int(lengths.sum())) - np.repeat(np.cumsum(lengths) - lengths, lengths)
+    return np.repeat(begin, lengths) + offset
 
 
 class _Ranked(NamedTuple):
