@@ -232,9 +232,8 @@ def _supersenses(result: LvmResult, keep: np.ndarray, classes) -> pd.DataFrame:
     return supersense.supersense_table(top, word_classes, names)
 
 
-def _vocab(prefix: str, samples: pmi.SampleMatrix | pd.DataFrame) -> list[Metric]:
+def _vocab(prefix: str, matrix: pmi.SampleMatrix) -> list[Metric]:
     """Distinct lemmas seen with each gender's names (n: the gender's names), read off the sample matrix."""
-    matrix = pmi._as_matrix(samples)
     out = []
     for gender, short in (("female", "f"), ("male", "m")):
         code = matrix.genders.index(gender) if gender in matrix.genders else -1

@@ -19,7 +19,7 @@ does not cover the language, never reads its data.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, partial
 from pathlib import Path
@@ -169,6 +169,14 @@ def load_language(
     )
 
 
+def _mirror_sources(refdata: ReferenceData, names: Sequence[str]) -> list[str]:
+    """The sha256 of the mirrored sources `names`, a parsed-data cache key, each verified and recorded as used
+    (`ReferenceData.path`) as a build reading it would be."""
+    for name in names:
+        refdata.path(name)
+    return [SOURCES[name].sha256 for name in names]
+
+
 SENTIMENT_VERSION = 1  # bump when lexicons.sentiment_labels or soft_sentiment.soft_lexicon change what they return
 
 
@@ -180,13 +188,8 @@ def sentiment_of(refdata: ReferenceData, language: str) -> tuple[dict[str, str],
     if language == "en":
         sources = [lexicons.VADER_SHA256, lexicons.GI_SHA256]
     else:
-        names = [
-            lexicons.CHEN_SKIENA_SOURCE,
-            *(lexicons.TREEBANK_SOURCES[language] if language in lexicons.CLOSED_TAGS else ()),
-        ]
-        for name in names:
-            refdata.path(name)  # verified by its sha256 and recorded as used, as a build would
-        sources = [SOURCES[name].sha256 for name in names]
+        function_words = lexicons.TREEBANK_SOURCES[language] if language in lexicons.CLOSED_TAGS else ()
+        sources = _mirror_sources(refdata, [lexicons.CHEN_SKIENA_SOURCE, *function_words])
 
     def build() -> dict:
         soft = soft_sentiment.soft_lexicon(refdata, language)
@@ -211,10 +214,7 @@ def candidate_forms_of(refdata: ReferenceData, language: str) -> dict[str, dict[
     (2-5 s a language: parsing the treebank or the lemma tables) once per machine and kept in the parsed-data
     cache, keyed by the sha256 of the files they come from (`parsed_cache.cached_json`)."""
     if language in lexicons.TREEBANK_SOURCES:
-        names = lexicons.TREEBANK_SOURCES[language]
-        for name in names:
-            refdata.path(name)  # verified by its sha256 and recorded as used, as a build would
-        sources = [SOURCES[name].sha256 for name in names]
+        sources = _mirror_sources(refdata, lexicons.TREEBANK_SOURCES[language])
     else:
         tables = [f"{language}_lemma_{kind}.json.gz" for kind in ("lookup", "index")]
         sources = [lexicons.SPACY_LOOKUPS_SHA256[table] for table in tables]
