@@ -327,7 +327,7 @@ class ForwardEngine:
             batch_hosts = batch
         gather_ids = None if gather is None else torch.tensor(gather, dtype=torch.long, device=self.device)
         with stage("lm_head"), products_in_tf32(False, self.device):  # the head in float32
-            rows = np.concatenate([plan.host_rows[h] for h in batch_hosts])
+            rows = plan.rows_of(batch_hosts)
             index = where(plan.row_host[rows], plan.row_pos[rows])
             picked = flat[torch.from_numpy(index).to(flat.device)]  # (N, H)
             del flat

@@ -43,13 +43,21 @@ def target_arrays(reads: Sequence[TargetRead] | TargetArrays) -> TargetArrays:
 
 class Plan(NamedTuple):
     hosts: list[Seq]  # the inputs that run
-    host_rows: list[np.ndarray]  # per host, the read rows it serves (ascending)
+    rows_by_host: np.ndarray  # (rows,) the rows grouped by the host that serves them, each host's ascending
+    host_row_starts: np.ndarray  # (hosts + 1,) where each host's rows start in `rows_by_host`
     row_host: np.ndarray  # (rows,) per row, the host whose forward pass computes it
     row_pos: np.ndarray  # (rows,) per row, its position in that host
     target_row: np.ndarray  # (target reads,) the row each target read is answered from
     top_row: np.ndarray  # (top reads,) the row each top read is answered from
     tokens: np.ndarray  # (total tokens,) int32: the hosts' tokens end to end, in host order
     starts: np.ndarray  # (hosts + 1,) int64: where each host's tokens start in `tokens`
+
+    def rows_of(self, hosts: Sequence[int] | np.ndarray) -> np.ndarray:
+        """The rows the given hosts serve, host after host (each host's ascending). Arrays, not an array a host:
+        a plan of half a million hosts is kept, and stored on disk (`memo`), without half a million small arrays."""
+        hosts = np.asarray(hosts, dtype=np.int64)
+        begin = self.host_row_starts[hosts]
+        return self.rows_by_host[ragged_index(begin, self.host_row_starts[hosts + 1] - begin)]
 
 
 # How the engine orders the distinct inputs that run: (inputs, their lengths, their tokens end to end) -> the
@@ -143,11 +151,10 @@ def plan_reads(
     creator = first[by_first]  # per row, the read that made it
     row_host, row_pos = host_of_seq[read_seq[creator]], pos[creator]
     by_host = np.argsort(row_host, kind="stable")
-    bounds = np.concatenate([[0], np.cumsum(np.bincount(row_host, minlength=len(hosts)))]).tolist()
-    host_rows = [by_host[a:b] for a, b in zip(bounds[:-1], bounds[1:], strict=True)]  # np.split: 4x slower
+    bounds = np.concatenate([[0], np.cumsum(np.bincount(row_host, minlength=len(hosts)))]).astype(np.int64)
     tokens, starts = _reordered(lengths_c, laid_c, in_order)
     n_t = len(targets.seq)
-    return Plan(hosts, host_rows, row_host, row_pos, read_row[:n_t], read_row[n_t:], tokens, starts)
+    return Plan(hosts, by_host, bounds, row_host, row_pos, read_row[:n_t], read_row[n_t:], tokens, starts)
 
 
 def _reordered(
