@@ -121,6 +121,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     state = session.config.stash.get(_REPORT_RUN, None)
     if state is not None:
         state["status"] = int(session.exitstatus)
+    session.config.stash[SESSION_KEY].store_memo(int(session.exitstatus))
 
 
 def _end_report(config: pytest.Config) -> None:

@@ -49,6 +49,7 @@ class BiasSession:
     guarded: set[tuple[str, str, str]] = field(default_factory=set)  # (model, probe, task) with a competence result
     released: dict[str, Any] = field(default_factory=dict)  # name -> ModelInfo of a model list's models let go
     kept: dict[tuple[str, str], Any] = field(default_factory=dict)  # (probe, name) -> the plugin's `kept` fixture's
+    memo_stored: bool = False  # the memo's on-disk store is on for this run (`store_memo` ends it)
     _tier: tuple[str, str] | None = None  # (tier, why), resolved when first needed
     _thresholds: ThresholdSet | None = None
     _refdata: ReferenceData | None = None
@@ -66,6 +67,9 @@ class BiasSession:
         self.model_args = model_args_module.model_args(self.config.model_args)  # a key twice: ConfigError
         check_report_dir(self.config.report_dir)
         check_data_env(self.config.data_dir)
+        from biascheck.models import memo_store
+
+        memo_store.directory()  # a bad $BIASCHECK_MEMO_STORE: ConfigError
         if self.config.save_name is not None or self.config.baseline is not None:
             check_store_path(self.config.store_path)
         if self.config.noise_run is not None and self.config.baseline is None:
@@ -137,13 +141,18 @@ class BiasSession:
         return self.kept[(probe, name)]
 
     def model(self, name: str) -> LanguageModel:
-        """Load `name` once per run; a failure is remembered and re-raised, not retried per test."""
+        """Load `name` once per run; a failure is remembered and re-raised, not retried per test. The memo of what
+        its texts become is read from the machine's store when its tokenizer is first met (`models.memo`)."""
         if name in self.load_errors:
             raise BiascheckError(self.load_errors[name])
         if name not in self.models:
+            from biascheck.models import memo, memo_store
             from biascheck.planted.resolve import load_model_or_plant
 
             self._release_models()
+            if not self.memo_stored:
+                memo.use_store(memo_store.directory())
+                self.memo_stored = True
 
             try:
                 self.models[name] = load_model_or_plant(
@@ -157,7 +166,20 @@ class BiasSession:
             except BiascheckError as exc:
                 self.load_errors[name] = str(exc)
                 raise
+            memo.meet(self.models[name].info.extra.get("tokenizer_sha256"))
         return self.models[name]
+
+    def store_memo(self, exitstatus: int) -> None:
+        """At the end of a run that loaded a model: what the run added to the memo goes to the machine's store
+        (not when the run was interrupted: ^C stops at once, and a later run builds what was not stored)."""
+        if not self.memo_stored:
+            return
+        from biascheck.models import memo
+
+        if exitstatus != pytest.ExitCode.INTERRUPTED:
+            memo.save()
+        memo.use_store(None)
+        self.memo_stored = False
 
     def guard(
         self, probe: ProbeSpec, lm: LanguageModel, task: str | None, recorder: ProbeRecorder | None = None

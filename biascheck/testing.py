@@ -258,6 +258,7 @@ def run_probes(
     extra_args: Sequence[str] = (),
     timeout: float = 1800,
     guard: bool = True,
+    memo_store: bool = False,
 ) -> ProbeRun:
     """Copy `repo`'s probes and thresholds into `directory` and run them there in a new pytest process.
 
@@ -266,7 +267,8 @@ def run_probes(
     in it gives a causal fake; 'clueless' in it, one that cannot read the competence guard's items);
     guard=False: a plumbing run, the competence guard switched off (`UNGUARDED_CONFTEST`). The report goes
     to ``<directory>/out``. The process gets the caller's
-    environment less its BIASCHECK_* settings (`probe_env`).
+    environment less its BIASCHECK_* settings (`probe_env`), and without the memo's on-disk store unless
+    `memo_store` (`biascheck.models.memo_store`: a test's run does not read what another test's run stored).
     """
     directory.mkdir(parents=True, exist_ok=True)
     shutil.copytree(repo / "probes", directory / "probes", dirs_exist_ok=True)
@@ -300,7 +302,7 @@ def run_probes(
     done = subprocess.run(
         [*args, *extra_args],
         cwd=directory,
-        env=probe_env(os.environ),
+        env={**probe_env(os.environ), **({} if memo_store else {"BIASCHECK_MEMO_STORE": "off"})},
         capture_output=True,
         text=True,
         timeout=timeout,

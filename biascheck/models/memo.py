@@ -9,11 +9,16 @@ each piece belongs to (`words.WordLayout`), and the engine's plan of each. They 
 kept, they outlive the call that built them. Texts that only a kept build reads are not added to the encodings
 (`EngineModel._encode(keep=False)`). One tokenizer's at a time (a sweep has one): a new digest drops the others'.
 Bounded: MEMO_TEXTS texts (about 1 KB each) and MEMO_CALLS calls; past a bound nothing more is kept, and everything
-is built as without a memo. A model built in memory (no digest) keeps nothing."""
+is built as without a memo. A model built in memory (no digest) keeps nothing.
+
+A run of the probes keeps it on disk too (`use_store`, `memo_store`): the first time a process meets a tokenizer it
+reads what an earlier run stored for it, and at the end of the run (`save`) it stores what it holds when it added
+to it."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
+from pathlib import Path
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -22,14 +27,72 @@ MEMO_TEXTS = 400_000
 MEMO_CALLS = 4096  # a masked model's quick tier keeps about 220 calls' reads and as many plans; its full tier more
 _ENCODINGS: dict[tuple[str, bool], dict[str, Any]] = {}  # text -> `common.Encoded`
 _CALLS: dict[str, dict[Hashable, Any]] = {}
+_STORE: Path | None = None  # the on-disk store's folder (`use_store`), None: this process keeps nothing on disk
+_READ: dict[str, tuple[int, int]] = {}  # tokenizers met since the store was set: how much their store held
 
 
 def _only(digest: str) -> None:
-    """Drop what other tokenizers left."""
+    """Drop what other tokenizers left (stored first, when the store is on), and read what the store holds for
+    this one the first time it is met."""
+    if _STORE is not None and digest not in _READ:
+        save()  # what the run added for the tokenizers about to be dropped
+        _READ.clear()  # met again, they are read again
     for key in [k for k in _ENCODINGS if k[0] != digest]:
         del _ENCODINGS[key]
     for other in [d for d in _CALLS if d != digest]:
         del _CALLS[other]
+    if _STORE is not None and digest not in _READ:
+        _read(digest)
+
+
+def use_store(folder: Path | None) -> None:
+    """Keep the memo in `folder` (`memo_store`) from now on; None: stop (what it holds stays for the process)."""
+    global _STORE
+    _STORE = folder
+    _READ.clear()
+
+
+def meet(digest: str | None) -> None:
+    """A model with this tokenizer was loaded: read its store now (a model's load, not its first probe, pays it)."""
+    if digest:
+        _only(digest)
+
+
+def _read(digest: str) -> None:
+    from biascheck.models.memo_store import read
+
+    assert _STORE is not None
+    stored = read(_STORE, digest)
+    if isinstance(stored, dict) and isinstance(stored.get("calls"), dict) and isinstance(stored.get("encodings"), dict):
+        calls = _CALLS.setdefault(digest, {})
+        for key, value in stored["calls"].items():
+            calls.setdefault(key, value)
+        for special, texts in stored["encodings"].items():
+            memo = _ENCODINGS.setdefault((digest, bool(special)), {})
+            for text, encoded in texts.items():
+                memo.setdefault(text, encoded)
+    _READ[digest] = _size(digest)
+
+
+def _size(digest: str) -> tuple[int, int]:
+    return len(_CALLS.get(digest, {})), sum(len(v) for k, v in _ENCODINGS.items() if k[0] == digest)
+
+
+def save() -> int:
+    """Store what the process holds for each tokenizer it met since `use_store`, where it added to what the store
+    held (nothing else is written); the bytes written."""
+    from biascheck.models.memo_store import write
+
+    written = 0
+    for digest, size in list(_READ.items()):
+        now = _size(digest)
+        if _STORE is None or now == size or now[0] < size[0] or now[1] < size[1]:
+            continue
+        encodings = {special: dict(texts) for (d, special), texts in _ENCODINGS.items() if d == digest}
+        value = {"calls": dict(_CALLS.get(digest, {})), "encodings": encodings}
+        written += write(_STORE, digest, value)
+        _READ[digest] = now
+    return written
 
 
 def encodings_memo(digest: str | None, add_special_tokens: bool) -> dict[str, Any] | None:
@@ -57,6 +120,7 @@ def kept(digest: str | None, key: Hashable, build: Callable[[], T]) -> T:
 
 
 def clear() -> None:
-    """Forget everything kept (tests)."""
+    """Forget everything kept (tests); the store, if any, stays on disk."""
     _ENCODINGS.clear()
     _CALLS.clear()
+    _READ.clear()
