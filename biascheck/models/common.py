@@ -27,6 +27,9 @@ class Encoded:
     special: tuple[int, ...]
     tokens: Sequence[str]  # a tuple, or `TokenNames` (looked up when read)
 
+    def __reduce__(self) -> tuple[Any, ...]:  # pickled as its fields: the memo's store reads 70,000 of them
+        return Encoded, (self.ids, self.offsets, self.special, self.tokens)
+
 
 class TokenNames(Sequence[str]):
     """A text's token strings, looked up by id when first read: only error messages read them, and building
@@ -37,6 +40,9 @@ class TokenNames(Sequence[str]):
     def __init__(self, ids: tuple[int, ...], lookup: Callable[[int], str]) -> None:
         self._ids, self._lookup = ids, lookup
         self._names: tuple[str, ...] | None = None
+
+    def __reduce__(self) -> tuple[Any, ...]:  # pickled as what it is made of, not by its slots
+        return TokenNames, (self._ids, self._lookup)
 
     def _all(self) -> tuple[str, ...]:
         if self._names is None:
