@@ -233,11 +233,20 @@ def test_eat_has_exactly_its_three_classes(real_refdata):
 def test_supersense_files_are_read_once_per_process(real_refdata):
     supersenses.verb_supersenses(real_refdata)
     supersenses.adjective_supersenses(real_refdata)
-    verb_hits = supersenses._read_verbs.cache_info().hits
+    verb_hits = supersenses._verbs.cache_info().hits
     adj_hits = supersenses._read_adjectives.cache_info().hits
     verbs = supersenses.verb_supersenses(real_refdata)
     supersenses.adjective_supersenses(real_refdata)
-    assert supersenses._read_verbs.cache_info().hits == verb_hits + 1
+    assert supersenses._verbs.cache_info().hits == verb_hits + 1
     assert supersenses._read_adjectives.cache_info().hits == adj_hits + 1
     verbs.pop("eat")  # a fresh dict each call: the cache is untouched
     assert "eat" in supersenses.verb_supersenses(real_refdata)
+
+
+def test_the_verb_classes_are_parsed_once_per_machine(real_refdata, monkeypatch):
+    """Kept in the parsed-data cache by the files' sha256: a new process reads them back equal, without parsing."""
+    expected = supersenses.verb_supersenses(real_refdata)
+    supersenses._verbs.cache_clear()  # a new process
+    monkeypatch.setattr(supersenses, "_read_verbs", lambda paths: pytest.fail("parsed again"))
+    assert supersenses.verb_supersenses(real_refdata) == expected
+    assert all(isinstance(classes, frozenset) for classes in expected.values())
