@@ -28,7 +28,9 @@ MEMO_CALLS = 4096  # a masked model's quick tier keeps about 220 calls' reads an
 _ENCODINGS: dict[tuple[str, bool], dict[str, Any]] = {}  # text -> `common.Encoded`
 _CALLS: dict[str, dict[Hashable, Any]] = {}
 _STORE: Path | None = None  # the on-disk store's folder (`use_store`), None: this process keeps nothing on disk
-_READ: dict[str, tuple[int, int]] = {}  # tokenizers met since the store was set: how much their store held
+# tokenizers met since the store was set: (calls, texts) the memo held after reading or writing the store, and the
+# store file's `memo_store.stamp` then
+_READ: dict[str, tuple[tuple[int, int], Any]] = {}
 
 
 def _only(digest: str) -> None:
@@ -59,19 +61,28 @@ def meet(digest: str | None) -> None:
 
 
 def _read(digest: str) -> None:
-    from biascheck.models.memo_store import read
+    from biascheck.models.memo_store import read, stamp
 
     assert _STORE is not None
-    stored = read(_STORE, digest)
-    if isinstance(stored, dict) and isinstance(stored.get("calls"), dict) and isinstance(stored.get("encodings"), dict):
-        calls = _CALLS.setdefault(digest, {})
-        for key, value in stored["calls"].items():
+    _merge(digest, read(_STORE, digest))
+    _READ[digest] = (_size(digest), stamp(_STORE, digest))
+
+
+def _merge(digest: str, stored: Any) -> None:
+    """Add what a store holds to the process's memo, within its bounds (what the process built stays)."""
+    if not (isinstance(stored, dict) and isinstance(stored.get("calls"), dict)):
+        return
+    calls = _CALLS.setdefault(digest, {})
+    for key, value in stored["calls"].items():
+        if len(calls) < MEMO_CALLS:
             calls.setdefault(key, value)
-        for special, texts in stored["encodings"].items():
-            memo = _ENCODINGS.setdefault((digest, bool(special)), {})
-            for text, encoded in texts.items():
-                memo.setdefault(text, encoded)
-    _READ[digest] = _size(digest)
+    texts = sum(len(v) for k, v in _ENCODINGS.items() if k[0] == digest)
+    for special, encodings in stored.get("encodings", {}).items():
+        memo = _ENCODINGS.setdefault((digest, bool(special)), {})
+        for text, encoded in encodings.items():
+            if texts < MEMO_TEXTS and text not in memo:
+                memo[text] = encoded
+                texts += 1
 
 
 def _size(digest: str) -> tuple[int, int]:
@@ -80,18 +91,20 @@ def _size(digest: str) -> tuple[int, int]:
 
 def save() -> int:
     """Store what the process holds for each tokenizer it met since `use_store`, where it added to what the store
-    held (nothing else is written); the bytes written."""
-    from biascheck.models.memo_store import write
+    held (nothing else is written), with what another process stored meanwhile (a pytest-xdist worker beside this
+    one, scoring other probes) merged in; the bytes written."""
+    from biascheck.models.memo_store import read, stamp, write
 
     written = 0
-    for digest, size in list(_READ.items()):
+    for digest, (size, seen) in list(_READ.items()):
         now = _size(digest)
         if _STORE is None or now == size or now[0] < size[0] or now[1] < size[1]:
             continue
+        if stamp(_STORE, digest) != seen:  # written by another process since this one read it
+            _merge(digest, read(_STORE, digest))
         encodings = {special: dict(texts) for (d, special), texts in _ENCODINGS.items() if d == digest}
-        value = {"calls": dict(_CALLS.get(digest, {})), "encodings": encodings}
-        written += write(_STORE, digest, value)
-        _READ[digest] = now
+        written += write(_STORE, digest, {"calls": dict(_CALLS.get(digest, {})), "encodings": encodings})
+        _READ[digest] = (_size(digest), stamp(_STORE, digest))
     return written
 
 

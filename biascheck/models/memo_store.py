@@ -79,6 +79,16 @@ def read(folder: Path, tokenizer: str) -> Any | None:
     return value
 
 
+def stamp(folder: Path, tokenizer: str) -> tuple[int, int, int] | None:
+    """(inode, modification time, size) of the stored file, None when there is none: another process's write, or
+    read, changes it."""
+    try:
+        found = path_for(folder, tokenizer).stat()
+    except OSError:
+        return None
+    return found.st_ino, found.st_mtime_ns, found.st_size
+
+
 class _TooLarge(Exception):
     pass
 

