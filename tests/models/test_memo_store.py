@@ -61,13 +61,15 @@ def test_the_folder_keeps_the_most_recently_used_files_within_its_bound(tmp_path
     assert sorted(p.name[0] for p in tmp_path.glob("*.sha256")) == ["a", "c"]
 
 
-def test_the_store_is_switched_off_by_its_environment_variable(monkeypatch, tmp_path):
+def test_the_store_is_switched_off_or_moved_by_its_environment_variable(monkeypatch, tmp_path):
     monkeypatch.setenv("BIASCHECK_CACHE_DIR", str(tmp_path))
     monkeypatch.delenv(memo_store.STORE_ENV, raising=False)
     assert memo_store.directory() == tmp_path / "memo"
     monkeypatch.setenv(memo_store.STORE_ENV, "off")
     assert memo_store.directory() is None
-    monkeypatch.setenv(memo_store.STORE_ENV, "sometimes")
+    monkeypatch.setenv(memo_store.STORE_ENV, str(tmp_path / "elsewhere"))
+    assert memo_store.directory() == tmp_path / "elsewhere"
+    monkeypatch.setenv(memo_store.STORE_ENV, "sometimes")  # neither on, off nor a folder's absolute path
     with pytest.raises(ConfigError, match="BIASCHECK_MEMO_STORE='sometimes'"):
         memo_store.directory()
 
