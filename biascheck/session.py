@@ -166,7 +166,7 @@ class BiasSession:
             except BiascheckError as exc:
                 self.load_errors[name] = str(exc)
                 raise
-            memo.meet(self.models[name].info.extra.get("tokenizer_sha256"))
+            memo.meet((getattr(self.models[name].info, "extra", None) or {}).get("tokenizer_sha256"))
         return self.models[name]
 
     def store_memo(self, exitstatus: int) -> None:

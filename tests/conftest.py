@@ -17,6 +17,11 @@ if os.environ.get("PYTEST_XDIST_WORKER"):
     for _threads in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
         os.environ.setdefault(_threads, "1")
 
+# A test's runs do not read what another test's runs stored in the memo's on-disk store (`biascheck.models.memo_store`,
+# in the user cache the tests share): each builds what its texts become, as a first run on a machine does. The tests
+# of the store switch it on in their own folders (tests/models/test_memo_store.py, tests/plugin/test_memo_store_run.py).
+os.environ.setdefault("BIASCHECK_MEMO_STORE", "off")
+
 
 @pytest.fixture
 def pytester(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.Pytester:
