@@ -77,7 +77,10 @@ def _merge(digest: str, stored: Any) -> None:
         if len(calls) < MEMO_CALLS:
             calls.setdefault(key, value)
     texts = sum(len(v) for k, v in _ENCODINGS.items() if k[0] == digest)
-    for special, encodings in stored.get("encodings", {}).items():
+    stored_encodings = stored.get("encodings")
+    for special, encodings in stored_encodings.items() if isinstance(stored_encodings, dict) else ():
+        if not isinstance(encodings, dict):
+            continue
         memo = _ENCODINGS.setdefault((digest, bool(special)), {})
         for text, encoded in encodings.items():
             if texts < MEMO_TEXTS and text not in memo:

@@ -22,6 +22,7 @@ import io
 import os
 import pickle
 import sys
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -111,13 +112,21 @@ class _Bounded(io.BytesIO):
 
 
 def write(folder: Path, tokenizer: str, value: Any, limit: int = FILE_BYTES) -> int:
-    """Store `value` for `tokenizer` by this code; the bytes written, 0 when nothing was (past `limit`, or the
-    folder cannot be written). Removes the files other code left for the same tokenizer, then prunes."""
+    """Store `value` for `tokenizer` by this code; the bytes written, 0 when nothing was (past `limit`, the folder
+    cannot be written, or a value does not pickle: a warning says so). Removes the files other code left for the
+    same tokenizer, then prunes."""
     path = path_for(folder, tokenizer)
     buffer = _Bounded(limit)
     try:
         pickle.dump(value, buffer, protocol=5)
     except _TooLarge:
+        return 0
+    except Exception as exc:  # noqa: BLE001 - a memo that cannot be stored is built again next time, never an error
+        warnings.warn(
+            f"biascheck: the memo's store could not be written ({exc!r}); the next run builds it again",
+            RuntimeWarning,
+            stacklevel=2,
+        )
         return 0
     data = buffer.getbuffer()
     try:

@@ -45,6 +45,8 @@ def test_past_its_bound_nothing_is_written_and_an_unwritable_folder_is_not_an_er
     big = {"calls": {"k": np.zeros(10_000)}, "encodings": {}}
     assert memo_store.write(tmp_path, "f" * 64, big, limit=50_000) == 0
     assert not list(tmp_path.iterdir())
+    with pytest.warns(RuntimeWarning, match="could not be written"):  # a value that does not pickle: not an error
+        assert memo_store.write(tmp_path, "f" * 64, {"calls": {"k": lambda: 1}, "encodings": {}}) == 0
     blocked = tmp_path / "file"
     blocked.write_text("not a folder")
     assert memo_store.write(blocked / "memo", "f" * 64, big) == 0
@@ -154,3 +156,13 @@ def test_what_another_process_stored_meanwhile_is_merged_not_lost(tmp_path, cass
     finally:
         memo.use_store(None)
         memo.clear()
+
+
+@pytest.mark.parametrize(
+    "stored", [None, [], {"calls": []}, {"calls": {}, "encodings": [1]}, {"calls": {}, "encodings": {True: "x"}}]
+)
+def test_a_store_of_another_shape_adds_nothing_and_raises_nothing(stored):
+    memo.clear()
+    memo._merge("d" * 64, stored)
+    assert not memo._CALLS.get("d" * 64) and not memo._ENCODINGS.get(("d" * 64, True))
+    memo.clear()
