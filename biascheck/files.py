@@ -55,6 +55,28 @@ def atomic_write(path: Path, data: str | bytes) -> None:
         raise
 
 
+def checksum_path(path: Path) -> Path:
+    """Where `write_checked` keeps the sha256 of `path`: beside it, suffix .sha256."""
+    return path.with_suffix(".sha256")
+
+
+def write_checked(path: Path, data: bytes) -> None:
+    """`data` written whole to `path` and its sha256 beside it (`checksum_path`), for `read_checked`."""
+    atomic_write(path, data)
+    atomic_write(checksum_path(path), hashlib.sha256(data).hexdigest() + "\n")
+
+
+def read_checked(path: Path) -> bytes | None:
+    """The bytes at `path` when they match the sha256 `write_checked` put beside them; None when either file is
+    missing or unreadable, or they differ (a partial or damaged cache file is never used)."""
+    try:
+        data = path.read_bytes()
+        expected = checksum_path(path).read_text(encoding="utf-8").strip()
+    except (OSError, ValueError):
+        return None
+    return data if hashlib.sha256(data).hexdigest() == expected else None
+
+
 def replace_dir(new: Path, target: Path) -> None:
     """Put directory `new` in the place of `target`: the old `target` is moved aside, `new` renamed in, then
     the old one removed, so a reader finds the old directory or the new one, never a mix of both. A `new`

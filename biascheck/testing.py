@@ -258,7 +258,6 @@ def run_probes(
     extra_args: Sequence[str] = (),
     timeout: float = 1800,
     guard: bool = True,
-    memo_store: bool = False,
 ) -> ProbeRun:
     """Copy `repo`'s probes and thresholds into `directory` and run them there in a new pytest process.
 
@@ -267,8 +266,7 @@ def run_probes(
     in it gives a causal fake; 'clueless' in it, one that cannot read the competence guard's items);
     guard=False: a plumbing run, the competence guard switched off (`UNGUARDED_CONFTEST`). The report goes
     to ``<directory>/out``. The process gets the caller's
-    environment less its BIASCHECK_* settings (`probe_env`), and without the memo's on-disk store unless
-    `memo_store` (`biascheck.models.memo_store`: a test's run does not read what another test's run stored).
+    environment less its BIASCHECK_* settings (`probe_env`).
     """
     directory.mkdir(parents=True, exist_ok=True)
     shutil.copytree(repo / "probes", directory / "probes", dirs_exist_ok=True)
@@ -302,7 +300,7 @@ def run_probes(
     done = subprocess.run(
         [*args, *extra_args],
         cwd=directory,
-        env={**probe_env(os.environ), **({} if memo_store else {"BIASCHECK_MEMO_STORE": "off"})},
+        env=probe_env(os.environ),
         capture_output=True,
         text=True,
         timeout=timeout,
@@ -318,8 +316,9 @@ def run_probes(
 
 
 # Where files are kept and whether to download, not what a probe measures: passed on to the probe run, so
-# a planted model prebuilt into $BIASCHECK_PLANTED_DIR is found there, not built again in the default cache.
-PASSED_ENV = ("BIASCHECK_CACHE_DIR", "BIASCHECK_PLANTED_DIR", "BIASCHECK_OFFLINE")
+# a planted model prebuilt into $BIASCHECK_PLANTED_DIR is found there, not built again in the default cache, and
+# the memo's on-disk store is where the caller's is (off in biascheck's own tests: tests/conftest.py).
+PASSED_ENV = ("BIASCHECK_CACHE_DIR", "BIASCHECK_PLANTED_DIR", "BIASCHECK_OFFLINE", "BIASCHECK_MEMO_STORE")
 
 # The pytest processes a test starts run no hypothesis test, and hypothesis's pytest plugin imports all of
 # hypothesis at the end of every session it is loaded in (1.3 s of a 2.8 s trivial run on 2 cores): off there,

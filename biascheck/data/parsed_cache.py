@@ -29,7 +29,7 @@ import pandas as pd
 
 from biascheck.data import ReferenceData
 from biascheck.data.sources import SOURCES
-from biascheck.files import atomic_write
+from biascheck.files import atomic_write, read_checked, write_checked
 
 
 def table_path(refdata: ReferenceData, name: str, version: int) -> Path:
@@ -116,17 +116,16 @@ def cached_json_in(cache: Path, name: str, keys: Sequence[str], version: int, bu
 
 def cached_json_at(path: Path, build: Callable[[], Any]) -> Any:
     """`build()` stored as JSON at `path` with its sha256 beside it, or read from there when it checks out."""
-    try:
-        data = path.read_bytes()
-        if hashlib.sha256(data).hexdigest() == path.with_suffix(".sha256").read_text(encoding="utf-8").strip():
+    data = read_checked(path)
+    if data is not None:
+        try:
             return json.loads(data)
-    except (OSError, ValueError):
-        pass
+        except ValueError:
+            pass
     value = build()
     data = json.dumps(value, ensure_ascii=False, sort_keys=True).encode("utf-8")
     try:
-        atomic_write(path, data)
-        atomic_write(path.with_suffix(".sha256"), hashlib.sha256(data).hexdigest() + "\n")
+        write_checked(path, data)
     except OSError:
         pass  # a cache that cannot be written is not an error
     return value

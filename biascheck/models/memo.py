@@ -76,7 +76,7 @@ def _merge(digest: str, stored: Any) -> None:
     for key, value in stored["calls"].items():
         if len(calls) < MEMO_CALLS:
             calls.setdefault(key, value)
-    texts = sum(len(v) for k, v in _ENCODINGS.items() if k[0] == digest)
+    texts = _size(digest)[1]
     stored_encodings = stored.get("encodings")
     for special, encodings in stored_encodings.items() if isinstance(stored_encodings, dict) else ():
         if not isinstance(encodings, dict):

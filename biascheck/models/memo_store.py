@@ -26,7 +26,7 @@ import warnings
 from pathlib import Path
 from typing import Any
 
-from biascheck.files import atomic_write, default_cache_dir
+from biascheck.files import checksum_path, default_cache_dir, read_checked, write_checked
 
 STORE_ENV = "BIASCHECK_MEMO_STORE"
 FILE_BYTES = 2 * 1024**3  # a masked model's full tier, every language: about 400 MB
@@ -73,10 +73,10 @@ def path_for(folder: Path, tokenizer: str) -> Path:
 def read(folder: Path, tokenizer: str) -> Any | None:
     """What `write` stored for `tokenizer` by this code, or None (absent, failing its checksum, unreadable)."""
     path = path_for(folder, tokenizer)
+    data = read_checked(path)
+    if data is None:
+        return None
     try:
-        data = path.read_bytes()
-        if hashlib.sha256(data).hexdigest() != path.with_suffix(".sha256").read_text(encoding="utf-8").strip():
-            return None
         value = pickle.loads(data)
         os.utime(path)  # recently read: kept longest when the folder is pruned
     except Exception:  # noqa: BLE001 - a store that cannot be read is rebuilt, never an error
@@ -130,8 +130,7 @@ def write(folder: Path, tokenizer: str, value: Any, limit: int = FILE_BYTES) -> 
         return 0
     data = buffer.getbuffer()
     try:
-        atomic_write(path, bytes(data))
-        atomic_write(path.with_suffix(".sha256"), hashlib.sha256(data).hexdigest() + "\n")
+        write_checked(path, bytes(data))
     except OSError:
         return 0
     for other in folder.glob(f"{tokenizer[:24]}-*{SUFFIX}"):
@@ -155,5 +154,5 @@ def prune(folder: Path, limit: int = STORE_BYTES) -> None:
 
 
 def _remove(path: Path) -> None:
-    for each in (path, path.with_suffix(".sha256")):
+    for each in (path, checksum_path(path)):
         each.unlink(missing_ok=True)

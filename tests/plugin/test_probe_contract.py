@@ -168,12 +168,19 @@ def test_the_probe_run_keeps_where_files_are_but_not_the_callers_settings():
             "BIASCHECK_PLANTED_DIR": "/p",
             "BIASCHECK_CACHE_DIR": "/c",
             "BIASCHECK_OFFLINE": "1",
+            "BIASCHECK_MEMO_STORE": "off",
             "BIASCHECK_ROLE_NOUN_STATES": "3",
             "BIASCHECK_TIER": "full",
             "PYTEST_ADDOPTS": "-x",
         }
     )
-    assert env == {"PATH": "/bin", "BIASCHECK_PLANTED_DIR": "/p", "BIASCHECK_CACHE_DIR": "/c", "BIASCHECK_OFFLINE": "1"}
+    assert env == {
+        "PATH": "/bin",
+        "BIASCHECK_PLANTED_DIR": "/p",
+        "BIASCHECK_CACHE_DIR": "/c",
+        "BIASCHECK_OFFLINE": "1",
+        "BIASCHECK_MEMO_STORE": "off",
+    }
 
 
 def test_fake_lm_is_deterministic_and_family_shaped():
