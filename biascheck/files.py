@@ -1,5 +1,6 @@
 """Files written whole or not at all: a temporary name in the target directory, then a rename, so a reader
-(or an interrupted run) sees the old file or the new one, never a part; and a file's sha256, read in blocks.
+(or an interrupted run) sees the old file or the new one, never a part; a cache file with its sha256 beside it,
+used only when the two agree (`write_checked`, `read_checked`); and a file's sha256, read in blocks.
 Imports nothing of biascheck."""
 
 from __future__ import annotations
