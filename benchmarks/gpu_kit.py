@@ -101,14 +101,14 @@ SITE_PACKAGES = ("vaderSentiment", "odf", "defusedxml", "rdata", "gguf")  # gguf
 # competence guard on (a real model reads the probes' languages; random weights do not).
 REAL = ("smollm2-135m-instruct",)
 SCORING_STAGES = ("forward", "lm_head")
-# `run --pack`: a causal model's inputs as prefix-tree rows on the card too. The engine packs on a CPU only, where
-# it was measured; on a card the 1.7B's full tier runs 4.15 M tokens padded against 1.22 M packed (2026-11-30).
-PACKED_PLUGIN = "biascheck_packed"
-PACKED_SOURCE = '''"""gpu_kit run --pack: every causal model packs its inputs as prefix-tree rows (CausalLM(pack=True);
-"auto" packs on a CPU only). A measurement of packing on a card, not a product setting."""
+# `run --padded`: a causal model's inputs in padded batches, as the engine ran them on a card before it packed there
+# too (on one H200 the 1.7B's full tier: 4.15 M tokens padded, 1.22 M packed; forward 63.9 -> 16.8 s, 2026-11-30).
+PADDED_PLUGIN = "biascheck_padded"
+PADDED_SOURCE = '''"""gpu_kit run --padded: every causal model runs its inputs in padded batches (CausalLM(pack=False);
+"auto" packs them as prefix-tree rows on a CPU and a card). An A/B measurement, not a product setting."""
 from biascheck.models.causal import CausalLM
 
-CausalLM.__init__.__kwdefaults__["pack"] = True
+CausalLM.__init__.__kwdefaults__["pack"] = False
 '''
 
 
@@ -428,7 +428,7 @@ def run(
     extra: list[str],
     work: Path,
     guard: bool = False,
-    pack: bool = False,
+    padded: bool = False,
 ) -> list[dict]:
     from biascheck.testing import unguarded_plugin
 
@@ -450,9 +450,9 @@ def run(
             ]
         ),
     )
-    if pack:
-        (work / "plugins" / f"{PACKED_PLUGIN}.py").write_text(PACKED_SOURCE, encoding="utf-8")  # on PYTHONPATH above
-        extra = ["-p", PACKED_PLUGIN, *extra]
+    if padded:
+        (work / "plugins" / f"{PADDED_PLUGIN}.py").write_text(PADDED_SOURCE, encoding="utf-8")  # on PYTHONPATH above
+        extra = ["-p", PADDED_PLUGIN, *extra]
     out.mkdir(parents=True, exist_ok=True)
     where = machine()
     rates = measured_rates(device)
@@ -563,7 +563,7 @@ def main(argv: list[str] | None = None) -> int:
         help="keep the competence guard on (default off: random weights fail it, and nothing would be timed)",
     )
     go.add_argument(
-        "--pack", action="store_true", help="causal models pack their inputs as prefix-tree rows on a card too"
+        "--padded", action="store_true", help="causal models run their inputs in padded batches (A/B against packing)"
     )
     go.add_argument("pytest_args", nargs="*", help="passed to pytest after --, e.g. -- -k pronoun_ratio --dtype tf32")
     args = parser.parse_args(argv)
@@ -591,7 +591,7 @@ def main(argv: list[str] | None = None) -> int:
         )
     rows = run(
         args.kit, args.out, models, args.scale, args.device, args.tier, args.pytest_args, args.work, args.guard,
-        pack=args.pack,
+        padded=args.padded,
     )  # fmt: skip
     failed = [r["model"] for r in rows if r["pytest_exit"] not in (0, 1) or not r["results"]]
     if failed:

@@ -74,16 +74,17 @@ def test_the_rates_are_measured_in_every_dtype_a_run_on_the_device_can_use():
     assert gpu_kit.rate_dtypes("cpu") == ("float32", "bfloat16")  # tf32 is float32 there, and recorded so
 
 
-def test_the_pack_plugin_makes_every_causal_model_pack_its_inputs():
-    """`run --pack` loads this plugin into the probes' process: CausalLM's pack default ("auto": a CPU only) becomes
-    True, so a card runs prefix-tree rows too. It names a keyword CausalLM has (a renamed one would do nothing)."""
+def test_the_padded_plugin_makes_every_causal_model_run_padded_batches():
+    """`run --padded` loads this plugin into the probes' process: CausalLM's pack default ("auto": packed rows on a
+    CPU and a card) becomes False, the A/B against packing. It names a keyword CausalLM has (a renamed one would do
+    nothing)."""
     from biascheck.models.causal import CausalLM
 
     defaults = CausalLM.__init__.__kwdefaults__
     assert defaults["pack"] == "auto"
     try:
-        exec(compile(gpu_kit.PACKED_SOURCE, gpu_kit.PACKED_PLUGIN, "exec"), {})
-        assert defaults["pack"] is True
+        exec(compile(gpu_kit.PADDED_SOURCE, gpu_kit.PADDED_PLUGIN, "exec"), {})
+        assert defaults["pack"] is False
     finally:
         defaults["pack"] = "auto"
 
@@ -139,7 +140,7 @@ def test_the_kit_prepares_and_runs_a_probe_on_both_families_at_tiny_scale(tmp_pa
         "quick",
         "--models",
         "smollm2-135m,bert-large,smollm2-135m-instruct",
-        "--pack",  # loaded into the probes' process (a CPU packs causal inputs anyway)
+        "--padded",  # loaded into the probes' process: the causal models run padded batches, where a CPU packs
         "--",
         "-k",
         "pronoun_ratio",
@@ -158,7 +159,7 @@ def test_the_kit_prepares_and_runs_a_probe_on_both_families_at_tiny_scale(tmp_pa
     for row in rows:
         assert row["pytest_exit"] in (0, 1) and row["results"] > 0  # gates may fail on random weights
         assert row["model_device"] == "cpu" and row["model_dtype"] == "float32"
-        assert (row["engine_layout"] or "").startswith("prefix-tree rows") == (row["model"] == "smollm2-135m")
+        assert (row["engine_layout"] == "padded batches") == (row["model"] == "smollm2-135m")  # --padded, above
         assert 0 < row["setup_s"] < row["wall_s"] and row["stages"]["forward"] > 0
         assert row["gpu"]["busy_s"] is None  # no card here: said, not invented
         work = row["engine_work"]  # what the engine computed, from results.json, and the rate it ran at

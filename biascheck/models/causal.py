@@ -39,7 +39,7 @@ from biascheck.models.base import BLANK, CAUSAL_NEXT, CAUSAL_SENTENCE, SLOT, Slo
 from biascheck.models.causal_paths import PathCheck, packed_body, shared_prefix_body
 from biascheck.models.common import EngineModel
 from biascheck.models.memo import MemoKey
-from biascheck.models.packing import sliding_window
+from biascheck.models.packing import packs_by_default, sliding_window
 from biascheck.models.planning import TargetArrays, target_arrays
 from biascheck.models.terms import FlatTerms, TermReads, term_reads
 from biascheck.models.text import (
@@ -80,9 +80,10 @@ class CausalLM(EngineModel):
         **kwargs: Any,
     ) -> None:
         """pack: run each batch as prefix trees (`biascheck.models.packing`), every distinct prefix once.
-        "auto": on a CPU, where it was measured (2.2x fewer CPU seconds on the pronoun-ratio sentences,
-        benchmarks/README.md); not yet on a GPU, where it has not been. Used only if it reproduces the
-        padded forward pass at load (models whose attention takes no custom mask fall back).
+        "auto": on a CPU and a CUDA card, where it was measured (2.2x fewer CPU seconds on the pronoun-ratio
+        sentences, benchmarks/README.md; on one H200 the full tier's forward stage 3.8x shorter for a 1.7B
+        and 2.7x for a 135M, docs/speed.md); not on other devices (MPS), where it has not been. Used only if
+        it reproduces the padded forward pass at load (models whose attention takes no custom mask fall back).
         share_prefix_kv: run a prefix shared by a whole batch once and reuse its KV cache (inputs are
         then clustered by prefix); used only when not packing. Off by default: on 2 CPU cores it cut
         the body tokens of the pronoun-ratio benchmark by 35 % but was not faster (0.93x)."""
@@ -96,7 +97,7 @@ class CausalLM(EngineModel):
         if pack not in (True, False, "auto"):
             raise ValueError(f"pack must be True, False or 'auto', got {pack!r}")
         if pack == "auto":
-            pack = self.engine.device == "cpu"
+            pack = packs_by_default(self.engine.device)
         self.engine.pack_body = packed_body(self._path_check()) if pack else None
         window = sliding_window(model)
         if window is not None:  # packed rows replace the window with their own mask: rows and inputs within it

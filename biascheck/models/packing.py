@@ -29,6 +29,16 @@ DEFAULT_ROW_LEN = 128
 # measured on SmolLM2 (1 thread, 3 repeats), natural-prompts reads 10.3 s at 1024 against 10.4-10.6 s at 512
 # and 1536 and 11.6-12.1 s at 2048 (the padded default); the pronoun-ratio sentences 3.2 s at every size.
 CPU_TOKEN_BUDGET = 1024
+# Where `CausalLM(pack="auto")` packs: the devices it was measured on. On one H200 (2026-11-30, TF32, random weights,
+# the full tier) packed rows held 1.22 M tokens where padded batches ran 4.15 M: the forward stage 63.9 -> 16.8 s
+# for the SmolLM2-1.7B architecture and 12.8 -> 4.7 s for the 135M, every gated verdict the same, the largest
+# difference 0.097 of an interval's half-width (TF32 rounding, which the layout moves). MPS is unmeasured.
+PACKING_DEVICES = ("cpu", "cuda")
+
+
+def packs_by_default(device: str) -> bool:
+    """Whether `pack="auto"` packs on `device` ("cpu", "cuda:0", "mps", ...)."""
+    return device.split(":")[0] in PACKING_DEVICES
 
 
 @dataclass(frozen=True)

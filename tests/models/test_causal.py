@@ -161,6 +161,13 @@ def test_shared_prefix_kv_reuse_equals_loop(fixture, batch_size, request):
             assert nt.logprob[i, c_i] == logprob_approx(want, nt.n_pieces[i, c_i])
 
 
+def test_auto_packs_on_the_devices_packing_was_measured_on():
+    from biascheck.models.packing import packs_by_default
+
+    assert packs_by_default("cpu") and packs_by_default("cuda") and packs_by_default("cuda:1")
+    assert not packs_by_default("mps") and not packs_by_default("xpu:0")
+
+
 @pytest.mark.parametrize("fixture", MODELS)
 @pytest.mark.parametrize(("batch_size", "row_len"), [(None, 128), (None, 16), (2, 128)])
 def test_prefix_tree_packing_equals_padded_batches_and_the_loop(fixture, batch_size, row_len, request):
