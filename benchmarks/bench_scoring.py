@@ -311,10 +311,11 @@ def bench_one(lm, harness, args, name: str, workload, gflops: float) -> bool:
     print(f"\n== {name}: {len(reqs)} requests ({kind}) from {source}", flush=True)
     methods = {"engine": lambda: run_engine(kind, lm, texts, cands)}
 
+    from biascheck.devices import device_kind
     from biascheck.models.batching import DEFAULT_TOKEN_BUDGET
 
     # the padded layouts at the engine's padded default budget (packed rows have a smaller one on a CPU)
-    padded_budget = args.token_budget or DEFAULT_TOKEN_BUDGET.get(str(lm.info.device).split(":")[0], 4096)
+    padded_budget = args.token_budget or DEFAULT_TOKEN_BUDGET.get(device_kind(lm.info.device), 4096)
 
     def variant(pack_body, prefix_body):
         def run():

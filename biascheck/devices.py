@@ -24,6 +24,11 @@ def parse_device(value: str) -> str:
     )
 
 
+def device_kind(device: object) -> str:
+    """A device's kind without its index: "cuda:1" -> "cuda", "cpu" -> "cpu" (a str or a torch.device)."""
+    return str(device).partition(":")[0]
+
+
 def parse_dtype(value: str) -> str:
     """One of `DTYPES` (case-insensitive, an optional 'torch.' prefix); else ConfigError.
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from biascheck.devices import parse_device, parse_dtype
+from biascheck.devices import device_kind, parse_device, parse_dtype
 from biascheck.errors import ConfigError
 
 
@@ -11,6 +11,14 @@ from biascheck.errors import ConfigError
 )
 def test_devices(value, expected):
     assert parse_device(value) == expected
+
+
+@pytest.mark.parametrize(("device", "kind"), [("cpu", "cpu"), ("cuda:1", "cuda"), ("cuda", "cuda"), ("mps", "mps")])
+def test_a_devices_kind_drops_its_index(device, kind):
+    import torch
+
+    assert device_kind(device) == kind
+    assert device_kind(torch.device(device)) == kind
 
 
 @pytest.mark.parametrize(

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from biascheck.devices import device_kind
 from biascheck.gate.baseline import partners
 
 # What changes numbers besides the model's weights, per model record.
@@ -27,7 +28,7 @@ def model_identity(record: Mapping[str, Any]) -> dict[str, Any]:
     return {
         "family": record.get("family"),
         "dtype": record.get("dtype"),
-        "device_class": None if device is None else str(device).split(":")[0],
+        "device_class": None if device is None else device_kind(device),
         "context_prefix": extra.get("context_prefix"),
         "weights": extra.get("weights"),
         "quantisation": extra.get("quantisation"),

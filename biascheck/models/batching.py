@@ -29,6 +29,7 @@ from typing import Any
 
 import numpy as np
 
+from biascheck.devices import device_kind
 from biascheck.models.head import HeadRunner, check_finite, head_chunk_rows, log_normaliser_
 from biascheck.models.memo import MemoKey, kept
 from biascheck.models.memory import is_oom
@@ -99,7 +100,7 @@ class ForwardEngine:
         self.causal = causal
         self.vocab_size = int(vocab_size)
         self.batch_size = batch_size
-        kind = device.split(":")[0]
+        kind = device_kind(device)
         self.token_budget = int(token_budget or DEFAULT_TOKEN_BUDGET.get(kind, 4096))
         self.head_rows = head_chunk_rows(self.vocab_size, kind)  # rows of (rows, vocab) logits at once
         self.desc = desc

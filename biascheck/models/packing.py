@@ -19,6 +19,8 @@ from typing import Any
 
 import numpy as np
 
+from biascheck.devices import device_kind
+
 Seq = tuple[int, ...]
 
 # Positions per packed row on a CPU: attention over a row costs its length squared, masked or not;
@@ -38,7 +40,7 @@ PACKING_DEVICES = ("cpu", "cuda")
 
 def packs_by_default(device: str) -> bool:
     """Whether `pack="auto"` packs on `device` ("cpu", "cuda:0", "mps", ...)."""
-    return device.split(":")[0] in PACKING_DEVICES
+    return device_kind(device) in PACKING_DEVICES
 
 
 @dataclass(frozen=True)
