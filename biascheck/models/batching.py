@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 
 from biascheck.devices import device_kind
-from biascheck.models.head import HeadRunner, check_finite, head_chunk_rows, log_normaliser_
+from biascheck.models.head import BatchReads, HeadRunner, check_finite, head_chunk_rows, log_normaliser_
 from biascheck.models.memo import MemoKey, kept
 from biascheck.models.memory import is_oom
 from biascheck.models.packing import DEFAULT_ROW_LEN, PackedRow, ancestor_mask, pack_rows
@@ -333,6 +333,7 @@ class ForwardEngine:
             picked = flat[torch.from_numpy(index).to(flat.device)]  # (N, H)
             del flat
             self.work.head_rows += len(rows)
+            found = BatchReads()  # on the device until the batch ends: one copy to the host
             for c0 in range(0, len(rows), self.head_rows):
                 chunk = rows[c0 : c0 + self.head_rows]
                 logits = self._head(picked[c0 : c0 + len(chunk)])
@@ -355,11 +356,10 @@ class ForwardEngine:
                         i = gather_ids.expand(len(top_local), -1)
                 lse = log_normaliser_(logits)
                 if raw_t is not None:
-                    out_t[which] = (raw_t - lse[tr]).double().cpu().numpy()
+                    found.add_targets(which, raw_t - lse[tr])
                 if raw_top is not None:
-                    read = (raw_top - lse[tl, None]).double().cpu().numpy()
-                    out_kv[top_which] = read[slot.reshape(-1)]
-                    out_ki[top_which] = i.cpu().numpy()[slot.reshape(-1)]
+                    found.add_tops(top_which, slot, raw_top - lse[tl, None], i)
+            self.work.host_copies += found.to_host(out_t, out_kv, out_ki)
 
 
 def _lookup(keys: np.ndarray, values: np.ndarray) -> Callable[[np.ndarray], np.ndarray]:

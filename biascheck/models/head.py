@@ -115,3 +115,43 @@ def float32_head(head: Any, dtype: Any) -> Callable[[Any], Any]:
         return head32(hidden.float())
 
     return apply
+
+
+class BatchReads:
+    """What one batch's head chunks read, kept on the model's device until the batch ends and then copied to the
+    host in one transfer: each chunk's target log-probabilities and its top reads (values and token ids) go into
+    one float64 tensor (ids below 2^53 are exact in it), so a card syncs once a batch, not three times a chunk.
+    The values are those an immediate copy gives, bit for bit (the same float32 differences, made float64)."""
+
+    def __init__(self) -> None:
+        self._targets: list[tuple[np.ndarray, Any]] = []  # (output rows, values)
+        self._tops: list[tuple[np.ndarray, np.ndarray, Any, Any]] = []  # (output rows, slot, values, ids)
+
+    def add_targets(self, which: np.ndarray, values: Any) -> None:
+        self._targets.append((which, values))
+
+    def add_tops(self, which: np.ndarray, slot: np.ndarray, values: Any, ids: Any) -> None:
+        self._tops.append((which, slot.reshape(-1), values, ids))
+
+    def to_host(self, out_t: np.ndarray, out_kv: np.ndarray, out_ki: np.ndarray) -> int:
+        """Write what was read into the outputs; the number of device-to-host copies made (0 or 1)."""
+        import torch
+
+        parts = [values.reshape(-1) for _, values in self._targets]
+        parts += [t.reshape(-1) for _, _, values, ids in self._tops for t in (values, ids)]
+        if not parts:
+            return 0
+        flat = torch.cat([p.double() for p in parts]).cpu().numpy()
+        at = 0
+        for which, values in self._targets:
+            out_t[which] = flat[at : at + values.numel()]
+            at += values.numel()
+        for which, slot, values, ids in self._tops:
+            rows = values.shape
+            read = flat[at : at + values.numel()].reshape(rows)
+            at += values.numel()
+            got = flat[at : at + ids.numel()].reshape(rows).astype(np.int64)
+            at += ids.numel()
+            out_kv[which] = read[slot]
+            out_ki[which] = got[slot]
+        return 1

@@ -21,6 +21,7 @@ class EngineWork:
     tokens: int = 0  # input tokens through the body (a shared prefix run once counts once)
     positions: int = 0  # positions the body computed: tokens plus a padded batch's padding
     head_rows: int = 0  # hidden states projected onto the vocabulary
+    host_copies: int = 0  # device-to-host copies of what the head read: one a batch (`head.BatchReads`)
 
     def record(self, model: Any = None) -> dict[str, Any]:
         """The counters as JSON, with the matrix-product GFLOPs they cost on `model` when it is given."""

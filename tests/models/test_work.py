@@ -27,13 +27,31 @@ def test_a_padded_batch_counts_its_padding_as_positions_and_its_reads_as_head_ro
     eng = _engine(batch_size=8)
     a, b, c = (1, 2, 3), (4, 5, 6, 7, 8), (9, 10)
     eng.run([(a, 0, 1), (a, 0, 1), (a, 2, 5), (b, 4, 3), (c, 1, 2)])
-    assert eng.work == EngineWork(forward_calls=1, sequences=3, tokens=10, positions=15, head_rows=4)
+    assert eng.work == EngineWork(forward_calls=1, sequences=3, tokens=10, positions=15, head_rows=4, host_copies=1)
 
 
 def test_batches_of_one_compute_no_padding():
     eng = _engine(batch_size=1)
     eng.run([((1, 2, 3), 0, 1), ((4, 5, 6, 7, 8), 4, 3), ((9, 10), 1, 2)])
-    assert eng.work == EngineWork(forward_calls=3, sequences=3, tokens=10, positions=10, head_rows=3)
+    assert eng.work == EngineWork(forward_calls=3, sequences=3, tokens=10, positions=10, head_rows=3, host_copies=3)
+
+
+def test_a_batch_whose_reads_span_several_head_chunks_reaches_the_host_in_one_copy():
+    """One row a head chunk: the batch's target and top reads span 6 chunks and reach the host in one copy, with
+    the same numbers, bit for bit, as with the whole batch in one chunk; top-k and gathered reads alike."""
+    targets = [((1, 2, 3), 0, 1), ((1, 2, 3), 2, 5), ((4, 5, 6, 7, 8), 4, 3), ((9, 10), 1, 2)]
+    tops = [((1, 2, 3), 1), ((4, 5, 6, 7, 8), 0), ((9, 10), 1)]
+    whole = _engine(batch_size=8)
+    chunked = ForwardEngine(whole.body, whole.head, device="cpu", pad_id=0, causal=False, vocab_size=11, batch_size=8)
+    chunked.head_rows = 1
+    for gather in (None, [3, 7, 1]):
+        expected = whole.run(targets, tops, k=3, gather=gather)
+        before = chunked.work.host_copies
+        got = chunked.run(targets, tops, k=3, gather=gather)
+        assert chunked.work.host_copies - before == 1
+        for a, b in zip(got, expected, strict=True):
+            assert a.dtype == b.dtype and a.shape == b.shape and a.tobytes() == b.tobytes()
+    assert chunked.work.head_rows == whole.work.head_rows == 12  # 6 read positions a run: 6 chunks of one row
 
 
 def test_the_record_adds_the_flops_of_the_counted_work(gpt2_tiny):
