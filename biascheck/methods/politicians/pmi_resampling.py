@@ -26,7 +26,9 @@ Both work on the sparse name × word matrix, many resamples per matrix product (
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import hashlib
+from collections import OrderedDict
+from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -77,16 +79,45 @@ def _bootstrap_weights(matrix: SampleMatrix, rng: np.random.Generator, batch: in
     return np.bincount(np.concatenate(draws), minlength=batch * n_names).reshape(batch, n_names).astype(float)
 
 
-def _resampled_gaps(setup: _Setup, n_resamples: int, seed: int, draw: Callable) -> dict[str, np.ndarray]:
-    """The gaps of `n_resamples` resamples, {'neg_gap': (n_resamples,), 'pos_gap': ...}, _CHUNK per matrix
-    product: draw(rng, batch) -> (counts (batch, n_genders, n_words), distinct names (batch, n_words))."""
-    rng = np.random.default_rng(seed)
+def _resampled_gaps(setup: _Setup, chunks: Sequence[np.ndarray], draw: Callable) -> dict[str, np.ndarray]:
+    """The gaps of every resample, {'neg_gap': (n_resamples,), 'pos_gap': ...}, one matrix product a chunk of drawn
+    resamples (`_kept_draws`): draw(chunk) -> (counts (batch, n_genders, n_words), distinct names (batch, n_words))."""
     values: dict[str, list[np.ndarray]] = {"neg_gap": [], "pos_gap": []}
-    for start in range(0, n_resamples, _CHUNK):
-        counts, distinct = draw(rng, min(_CHUNK, n_resamples - start))
+    for chunk in chunks:
+        counts, distinct = draw(chunk)
         for name, gap in _gaps(_shares_from_counts(counts, distinct, setup)).items():
             values[name].append(gap)
-    return {name: np.concatenate(chunks) for name, chunks in values.items()}
+    return {name: np.concatenate(parts) for name, parts in values.items()}
+
+
+# The resamples' draws depend on the names' genders, the number of resamples and the seed, not on the model: kept for
+# the process (up to DRAWS_BYTES), so that a sweep's next checkpoint, whose names are the same, reads the same ones
+# (drawing them took 0.9 s of a tiny checkpoint's later full tier; the same draws, so the same numbers).
+_DRAWS: OrderedDict[tuple, tuple[np.ndarray, ...]] = OrderedDict()
+DRAWS_BYTES = 64 * 2**20
+
+
+def _kept_draws(kind: str, name_gender: np.ndarray, pooled: tuple[int, ...], n_resamples: int, seed: int, make):
+    """The chunks of `n_resamples` draws, _CHUNK each, made by make(rng, batch) from `default_rng(seed)` chunk after
+    chunk (as `np.random` would draw them one chunk at a time), stored in the smallest integer type that holds them
+    and read-only; kept by (kind, the genders' digest, pooled, n_resamples, seed)."""
+    codes = np.ascontiguousarray(name_gender, dtype=np.int64)
+    key = (kind, hashlib.sha256(codes.tobytes()).hexdigest(), pooled, int(n_resamples), int(seed))
+    if key in _DRAWS:
+        _DRAWS.move_to_end(key)
+        return _DRAWS[key]
+    rng = np.random.default_rng(seed)
+    chunks = []
+    for start in range(0, n_resamples, _CHUNK):
+        drawn = make(rng, min(_CHUNK, n_resamples - start))
+        drawn = drawn.astype(np.min_scalar_type(int(drawn.max(initial=0))), copy=False)
+        drawn.flags.writeable = False
+        chunks.append(drawn)
+    kept = tuple(chunks)
+    _DRAWS[key] = kept
+    while len(_DRAWS) > 1 and sum(c.nbytes for v in _DRAWS.values() for c in v) > DRAWS_BYTES:
+        _DRAWS.popitem(last=False)
+    return kept
 
 
 def _counts_by_gender(
@@ -106,13 +137,17 @@ def _bootstrap_values(matrix: SampleMatrix, setup: _Setup, n_resamples: int, see
         for rows in (np.flatnonzero(matrix.name_gender == g) for g in range(len(matrix.genders)))
     ]
 
-    def draw(rng: np.random.Generator, batch: int) -> tuple[np.ndarray, np.ndarray]:
-        weights = _bootstrap_weights(matrix, rng, batch)
+    def draw(drawn: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        weights = drawn.astype(float)
         distinct = np.asarray(present.T @ weights.T).T  # a name drawn twice is two names of the resample
         counts = np.stack([np.asarray(part @ weights[:, rows].T).T for rows, part in own], axis=1)
         return counts, distinct
 
-    return _resampled_gaps(setup, n_resamples, seed, draw)
+    def make(rng: np.random.Generator, batch: int) -> np.ndarray:
+        return _bootstrap_weights(matrix, rng, batch)
+
+    chunks = _kept_draws("bootstrap", matrix.name_gender, (len(matrix.genders),), n_resamples, seed, make)
+    return _resampled_gaps(setup, chunks, draw)
 
 
 @timed("bootstrap")
@@ -171,12 +206,15 @@ def _permutation_values(matrix: SampleMatrix, setup: _Setup, n_resamples: int, s
     distinct = names_per_word(matrix)  # does not depend on the labels
     counts = _operand(matrix.counts)
 
-    def draw(rng: np.random.Generator, batch: int) -> tuple[np.ndarray, np.ndarray]:
-        labels = _permutation_labels(matrix, setup, rng, batch)
+    def draw(labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         by_gender = _counts_by_gender(counts, len(matrix.genders), np.ones(labels.shape), labels)
-        return by_gender, np.broadcast_to(distinct, (batch, len(distinct)))
+        return by_gender, np.broadcast_to(distinct, (len(labels), len(distinct)))
 
-    return _resampled_gaps(setup, n_resamples, seed, draw)
+    def make(rng: np.random.Generator, batch: int) -> np.ndarray:
+        return _permutation_labels(matrix, setup, rng, batch)
+
+    pooled = (len(matrix.genders), int(setup.female), int(setup.male))
+    return _resampled_gaps(setup, _kept_draws("permutation", matrix.name_gender, pooled, n_resamples, seed, make), draw)
 
 
 @timed("bootstrap")

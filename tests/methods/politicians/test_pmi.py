@@ -309,6 +309,28 @@ def test_permutations_equal_a_naive_relabelling():
     assert (np.sort(labels, axis=1) == np.sort(matrix.name_gender)).all()  # a permutation of the labels
 
 
+def test_the_resamples_draws_are_kept_for_the_same_names_and_seed(monkeypatch):
+    """A sweep's next checkpoint scores the same names: its bootstrap and permutation test read the draws the first
+    one made (the same objects), with the same numbers as draws made afresh; another seed draws anew."""
+    monkeypatch.setattr(PR, "_DRAWS", PR.OrderedDict())
+    data = _simulated(1.0, seed=3, n_female=20, n_male=40, per_name=10)
+    first = (PR.bootstrap_gaps(data, SIM_LABELS, SIM_OPTIONS, n_resamples=250, seed=4),
+             PR.permutation_gaps(data, SIM_LABELS, SIM_OPTIONS, n_resamples=250, seed=4))  # fmt: skip
+    kept = {key: [id(chunk) for chunk in chunks] for key, chunks in PR._DRAWS.items()}
+    assert sorted(key[0] for key in kept) == ["bootstrap", "permutation"]
+    assert all(len(ids) == 3 for ids in kept.values())  # chunks of 100, 100 and 50
+    other_model = data.assign(lemma=data["lemma"].sample(frac=1.0, random_state=0).to_numpy())  # same names
+    PR.bootstrap_gaps(other_model, SIM_LABELS, SIM_OPTIONS, n_resamples=250, seed=4)
+    PR.permutation_gaps(other_model, SIM_LABELS, SIM_OPTIONS, n_resamples=250, seed=4)
+    assert {key: [id(chunk) for chunk in chunks] for key, chunks in PR._DRAWS.items()} == kept
+    PR._DRAWS.clear()
+    again = (PR.bootstrap_gaps(data, SIM_LABELS, SIM_OPTIONS, n_resamples=250, seed=4),
+             PR.permutation_gaps(data, SIM_LABELS, SIM_OPTIONS, n_resamples=250, seed=4))  # fmt: skip
+    assert again == first
+    PR.permutation_gaps(data, SIM_LABELS, SIM_OPTIONS, n_resamples=250, seed=5)
+    assert len(PR._DRAWS) == 3
+
+
 def test_permutation_p_is_small_for_a_planted_effect():
     p = PR.permutation_gaps(_simulated(1.0, seed=0), SIM_LABELS, SIM_OPTIONS, n_resamples=200, seed=1)
     assert p["neg_gap"] < 0.01  # the smallest possible is 1/201
