@@ -55,23 +55,46 @@ def bootstrap_ci(
     return (float(low), float(high))
 
 
-_DRAWS: dict[tuple[int, int, int], np.ndarray] = {}
+_DRAWS: dict[tuple, tuple[np.ndarray, ...]] = {}
 DRAWS_BYTES = 64 * 2**20
+
+
+def _kept(key: tuple, make: Callable[[], tuple[np.ndarray, ...]]) -> tuple[np.ndarray, ...]:
+    """make()'s arrays, read-only, kept for the process by `key` (up to DRAWS_BYTES in all)."""
+    arrays = _DRAWS.get(key)
+    if arrays is None:
+        arrays = make()
+        for array in arrays:
+            array.flags.writeable = False
+        if sum(a.nbytes for kept in _DRAWS.values() for a in kept) + sum(a.nbytes for a in arrays) > DRAWS_BYTES:
+            _DRAWS.clear()
+        _DRAWS[key] = arrays
+    return arrays
 
 
 def resample_indices(n: int, n_resamples: int = N_RESAMPLES, seed: int = SEED) -> np.ndarray:
     """(n_resamples, n) item indices drawn with replacement, as scipy.stats.bootstrap draws them for a paired
     sample (`default_rng(seed).integers(0, n, (n_resamples, n))`). Read-only and kept for the process (up to
     DRAWS_BYTES in all): a model's intervals over n items, and a sweep's next checkpoint's, read the same ones."""
-    key = (n, n_resamples, seed)
-    draws = _DRAWS.get(key)
-    if draws is None:
-        draws = np.random.default_rng(seed).integers(0, n, (n_resamples, n))
-        draws.flags.writeable = False
-        if sum(d.nbytes for d in _DRAWS.values()) + draws.nbytes > DRAWS_BYTES:
-            _DRAWS.clear()
-        _DRAWS[key] = draws
-    return draws
+    return _kept((n, n_resamples, seed), lambda: (np.random.default_rng(seed).integers(0, n, (n_resamples, n)),))[0]
+
+
+def crossed_indices(
+    n_rows: int, n_cols: int, n_resamples: int = N_RESAMPLES, seed: int = SEED
+) -> tuple[np.ndarray, np.ndarray]:
+    """`bootstrap_crossed`'s draws: (n_resamples, n_rows) row and (n_resamples, n_cols) column indices, drawn
+    resample after resample (its rows, then its columns) from `default_rng(seed)`. Kept like `resample_indices`:
+    they depend on the sizes and the seed alone."""
+
+    def make() -> tuple[np.ndarray, ...]:
+        rng = np.random.default_rng(seed)
+        rows, cols = np.empty((n_resamples, n_rows), np.int64), np.empty((n_resamples, n_cols), np.int64)
+        for b in range(n_resamples):
+            rows[b], cols[b] = rng.integers(0, n_rows, n_rows), rng.integers(0, n_cols, n_cols)
+        return rows, cols
+
+    rows, cols = _kept(("crossed", n_rows, n_cols, n_resamples, seed), make)
+    return rows, cols
 
 
 def saved_number(value: float, decimals: int = 4) -> float:
@@ -244,7 +267,7 @@ def bootstrap_crossed(
     For data with two random factors (professions as rows, templates as columns: paper 002 shows
     that the choice of template moves the result, so the 17 templates are a sample too):
     1. each resample draws n_rows row indices and, independently, n_cols column indices, with
-       replacement, from a generator with a fixed seed;
+       replacement, from a generator with a fixed seed (`crossed_indices`, kept for the process);
     2. `statistic` is evaluated on those indices (e.g. on ``data[np.ix_(rows, cols)]``);
     3. the interval is the (1-confidence)/2 and (1+confidence)/2 quantiles of the resampled values.
     Resampling both factors counts both sources of variance (it is mildly conservative for crossed
@@ -255,16 +278,13 @@ def bootstrap_crossed(
     """
     if n_rows < 2 or n_cols < 2:
         return (float("nan"), float("nan"))
-    rng = np.random.default_rng(seed)
+    row_stack, col_stack = crossed_indices(n_rows, n_cols, n_resamples, seed)
     stacked = rows_of(statistic)
     values = np.empty(n_resamples)
     if stacked is None:
         for b in range(n_resamples):
-            values[b] = statistic(rng.integers(0, n_rows, n_rows), rng.integers(0, n_cols, n_cols))
+            values[b] = statistic(row_stack[b], col_stack[b])
     else:
-        row_stack, col_stack = np.empty((n_resamples, n_rows), np.int64), np.empty((n_resamples, n_cols), np.int64)
-        for b in range(n_resamples):
-            row_stack[b], col_stack[b] = rng.integers(0, n_rows, n_rows), rng.integers(0, n_cols, n_cols)
         values[:] = stacked(row_stack, col_stack)
     values = values[np.isfinite(values)]
     if len(values) == 0:

@@ -219,3 +219,16 @@ def test_spearman_from_draw_counts_is_the_spearman_of_every_resample(n):
     assert np.allclose(got, want, rtol=0, atol=1e-12, equal_nan=True)
     constant = stats.spearman_counts(stats.resample_counts(draws, n), np.ones(n), rng.normal(size=n))
     assert np.isnan(constant).all()
+
+
+def test_the_crossed_draws_are_the_generators_resample_by_resample_and_kept(monkeypatch):
+    """`crossed_indices`: each resample's rows, then its columns, from default_rng(seed), as the loop drew them; kept
+    for the process by sizes and seed (a sweep's next checkpoint reads the same arrays), read-only."""
+    monkeypatch.setattr(stats, "_DRAWS", {})
+    rows, cols = stats.crossed_indices(6, 4, 5, seed=9)
+    rng = np.random.default_rng(9)
+    for b in range(5):
+        assert (rows[b] == rng.integers(0, 6, 6)).all() and (cols[b] == rng.integers(0, 4, 4)).all()
+    again = stats.crossed_indices(6, 4, 5, seed=9)
+    assert again[0] is rows and again[1] is cols and not rows.flags.writeable
+    assert stats.crossed_indices(6, 4, 5, seed=10)[0] is not rows
