@@ -21,11 +21,13 @@ from collections.abc import Callable, Hashable
 from pathlib import Path
 from typing import Any, TypeVar
 
+from biascheck.models.encoding_table import EncodingTable
+
 T = TypeVar("T")
 MemoKey = tuple[str | None, Hashable]  # (the tokenizer's digest, what else the kept result depends on)
 MEMO_TEXTS = 400_000
 MEMO_CALLS = 4096  # a masked model's quick tier keeps about 220 calls' reads and as many plans; its full tier more
-_ENCODINGS: dict[tuple[str, bool], dict[str, Any]] = {}  # text -> `common.Encoded`
+_ENCODINGS: dict[tuple[str, bool], EncodingTable] = {}  # text -> `encoded.Encoded`
 _CALLS: dict[str, dict[Hashable, Any]] = {}
 _STORE: Path | None = None  # the on-disk store's folder (`use_store`), None: this process keeps nothing on disk
 # tokenizers met since the store was set: (calls, texts) the memo held after reading or writing the store, and the
@@ -79,12 +81,17 @@ def _merge(digest: str, stored: Any) -> None:
     texts = _size(digest)[1]
     stored_encodings = stored.get("encodings")
     for special, encodings in stored_encodings.items() if isinstance(stored_encodings, dict) else ():
-        if not isinstance(encodings, dict):
+        if not isinstance(encodings, EncodingTable):
             continue
-        memo = _ENCODINGS.setdefault((digest, bool(special)), {})
-        for text, encoded in encodings.items():
+        memo = _ENCODINGS.get((digest, bool(special)))
+        if not memo and texts + len(encodings) <= MEMO_TEXTS:  # a process's first read: the table as it is read
+            _ENCODINGS[(digest, bool(special))] = encodings
+            texts += len(encodings)
+            continue
+        memo = _ENCODINGS.setdefault((digest, bool(special)), EncodingTable())
+        for text in encodings:
             if texts < MEMO_TEXTS and text not in memo:
-                memo[text] = encoded
+                memo[text] = encodings[text]
                 texts += 1
 
 
@@ -105,19 +112,19 @@ def save() -> int:
             continue
         if stamp(_STORE, digest) != seen:  # written by another process since this one read it
             _merge(digest, read(_STORE, digest))
-        encodings = {special: dict(texts) for (d, special), texts in _ENCODINGS.items() if d == digest}
+        encodings = {special: texts for (d, special), texts in _ENCODINGS.items() if d == digest}  # as columns
         written += write(_STORE, digest, {"calls": dict(_CALLS.get(digest, {})), "encodings": encodings})
         _READ[digest] = (_size(digest), stamp(_STORE, digest))
     return written
 
 
-def encodings_memo(digest: str | None, add_special_tokens: bool) -> dict[str, Any] | None:
+def encodings_memo(digest: str | None, add_special_tokens: bool) -> EncodingTable | None:
     """The process's encodings of texts by the tokenizer with `digest`, or None when there is no digest (a model
     built in memory, whose tokenizer nothing names)."""
     if not digest:
         return None
     _only(digest)
-    return _ENCODINGS.setdefault((digest, add_special_tokens), {})
+    return _ENCODINGS.setdefault((digest, add_special_tokens), EncodingTable())
 
 
 def kept(digest: str | None, key: Hashable, build: Callable[[], T]) -> T:

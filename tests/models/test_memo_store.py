@@ -11,6 +11,8 @@ import pytest
 
 from biascheck.errors import ConfigError
 from biascheck.models import load_model, memo, memo_store
+from biascheck.models.encoded import Encoded
+from biascheck.models.encoding_table import EncodingTable
 from biascheck.testing import save_tiny_bert
 
 TEMPLATES = ["[SLOT] is a nurse.", "The pilot said that [SLOT] was late.", "[SLOT] works as a [BLANK]."]
@@ -126,11 +128,12 @@ def test_what_another_process_stored_meanwhile_is_merged_not_lost(tmp_path, cass
         lm = _process(store, checkpoint)
         digest = lm.info.extra["tokenizer_sha256"]
         lm.word_logprobs(SENTENCES)
-        memo_store.write(store, digest, {"calls": {("another", "worker's"): 1}, "encodings": {True: {"x": 2}}})
+        theirs = EncodingTable({"x": Encoded((5,), ((0, 1),), (0,), ("x",))})
+        memo_store.write(store, digest, {"calls": {("another", "worker's"): 1}, "encodings": {True: theirs}})
         assert memo.save() > 0
         stored = pickle.loads(memo_store.path_for(store, digest).read_bytes())  # as is: `read` marks it read
         assert ("another", "worker's") in stored["calls"] and len(stored["calls"]) == len(memo._CALLS[digest])
-        assert stored["encodings"][True]["x"] == 2 and set(SENTENCES) <= set(stored["encodings"][True])
+        assert stored["encodings"][True]["x"].ids == (5,) and set(SENTENCES) <= set(stored["encodings"][True])
         lm.fill_slot(TEMPLATES, CANDIDATES)  # more, and nobody else wrote: stored as it is, no merge needed
         monkeypatch.setattr(memo_store, "read", lambda *a: pytest.fail("read again"))
         assert memo.save() > 0
