@@ -13,7 +13,7 @@ one it shares with the input just before it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -43,6 +43,42 @@ def packs_by_default(device: str) -> bool:
     return device_kind(device) in PACKING_DEVICES
 
 
+class Paths(Sequence[np.ndarray]):
+    """A packed row's paths, one (len(host),) array of row positions a host, held as one flat array and where each
+    path starts: a sequence of views. A plan kept on disk (`memo_store`) pickles a row's paths as two arrays, not
+    one array a host (the Norwegian full tier's plan: 124,000 of them, 0.77 s of the store's read)."""
+
+    __slots__ = ("_flat", "_starts")
+
+    def __init__(self, flat: np.ndarray, starts: np.ndarray) -> None:
+        self._flat, self._starts = flat, starts
+
+    @classmethod
+    def of(cls, paths: Sequence[np.ndarray]) -> Paths:
+        lengths = np.fromiter((len(p) for p in paths), dtype=np.int64, count=len(paths))
+        flat = np.concatenate(paths) if len(paths) else np.zeros(0, dtype=np.int64)
+        return cls(flat.astype(np.int64, copy=False), np.concatenate([np.zeros(1, np.int64), np.cumsum(lengths)]))
+
+    def __getitem__(self, i):  # type: ignore[override]
+        if isinstance(i, slice):
+            return [self[j] for j in range(len(self))[i]]
+        n = len(self)
+        if not -n <= i < n:
+            raise IndexError(i)
+        i %= n
+        return self._flat[self._starts[i] : self._starts[i + 1]]
+
+    def __len__(self) -> int:
+        return len(self._starts) - 1
+
+    def __iter__(self) -> Iterator[np.ndarray]:
+        flat, starts = self._flat, self._starts.tolist()
+        return (flat[a:b] for a, b in zip(starts[:-1], starts[1:], strict=True))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return Paths, (self._flat, self._starts)
+
+
 @dataclass(frozen=True)
 class PackedRow:
     """One packed row: `hosts` (indices into the caller's input list) and, per host, the row
@@ -51,7 +87,7 @@ class PackedRow:
     hosts: tuple[int, ...]
     tokens: np.ndarray  # (n,) token id per row position
     depths: np.ndarray  # (n,) position index within its input (the model's position id)
-    paths: tuple[np.ndarray, ...]  # per host, (len(host),) row positions
+    paths: Paths  # per host, (len(host),) row positions
 
     @property
     def size(self) -> int:
@@ -84,7 +120,7 @@ def pack_rows(seqs: Sequence[Seq], row_len: int, order: Sequence[int] | None = N
     def close() -> None:
         rows.append(
             PackedRow(
-                tuple(hosts), np.asarray(tokens, dtype=np.int64), np.asarray(depths, dtype=np.int64), tuple(paths)
+                tuple(hosts), np.asarray(tokens, dtype=np.int64), np.asarray(depths, dtype=np.int64), Paths.of(paths)
             )
         )
 

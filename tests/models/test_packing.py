@@ -57,3 +57,24 @@ def test_a_worked_example():
 def test_a_row_length_below_one_is_refused():
     with pytest.raises(ValueError, match="row_len"):
         pack_rows([(1,)], 0)
+
+
+@settings(max_examples=100, deadline=None)
+@given(seqs=SEQS, row_len=st.integers(1, 40))
+def test_a_rows_paths_are_one_array_a_host_and_pickle_as_two_arrays(seqs, row_len):
+    """`Paths`: a sequence of each host's row positions (indexing, negative indexing, slices, iteration), which a kept
+    plan pickles as its flat array and starts and reads back the same."""
+    import pickle
+
+    from biascheck.models.packing import Paths
+
+    for row in pack_rows(seqs, row_len):
+        paths = row.paths
+        as_lists = [p.tolist() for p in paths]
+        assert len(paths) == len(row.hosts) and [paths[i].tolist() for i in range(len(paths))] == as_lists
+        assert paths[-1].tolist() == as_lists[-1] and [p.tolist() for p in paths[1:]] == as_lists[1:]
+        back = pickle.loads(pickle.dumps(row))
+        assert isinstance(back.paths, Paths) and [p.tolist() for p in back.paths] == as_lists
+        with pytest.raises(IndexError):
+            paths[len(paths)]
+    assert len(Paths.of([])) == 0 and list(Paths.of([])) == []
