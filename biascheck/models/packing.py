@@ -75,6 +75,16 @@ class Paths(Sequence[np.ndarray]):
         flat, starts = self._flat, self._starts.tolist()
         return (flat[a:b] for a, b in zip(starts[:-1], starts[1:], strict=True))
 
+    @property
+    def flat(self) -> np.ndarray:
+        """Every path end to end."""
+        return self._flat
+
+    @property
+    def starts(self) -> np.ndarray:
+        """Where each path starts in `flat`, and the end: (len(self) + 1,)."""
+        return self._starts
+
     def __reduce__(self) -> tuple[Any, ...]:
         return Paths, (self._flat, self._starts)
 
@@ -148,7 +158,11 @@ def ancestor_mask(row: PackedRow, width: int) -> np.ndarray:
     trie. Positions past the row's end (padding) attend to themselves only, so no softmax is empty."""
     parent = np.arange(width)  # a root (depth 0) and padding: itself
     if row.paths:
-        parent[np.concatenate([path[1:] for path in row.paths])] = np.concatenate([path[:-1] for path in row.paths])
+        flat, starts = row.paths.flat, row.paths.starts
+        inner = np.ones(len(flat), dtype=bool)
+        inner[starts[:-1]] = False  # a path's first position is a root
+        at = np.flatnonzero(inner)
+        parent[flat[at]] = flat[at - 1]  # every other position's parent: the one before it on its path
     allowed = np.zeros((width, width), dtype=bool)
     every, here = np.arange(width), np.arange(width)
     for _ in range(int(row.depths.max(initial=0)) + 1):  # walk each position up to its root, one step a round
