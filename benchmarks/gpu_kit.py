@@ -47,6 +47,7 @@ import tarfile
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
@@ -332,6 +333,23 @@ def arithmetic(record: dict, stages: dict[str, float], rates: dict[str, float | 
     }
 
 
+def model_config(name: str, tokenizer: Any, scale: str) -> tuple[Any, Any]:
+    """`name`'s configuration for `tokenizer` (at ``tiny`` scale: TINY's sizes, 2 key-value heads where it has such
+    heads) and its model class; `benchmarks/sweep_overhead.py` builds its tiny causal checkpoints from it too."""
+    import transformers
+
+    family, _, sizes = ARCHITECTURES[name]
+    sizes = dict(sizes, **TINY) if scale == "tiny" else dict(sizes)
+    if scale == "tiny" and "num_key_value_heads" in sizes:
+        sizes["num_key_value_heads"] = 2
+    if family == "causal":
+        config = transformers.LlamaConfig(
+            vocab_size=len(tokenizer), bos_token_id=tokenizer.bos_token_id, eos_token_id=tokenizer.eos_token_id, **sizes
+        )
+        return config, transformers.LlamaForCausalLM
+    return transformers.BertConfig(vocab_size=len(tokenizer), **sizes), transformers.BertForMaskedLM
+
+
 def build_model(name: str, kit: Path, into: Path, scale: str, device: str) -> Path:
     """Random weights (seed 0) of `name`'s real configuration, with the kit's tokenizer, saved to `into`
     (bfloat16 for a CUDA run, float32 otherwise); for a `REAL` name, its GGUF joined from the kit's parts (a
@@ -344,19 +362,8 @@ def build_model(name: str, kit: Path, into: Path, scale: str, device: str) -> Pa
     import torch
     import transformers
 
-    family, tokenizer_name, sizes = ARCHITECTURES[name]
-    tokenizer = transformers.AutoTokenizer.from_pretrained(kit / "tokenizers" / tokenizer_name)
-    sizes = dict(sizes, **TINY) if scale == "tiny" else dict(sizes)
-    if scale == "tiny" and "num_key_value_heads" in sizes:
-        sizes["num_key_value_heads"] = 2
-    if family == "causal":
-        config = transformers.LlamaConfig(
-            vocab_size=len(tokenizer), bos_token_id=tokenizer.bos_token_id, eos_token_id=tokenizer.eos_token_id, **sizes
-        )
-        cls = transformers.LlamaForCausalLM
-    else:
-        config = transformers.BertConfig(vocab_size=len(tokenizer), **sizes)
-        cls = transformers.BertForMaskedLM
+    tokenizer = transformers.AutoTokenizer.from_pretrained(kit / "tokenizers" / ARCHITECTURES[name][1])
+    config, cls = model_config(name, tokenizer, scale)
     torch.manual_seed(0)
     # Built on the CPU even for a CUDA run: this process must not hold card memory (its CUDA context and
     # cached blocks) while the probes' own process measures what is free and what it uses.

@@ -54,7 +54,7 @@ def save_tiny_smollm2(directory: Path, seed: int) -> Path:
     embedded default model's tokenizer: a checkpoint ``--model DIR`` loads through the real loader and engine."""
     import torch
     import transformers
-    from gpu_kit import ARCHITECTURES, TINY
+    from gpu_kit import model_config
 
     from biascheck.registry import ALIASES, DEFAULT_MODEL, embedded_dir
 
@@ -63,12 +63,9 @@ def save_tiny_smollm2(directory: Path, seed: int) -> Path:
     if found is None:
         raise SystemExit(f"sweep_overhead: {spec.embedded_package} (its tokenizer) is missing: ./setup.sh")
     tokenizer = transformers.AutoTokenizer.from_pretrained(found, gguf_file=spec.gguf_file)
-    sizes = dict(ARCHITECTURES["smollm2-135m"][2], **TINY, num_key_value_heads=2)
-    config = transformers.LlamaConfig(
-        vocab_size=len(tokenizer), bos_token_id=tokenizer.bos_token_id, eos_token_id=tokenizer.eos_token_id, **sizes
-    )
+    config, cls = model_config("smollm2-135m", tokenizer, "tiny")
     torch.manual_seed(seed)
-    transformers.LlamaForCausalLM(config).save_pretrained(directory)
+    cls(config).save_pretrained(directory)
     tokenizer.save_pretrained(directory)
     return directory
 
