@@ -59,8 +59,10 @@ _DRAWS: dict[tuple, tuple[np.ndarray, ...]] = {}
 DRAWS_BYTES = 64 * 2**20
 
 
-def _kept(key: tuple, make: Callable[[], tuple[np.ndarray, ...]]) -> tuple[np.ndarray, ...]:
-    """make()'s arrays, read-only, kept for the process by `key` (up to DRAWS_BYTES in all)."""
+def kept_draws(key: tuple, make: Callable[[], tuple[np.ndarray, ...]]) -> tuple[np.ndarray, ...]:
+    """make()'s arrays, read-only, kept for the process by `key` (up to DRAWS_BYTES in all): resample draws that
+    depend on sizes and a seed alone, here and in the probes (`politicians.pmi_resampling`), which a sweep's next
+    checkpoint reads again. `key` must name everything the draws depend on."""
     arrays = _DRAWS.get(key)
     if arrays is None:
         arrays = make()
@@ -76,7 +78,11 @@ def resample_indices(n: int, n_resamples: int = N_RESAMPLES, seed: int = SEED) -
     """(n_resamples, n) item indices drawn with replacement, as scipy.stats.bootstrap draws them for a paired
     sample (`default_rng(seed).integers(0, n, (n_resamples, n))`). Read-only and kept for the process (up to
     DRAWS_BYTES in all): a model's intervals over n items, and a sweep's next checkpoint's, read the same ones."""
-    return _kept((n, n_resamples, seed), lambda: (np.random.default_rng(seed).integers(0, n, (n_resamples, n)),))[0]
+
+    def make() -> tuple[np.ndarray, ...]:
+        return (np.random.default_rng(seed).integers(0, n, (n_resamples, n)),)
+
+    return kept_draws((n, n_resamples, seed), make)[0]
 
 
 def crossed_indices(
@@ -93,7 +99,7 @@ def crossed_indices(
             rows[b], cols[b] = rng.integers(0, n_rows, n_rows), rng.integers(0, n_cols, n_cols)
         return rows, cols
 
-    rows, cols = _kept(("crossed", n_rows, n_cols, n_resamples, seed), make)
+    rows, cols = kept_draws(("crossed", n_rows, n_cols, n_resamples, seed), make)
     return rows, cols
 
 

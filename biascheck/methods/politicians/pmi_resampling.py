@@ -27,7 +27,6 @@ Both work on the sparse name × word matrix, many resamples per matrix product (
 from __future__ import annotations
 
 import hashlib
-from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
@@ -46,7 +45,7 @@ from biascheck.methods.politicians.pmi import (
     names_per_word,
     pmi_gaps,
 )
-from biascheck.stats import CONFIDENCE, N_RESAMPLES, SEED
+from biascheck.stats import CONFIDENCE, N_RESAMPLES, SEED, kept_draws
 from biascheck.timing import timed
 
 _CHUNK = 100  # resamples per matrix product (fixed: the random draws are made chunk by chunk)
@@ -90,34 +89,21 @@ def _resampled_gaps(setup: _Setup, chunks: Sequence[np.ndarray], draw: Callable)
     return {name: np.concatenate(parts) for name, parts in values.items()}
 
 
-# The resamples' draws depend on the names' genders, the number of resamples and the seed, not on the model: kept for
-# the process (up to DRAWS_BYTES), so that a sweep's next checkpoint, whose names are the same, reads the same ones
-# (drawing them took 0.9 s of a tiny checkpoint's later full tier; the same draws, so the same numbers).
-_DRAWS: OrderedDict[tuple, tuple[np.ndarray, ...]] = OrderedDict()
-DRAWS_BYTES = 64 * 2**20
-
-
 def _kept_draws(kind: str, name_gender: np.ndarray, pooled: tuple[int, ...], n_resamples: int, seed: int, make):
     """The chunks of `n_resamples` draws, _CHUNK each, made by make(rng, batch) from `default_rng(seed)` chunk after
-    chunk (as `np.random` would draw them one chunk at a time), stored in the smallest integer type that holds them
-    and read-only; kept by (kind, the genders' digest, pooled, n_resamples, seed)."""
+    chunk, in the smallest integer type that holds them. They depend on the names' genders, the number of resamples
+    and the seed, not on the model: kept for the process (`stats.kept_draws`) by (kind, the genders' digest, pooled,
+    n_resamples, seed), so that a sweep's next checkpoint, whose names are the same, reads the same ones (drawing them
+    took 0.9 s of a tiny checkpoint's later full tier; the same draws, so the same numbers)."""
     codes = np.ascontiguousarray(name_gender, dtype=np.int64)
     key = (kind, hashlib.sha256(codes.tobytes()).hexdigest(), pooled, int(n_resamples), int(seed))
-    if key in _DRAWS:
-        _DRAWS.move_to_end(key)
-        return _DRAWS[key]
-    rng = np.random.default_rng(seed)
-    chunks = []
-    for start in range(0, n_resamples, _CHUNK):
-        drawn = make(rng, min(_CHUNK, n_resamples - start))
-        drawn = drawn.astype(np.min_scalar_type(int(drawn.max(initial=0))), copy=False)
-        drawn.flags.writeable = False
-        chunks.append(drawn)
-    kept = tuple(chunks)
-    _DRAWS[key] = kept
-    while len(_DRAWS) > 1 and sum(c.nbytes for v in _DRAWS.values() for c in v) > DRAWS_BYTES:
-        _DRAWS.popitem(last=False)
-    return kept
+
+    def chunks() -> tuple[np.ndarray, ...]:
+        rng = np.random.default_rng(seed)
+        drawn = [make(rng, min(_CHUNK, n_resamples - start)) for start in range(0, n_resamples, _CHUNK)]
+        return tuple(d.astype(np.min_scalar_type(int(d.max(initial=0))), copy=False) for d in drawn)
+
+    return kept_draws(key, chunks)
 
 
 def _counts_by_gender(

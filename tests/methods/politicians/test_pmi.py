@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from scipy import sparse
 from scipy.stats.contingency import expected_freq
 
+from biascheck import stats
 from biascheck.methods.politicians import pmi as P
 from biascheck.methods.politicians import pmi_resampling as PR
 
@@ -312,23 +313,23 @@ def test_permutations_equal_a_naive_relabelling():
 def test_the_resamples_draws_are_kept_for_the_same_names_and_seed(monkeypatch):
     """A sweep's next checkpoint scores the same names: its bootstrap and permutation test read the draws the first
     one made (the same objects), with the same numbers as draws made afresh; another seed draws anew."""
-    monkeypatch.setattr(PR, "_DRAWS", PR.OrderedDict())
+    monkeypatch.setattr(stats, "_DRAWS", {})
     data = _simulated(1.0, seed=3, n_female=20, n_male=40, per_name=10)
     first = (PR.bootstrap_gaps(data, SIM_LABELS, SIM_OPTIONS, n_resamples=250, seed=4),
              PR.permutation_gaps(data, SIM_LABELS, SIM_OPTIONS, n_resamples=250, seed=4))  # fmt: skip
-    kept = {key: [id(chunk) for chunk in chunks] for key, chunks in PR._DRAWS.items()}
+    kept = {key: [id(chunk) for chunk in chunks] for key, chunks in stats._DRAWS.items()}
     assert sorted(key[0] for key in kept) == ["bootstrap", "permutation"]
     assert all(len(ids) == 3 for ids in kept.values())  # chunks of 100, 100 and 50
     other_model = data.assign(lemma=data["lemma"].sample(frac=1.0, random_state=0).to_numpy())  # same names
     PR.bootstrap_gaps(other_model, SIM_LABELS, SIM_OPTIONS, n_resamples=250, seed=4)
     PR.permutation_gaps(other_model, SIM_LABELS, SIM_OPTIONS, n_resamples=250, seed=4)
-    assert {key: [id(chunk) for chunk in chunks] for key, chunks in PR._DRAWS.items()} == kept
-    PR._DRAWS.clear()
+    assert {key: [id(chunk) for chunk in chunks] for key, chunks in stats._DRAWS.items()} == kept
+    stats._DRAWS.clear()
     again = (PR.bootstrap_gaps(data, SIM_LABELS, SIM_OPTIONS, n_resamples=250, seed=4),
              PR.permutation_gaps(data, SIM_LABELS, SIM_OPTIONS, n_resamples=250, seed=4))  # fmt: skip
     assert again == first
     PR.permutation_gaps(data, SIM_LABELS, SIM_OPTIONS, n_resamples=250, seed=5)
-    assert len(PR._DRAWS) == 3
+    assert len(stats._DRAWS) == 3
 
 
 def test_permutation_p_is_small_for_a_planted_effect():
