@@ -16,6 +16,10 @@ model-independent work once shows a first checkpoint that pays for it and later 
 tiny bodies make forward and LM head small, so the overhead is most of each checkpoint's time.
 Writes ``sweep_overhead.json`` to ``--out``.
 
+The machine's speed is measured just before the run and just after it (`machine_rates`: its float32 matmul rate and
+the rate it reads memory, 2 s, in this process) and printed beside the figures: a shared VM's speed drifts (this
+project's by 1.4-1.6x within an hour), and two runs' seconds compare only at about equal rates.
+
 ``--store off`` (the default) runs without the memo's on-disk store (`biascheck.models.memo_store`), so the first
 checkpoint builds everything, whatever an earlier run left. ``--store next-run`` measures the next process on the
 same machine: a first run of the first checkpoint alone fills a fresh store, then the sweep's first checkpoint
@@ -75,6 +79,29 @@ def per_checkpoint(results: dict) -> dict[str, dict[str, float]]:
     from biascheck.timing import by_field
 
     return by_field(results.get("timings", []), "model")
+
+
+def machine_rates() -> dict[str, float]:
+    """The CPU's speed now: its float32 matmul rate (GFLOP/s, 1 s of 1024-square products on every thread: what
+    a forward pass leans on) and the rate it reads memory (GB/s, 1 s of sums over 512 MB: what a narrow model's
+    LM head leans on)."""
+    import torch
+
+    from biascheck.models.work import matmul_rate
+
+    big = torch.ones(2**27)
+    big.sum()
+    sums, started = 0, time.perf_counter()
+    while time.perf_counter() - started < 1.0:
+        big.sum()
+        sums += 1
+    read = sums * big.numel() * 4 / (time.perf_counter() - started) / 1e9
+    return {"matmul_gflops": round(matmul_rate("cpu", "float32", seconds=1.0), 1), "read_gbs": round(read, 1)}
+
+
+def drift(before: float, after: float) -> float:
+    """How much faster (+) or slower (-) the machine was after the run than before it, as a fraction. Pure."""
+    return after / before - 1.0 if before > 0 else 0.0
 
 
 def summarise(models: list[str], stages: dict[str, dict[str, float]]) -> dict:
@@ -150,11 +177,13 @@ def main(argv: list[str] | None = None) -> int:
         alone.write_text(f"model,seed\n{models[0]},0\n")
         run(alone, work / "report-first")
     report = work / "report"
+    rates_before = machine_rates()
     done, wall = run(listed, report)
+    rates = {"before": rates_before, "after": machine_rates()}
     results_path = report / "results.json"
     summary = summarise(models, per_checkpoint(json.loads(results_path.read_text(encoding="utf-8"))))
     summary.update(tier=args.tier, checkpoints=args.checkpoints, wall_s=round(wall, 1), pytest_exit=done.returncode)
-    summary.update(store=args.store, family=args.family)
+    summary.update(store=args.store, family=args.family, machine=rates)
     out.mkdir(parents=True, exist_ok=True)
     (out / "sweep_overhead.json").write_text(json.dumps(summary, indent=2), encoding="utf-8")
     print("| checkpoint | total s | forward + LM head s | overhead s |\n|---|---:|---:|---:|")
@@ -166,6 +195,11 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{summary['first_over_later']}; wall {summary['wall_s']} s, pytest exit {done.returncode}")
     stages = ", ".join(f"{name} {seconds}" for name, seconds in summary["later_median_by_stage_s"].items())
     print(f"a later checkpoint, median s by stage: {stages or 'none (one checkpoint)'}")
+    said = []
+    for key, unit, what in (("matmul_gflops", "GFLOP/s", "float32 matmul"), ("read_gbs", "GB/s", "memory read")):
+        before, after = rates["before"][key], rates["after"][key]
+        said.append(f"{what} {before} / {after} {unit} ({drift(before, after):+.0%})")
+    print(f"the machine before the run / after it: {', '.join(said)}; compare runs at about equal rates")
     return 0
 
 

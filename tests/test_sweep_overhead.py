@@ -59,3 +59,12 @@ def test_the_script_runs_a_probe_over_two_tiny_checkpoints_and_writes_its_summar
     assert "a later checkpoint, median s by stage: " in done.stdout and summary["later_median_by_stage_s"]
     assert summary["family"] == family
     assert summary["store"] == store and ("filled by an earlier run" in done.stdout) == (store == "next-run")
+    for when in ("before", "after"):
+        assert summary["machine"][when]["matmul_gflops"] > 0 and summary["machine"][when]["read_gbs"] > 0
+    assert "the machine before the run / after it: float32 matmul" in done.stdout
+
+
+def test_the_drift_is_the_rate_after_over_the_rate_before():
+    assert sweep.drift(100.0, 60.0) == pytest.approx(-0.4)
+    assert sweep.drift(50.0, 75.0) == pytest.approx(0.5)
+    assert sweep.drift(0.0, 75.0) == 0.0
