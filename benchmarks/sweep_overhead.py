@@ -83,13 +83,13 @@ def per_checkpoint(results: dict) -> dict[str, dict[str, float]]:
 
 def machine_rates() -> dict[str, float]:
     """The CPU's speed now: its float32 matmul rate (GFLOP/s, 1 s of 1024-square products on every thread: what
-    a forward pass leans on) and the rate it reads memory (GB/s, 1 s of sums over 512 MB: what a narrow model's
+    a forward pass leans on) and the rate it reads memory (GB/s, 1 s of sums over 256 MB: what a narrow model's
     LM head leans on)."""
     import torch
 
     from biascheck.models.work import matmul_rate
 
-    big = torch.ones(2**27)
+    big = torch.ones(2**26)
     big.sum()
     sums, started = 0, time.perf_counter()
     while time.perf_counter() - started < 1.0:
