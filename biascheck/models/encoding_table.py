@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from biascheck.models.encoded import Encoded, TokenNames
+from biascheck.models.planning import laid_end_to_end, ragged_index
 
 
 class EncodingTable(MutableMapping[str, Encoded]):
@@ -89,9 +90,8 @@ def _columns_of(table: EncodingTable) -> tuple[Any, ...]:
             columnar.append((text, encoded))
         else:
             objects[text] = encoded
-    lengths = np.fromiter((len(e.ids) for _, e in columnar), dtype=np.int64, count=len(columnar))
+    lengths, ids = laid_end_to_end([e.ids for _, e in columnar])
     total = int(lengths.sum())
-    ids = np.fromiter(chain.from_iterable(e.ids for _, e in columnar), dtype=np.int64, count=total)
     pairs = chain.from_iterable(chain.from_iterable(e.offsets) for _, e in columnar)
     offsets = np.fromiter(pairs, dtype=np.int64, count=2 * total).reshape(-1, 2)
     special = np.fromiter(chain.from_iterable(e.special for _, e in columnar), dtype=np.int64, count=total)
@@ -101,7 +101,7 @@ def _columns_of(table: EncodingTable) -> tuple[Any, ...]:
         old_starts, old_offsets = np.asarray(old_starts, dtype=np.int64), flat_offsets.reshape(-1, 2)
         rows = np.fromiter(table._index.values(), dtype=np.int64, count=len(table._index))
         kept = old_starts[rows + 1] - old_starts[rows]
-        at = np.repeat(old_starts[rows] - np.concatenate([[0], np.cumsum(kept)[:-1]]), kept) + np.arange(kept.sum())
+        at = ragged_index(old_starts[rows], kept)
         texts += list(table._index)
         lengths = np.concatenate([lengths, kept])
         ids = np.concatenate([ids, old_ids[at]])

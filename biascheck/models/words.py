@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from biascheck.models.planning import ragged_index
 from biascheck.models.text import word_of_piece, words_of
 
 Word = tuple[str, int, int]  # the word, its start and end in its sentence
@@ -106,7 +107,6 @@ def piece_positions(
     at = {t: i for i, t in enumerate(distinct)}
     index = np.fromiter((at[t] for t in texts), dtype=np.int64, count=len(texts))
     size = np.asarray(lengths, dtype=np.int64)[index]
-    skip = np.repeat(np.asarray(starts, dtype=np.int64)[index] - (np.cumsum(size) - size), size)
-    positions = np.arange(int(size.sum()), dtype=np.int64) + skip
+    positions = ragged_index(np.asarray(starts, dtype=np.int64)[index], size)
     positions.flags.writeable = False  # shared with the next model: read, never changed
     return positions
