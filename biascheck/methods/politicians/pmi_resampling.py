@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 
 import numpy as np
 import pandas as pd
@@ -129,9 +130,7 @@ def _bootstrap_values(matrix: SampleMatrix, setup: _Setup, n_resamples: int, see
         counts = np.stack([np.asarray(part @ weights[:, rows].T).T for rows, part in own], axis=1)
         return counts, distinct
 
-    def make(rng: np.random.Generator, batch: int) -> np.ndarray:
-        return _bootstrap_weights(matrix, rng, batch)
-
+    make = partial(_bootstrap_weights, matrix)
     chunks = _kept_draws("bootstrap", matrix.name_gender, (len(matrix.genders),), n_resamples, seed, make)
     return _resampled_gaps(setup, chunks, draw)
 
@@ -196,10 +195,8 @@ def _permutation_values(matrix: SampleMatrix, setup: _Setup, n_resamples: int, s
         by_gender = _counts_by_gender(counts, len(matrix.genders), np.ones(labels.shape), labels)
         return by_gender, np.broadcast_to(distinct, (len(labels), len(distinct)))
 
-    def make(rng: np.random.Generator, batch: int) -> np.ndarray:
-        return _permutation_labels(matrix, setup, rng, batch)
-
     pooled = (len(matrix.genders), int(setup.female), int(setup.male))
+    make = partial(_permutation_labels, matrix, setup)
     return _resampled_gaps(setup, _kept_draws("permutation", matrix.name_gender, pooled, n_resamples, seed, make), draw)
 
 
