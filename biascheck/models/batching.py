@@ -33,7 +33,7 @@ from biascheck.devices import device_kind
 from biascheck.models.head import BatchReads, HeadRunner, check_finite, head_chunk_rows, log_normaliser_
 from biascheck.models.memo import MemoKey, kept
 from biascheck.models.memory import is_oom
-from biascheck.models.packing import DEFAULT_ROW_LEN, PackedRow, ancestor_mask, pack_rows
+from biascheck.models.packing import DEFAULT_ROW_LEN, PackedRow, ancestor_masks, pack_rows, padded_depths
 from biascheck.models.padding import MAX_ROWS, HostTokens, descending_batches, greedy_batches, padded
 from biascheck.models.planning import (
     Plan,
@@ -283,15 +283,13 @@ class ForwardEngine:
         with stage("batching"):
             width = max(row.size for row in batch)
             ids = np.full((len(batch), width), self.pad_id, dtype=np.int64)
-            pos = np.zeros((len(batch), width), dtype=np.int64)
-            allowed = np.empty((len(batch), width, width), dtype=bool)
+            depths = padded_depths(batch, width)
+            allowed, pos = ancestor_masks(depths), np.maximum(depths, 0)  # padding at position 0, seeing itself
             starts: dict[int, int] = {}  # host -> where its path starts in `paths`
             paths: list[np.ndarray] = []
             at = 0
             for b, row in enumerate(batch):
                 ids[b, : row.size] = row.tokens
-                pos[b, : row.size] = row.depths
-                allowed[b] = ancestor_mask(row, width)
                 for h, path in zip(row.hosts, row.paths, strict=True):
                     starts[h] = at
                     paths.append(path + b * width)

@@ -156,19 +156,34 @@ def pack_rows(seqs: Sequence[Seq], row_len: int, order: Sequence[int] | None = N
 def ancestor_mask(row: PackedRow, width: int) -> np.ndarray:
     """(width, width) bool: position q may attend to position k iff k is q or an ancestor of q in the
     trie. Positions past the row's end (padding) attend to themselves only, so no softmax is empty."""
-    parent = np.arange(width)  # a root (depth 0) and padding: itself
-    if row.paths:
-        flat, starts = row.paths.flat, row.paths.starts
-        inner = np.ones(len(flat), dtype=bool)
-        inner[starts[:-1]] = False  # a path's first position is a root
-        at = np.flatnonzero(inner)
-        parent[flat[at]] = flat[at - 1]  # every other position's parent: the one before it on its path
-    allowed = np.zeros((width, width), dtype=bool)
-    every, here = np.arange(width), np.arange(width)
-    for _ in range(int(row.depths.max(initial=0)) + 1):  # walk each position up to its root, one step a round
-        allowed[every, here] = True
-        here = parent[here]
-    return allowed
+    return ancestor_masks(padded_depths([row], width))[0]
+
+
+def padded_depths(rows: Sequence[PackedRow], width: int) -> np.ndarray:
+    """(len(rows), width): each row's depths, then -1 for its padding (`ancestor_masks`' input)."""
+    depths = np.full((len(rows), width), -1, dtype=np.int64)
+    for b, row in enumerate(rows):
+        depths[b, : row.size] = row.depths
+    return depths
+
+
+def ancestor_masks(depths: np.ndarray) -> np.ndarray:
+    """(B, W, W) bool, [b, q, k]: position k of row b is q or an ancestor of q; depths (B, W) as `padded_depths`.
+
+    A row lists its trie in preorder: each input's new positions follow the path it shares with the input before
+    it, and once an input leaves a position's path no later input returns to it. So the positions below k are
+    those after it up to the next one at its depth or shallower, and k is q's ancestor iff k <= q < that next
+    position. Padding (depth -1) is shallower than every position, so it closes every subtree and attends to
+    itself alone. The same masks as walking each position up its path (tested), in whole-array steps."""
+    n_rows, width = depths.shape
+    small = np.int16 if width < 2**15 else np.int64  # compared faster than int64
+    shallow = np.full((n_rows, 1), -1, dtype=small)  # past the last position: every subtree has ended
+    ext = np.concatenate([depths.astype(small), shallow], axis=1)
+    order = np.arange(width + 1)
+    later = order[None, :] > order[:width, None]  # [k, p]: p after k
+    ends = ((ext[:, None, :] <= ext[:, :width, None]) & later).argmax(axis=2)  # [b, k]: the first p after k, not below
+    at = order[:width]
+    return (at[None, :] <= at[:, None])[None] & (at[None, :, None] < ends[:, None, :])  # k <= q < end of k's subtree
 
 
 def sliding_window(model: Any) -> int | None:

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from biascheck.models.packing import ancestor_mask, common_prefix, pack_rows
+from biascheck.models.packing import ancestor_mask, ancestor_masks, common_prefix, pack_rows, padded_depths
 
 SEQS = st.lists(st.lists(st.integers(0, 4), min_size=1, max_size=9).map(tuple), min_size=1, max_size=25, unique=True)
 
@@ -32,6 +32,23 @@ def test_every_input_is_rebuilt_from_its_row_and_sees_only_its_prefix(seqs, row_
                 assert seen.setdefault(int(path[p]), s[: p + 1]) == s[: p + 1]  # one position, one prefix
         assert len(seen) == row.size  # no position is unused: a row is exactly its inputs' trie
         assert allowed[row.size :, row.size :].sum() == width - row.size  # padding sees itself only
+
+
+@settings(max_examples=200, deadline=None)
+@given(seqs=SEQS, row_len=st.integers(1, 40), data=st.data())
+def test_a_rows_masks_follow_its_paths_in_any_order_of_inputs_and_batched(seqs, row_len, data):
+    """`ancestor_masks` reads ancestry from the depths alone (a row lists its trie in preorder): whatever the order
+    the inputs come in, a position sees exactly the positions of its own path up to it, and a batch's masks are
+    each row's own at the batch's width."""
+    order = data.draw(st.permutations(range(len(seqs))))
+    rows = pack_rows(seqs, row_len, order)
+    width = max(row.size for row in rows) + 1
+    batched = ancestor_masks(padded_depths(rows, width))
+    for row, allowed in zip(rows, batched, strict=True):
+        assert (allowed == ancestor_mask(row, width)).all()
+        sees = {int(q): set(path[: p + 1].tolist()) for path in row.paths for p, q in enumerate(path)}
+        assert all(set(np.flatnonzero(allowed[q]).tolist()) == sees[q] for q in range(row.size))
+        assert allowed[row.size :].sum() == width - row.size and allowed[:, row.size :].sum() == width - row.size
 
 
 @settings(max_examples=200, deadline=None)
