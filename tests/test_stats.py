@@ -204,6 +204,25 @@ def test_resample_indices_are_scipys_draws_kept_read_only():
     assert np.isnan(stats.bootstrap_ci(np.mean, x)).all() and np.isnan(_scipy_interval(np.mean, x)).all()
 
 
+def test_a_full_tiers_draws_stay_kept_for_the_next_checkpoint(monkeypatch):
+    """The full tier with every language draws 86 MiB (2026-12-01): 1,000 resamples of each of these item counts,
+    a crossed set of 893 x 17, and 23 MiB of the politicians probe's name draws. All of them stay kept, so a sweep's
+    next checkpoint reads every one again instead of drawing it (under the former 64 MiB the cache emptied twice a
+    checkpoint)."""
+    monkeypatch.setattr(stats, "_DRAWS", {})
+    sizes = [923, 893, 784, 778, 720, 417, 393, 391, 387, 262, 240, 159, 137, 120, 106, 103, 99, 66, 60, 50, 49, 40]
+    sizes += [31, 29, 25, 18, 17, 15, 14, 7, 6, 4]
+
+    def drawn() -> list[np.ndarray]:
+        names = stats.kept_draws(("names",), lambda: (np.zeros(23 * 2**20, dtype=np.uint8),))[0]
+        return [stats.resample_indices(n) for n in sizes] + [*stats.crossed_indices(893, 17), names]
+
+    first = drawn()
+    assert sum(a.nbytes for a in first) > 80 * 2**20
+    assert all(a is b for a, b in zip(first, drawn(), strict=True))
+    assert stats.DRAWS_BYTES >= 2.5 * sum(a.nbytes for a in first)  # room for a larger run's
+
+
 @pytest.mark.parametrize("n", [3, 40, 300])
 def test_spearman_from_draw_counts_is_the_spearman_of_every_resample(n):
     """`spearman_counts` reads each resample's average ranks off cumulative draw counts instead of sorting it:
