@@ -285,16 +285,16 @@ class ForwardEngine:
             ids = np.full((len(batch), width), self.pad_id, dtype=np.int64)
             depths = padded_depths(batch, width)
             allowed, pos = ancestor_masks(depths), np.maximum(depths, 0)  # padding at position 0, seeing itself
-            starts: dict[int, int] = {}  # host -> where its path starts in `paths`
-            paths: list[np.ndarray] = []
+            paths: list[np.ndarray] = []  # each row's paths end to end, as positions of the batch's rows laid flat
+            starts: list[np.ndarray] = []  # where each host's path starts among them
             at = 0
             for b, row in enumerate(batch):
                 ids[b, : row.size] = row.tokens
-                for h, path in zip(row.hosts, row.paths, strict=True):
-                    starts[h] = at
-                    paths.append(path + b * width)
-                    at += len(path)
+                paths.append(row.paths.flat + b * width)
+                starts.append(row.paths.starts[:-1] + at)
+                at += len(row.paths.flat)
             flat_paths = np.concatenate(paths)
+            hosts = np.fromiter((h for row in batch for h in row.hosts), np.int64)
             to = self.device
             ids_t, pos_t, allowed_t = (torch.from_numpy(a).to(to) for a in (ids, pos, allowed))
         with stage("forward"), products_in_tf32(self.dtype_name == TF32, self.device):
@@ -302,12 +302,10 @@ class ForwardEngine:
             hidden = self.pack_body(ids_t, pos_t, allowed_t)
             settle(self.device)
         self.work.forward_calls += 1
-        self.work.sequences += len(starts)
+        self.work.sequences += len(hosts)
         self.work.tokens += sum(row.size for row in batch)
         self.work.positions += ids.size
-        start_of = _lookup(
-            np.fromiter(starts, np.int64, len(starts)), np.fromiter(starts.values(), np.int64, len(starts))
-        )
+        start_of = _lookup(hosts, np.concatenate(starts))
 
         def where(h: np.ndarray, p: np.ndarray) -> np.ndarray:
             return flat_paths[start_of(h) + p]
