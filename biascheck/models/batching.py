@@ -276,8 +276,9 @@ class ForwardEngine:
 
         return flat, where
 
-    def _forward_packed(self, batch: list[PackedRow]) -> tuple[Any, Callable[..., np.ndarray]]:
-        """Hidden states (rows, H) of a batch of packed prefix-tree rows, and where(hosts, positions): their rows."""
+    def _forward_packed(self, batch: list[PackedRow], hosts: np.ndarray) -> tuple[Any, Callable[..., np.ndarray]]:
+        """Hidden states (rows, H) of a batch of packed prefix-tree rows, and where(hosts, positions): their rows.
+        hosts: the rows' hosts, row after row."""
         import torch
 
         with stage("batching"):
@@ -294,7 +295,6 @@ class ForwardEngine:
                 starts.append(row.paths.starts[:-1] + at)
                 at += len(row.paths.flat)
             flat_paths = np.concatenate(paths)
-            hosts = np.fromiter((h for row in batch for h in row.hosts), np.int64)
             to = self.device
             ids_t, pos_t, allowed_t = (torch.from_numpy(a).to(to) for a in (ids, pos, allowed))
         with stage("forward"), products_in_tf32(self.dtype_name == TF32, self.device):
@@ -317,8 +317,8 @@ class ForwardEngine:
         import torch
 
         if tokens is None:
-            flat, where = self._forward_packed(batch)
-            batch_hosts = [h for row in batch for h in row.hosts]
+            batch_hosts = np.fromiter((h for row in batch for h in row.hosts), np.int64)
+            flat, where = self._forward_packed(batch, batch_hosts)
         else:
             flat, where = self._forward_padded(batch, tokens)
             batch_hosts = batch
